@@ -1,0 +1,177 @@
+"""Reading one archive file: hash, decode safely, extract metadata, make viewing derivatives.
+
+Runs in worker processes during ingest, so it takes and returns plain data only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import imagehash
+from PIL import ExifTags, Image, ImageFilter, ImageOps, UnidentifiedImageError
+
+from athar.archive.storage import MediaStore
+
+try:  # phone photos
+    from pillow_heif import register_heif_opener
+
+    register_heif_opener()
+except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
+    pass
+
+IMAGE_EXTENSIONS = {".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".gif", ".webp", ".heic", ".heif"}
+VIEW_MAX, THUMB_MAX, BLUR_MAX = 1600, 320, 480
+EXIF_VALUE_LIMIT = 300
+
+
+@dataclass
+class DerivativeFile:
+    kind: str
+    relpath: str
+    sha256: str
+    width: int
+    height: int
+
+
+@dataclass
+class FileResult:
+    """What processing one file found; ``problem`` is set when it is not a viewable image."""
+
+    relpath: str
+    sha256: str = ""
+    size: int = 0
+    problem: str = ""
+    kept: bool = False
+    format: str = ""
+    width: int | None = None
+    height: int | None = None
+    exif: dict[str, str] = field(default_factory=dict)
+    phash: str = ""
+    dhash: str = ""
+    derivatives: list[DerivativeFile] = field(default_factory=list)
+
+
+def process_file(abs_path: str, relpath: str, media_root: str, max_pixels: int) -> FileResult:
+    """Hash and keep the bytes first (evidence), then try to read them as an image."""
+    result = FileResult(relpath)
+    try:
+        data = Path(abs_path).read_bytes()
+    except OSError as exc:
+        result.problem = f"unreadable file: {exc.strerror or exc}"
+        return result
+    result.sha256, result.size = hashlib.sha256(data).hexdigest(), len(data)
+    store = MediaStore(Path(media_root))
+    store.store_original(data, result.sha256)
+    result.kept = True
+    if not data:
+        result.problem = "empty file (0 bytes); kept as evidence"
+        return result
+    try:
+        image = decode_image(data, max_pixels)
+    except ImageProblem as exc:
+        result.problem = f"{exc}; kept as evidence, not viewable"
+        return result
+    describe(image, result)
+    result.derivatives = make_derivatives(image, result.sha256, store)
+    return result
+
+
+class ImageProblem(ValueError):
+    """The bytes are not a complete, safe image."""
+
+
+def decode_image(data: bytes, max_pixels: int) -> Image.Image:
+    """Open and fully decode (``load`` catches truncation, ``verify`` does not); refuse bombs."""
+    Image.MAX_IMAGE_PIXELS = max_pixels
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            image = Image.open(io.BytesIO(data))
+            width, height = image.size
+            if width * height > max_pixels:
+                raise ImageProblem(f"image too large ({width}×{height} pixels): possible decompression bomb")
+            image.load()
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
+        raise ImageProblem(f"possible decompression bomb ({exc})") from exc
+    except UnidentifiedImageError as exc:
+        raise ImageProblem("not an image (unrecognised format)") from exc
+    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+        raise ImageProblem(f"corrupt or truncated image ({exc})") from exc
+    return image
+
+
+def describe(image: Image.Image, result: FileResult) -> None:
+    """Format, size, EXIF (kept as metadata) and perceptual hashes."""
+    result.format = (image.format or "").upper()
+    result.width, result.height = image.size
+    result.exif = exif_metadata(image)
+    oriented = ImageOps.exif_transpose(image).convert("RGB")
+    result.phash = str(imagehash.phash(oriented))
+    result.dhash = str(imagehash.dhash(oriented))
+
+
+def exif_metadata(image: Image.Image) -> dict[str, str]:
+    """EXIF (with GPS) as readable strings; evidence metadata, never copied into derivatives."""
+    try:
+        exif = image.getexif()
+    except Exception:  # noqa: BLE001 - malformed EXIF must not lose the photo
+        return {}
+    out: dict[str, str] = {}
+    for tag, value in exif.items():
+        out[ExifTags.TAGS.get(tag, str(tag))] = _exif_text(value)
+    try:
+        for tag, value in exif.get_ifd(ExifTags.IFD.GPSInfo).items():
+            out[f"GPS{ExifTags.GPSTAGS.get(tag, str(tag))}"] = _exif_text(value)
+    except Exception:  # noqa: BLE001
+        pass
+    return out
+
+
+def _exif_text(value: Any) -> str:
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    return str(value).replace("\x00", "")[:EXIF_VALUE_LIMIT]
+
+
+def make_derivatives(image: Image.Image, sha256: str, store: MediaStore) -> list[DerivativeFile]:
+    """A viewing copy, a thumbnail, and blurred versions of both; all re-encoded without EXIF."""
+    base = ImageOps.exif_transpose(image).convert("RGB")
+    view = _fit(base, VIEW_MAX)
+    thumb = _fit(view, THUMB_MAX)
+    blurred = blur(_fit(view, BLUR_MAX))
+    blurred_thumb = _fit(blurred, THUMB_MAX)
+    out = []
+    for kind, img in (("view", view), ("thumb", thumb), ("blur", blurred), ("blur_thumb", blurred_thumb)):
+        out.append(save_derivative(img, sha256, kind, store))
+    return out
+
+
+def save_derivative(img: Image.Image, sha256: str, kind: str, store: MediaStore, index: int = 0) -> DerivativeFile:
+    """Encode as JPEG (no metadata) and write atomically."""
+    buffer = io.BytesIO()
+    img.save(buffer, "JPEG", quality=82, optimize=False)
+    data = buffer.getvalue()
+    relpath = store.derivative_relpath(sha256, kind, index)
+    store.write_derivative(relpath, data)
+    return DerivativeFile(kind, relpath, hashlib.sha256(data).hexdigest(), img.width, img.height)
+
+
+def _fit(image: Image.Image, size: int) -> Image.Image:
+    if max(image.size) <= size:
+        return image.copy()
+    copy = image.copy()
+    copy.thumbnail((size, size), Image.Resampling.BILINEAR)
+    return copy
+
+
+def blur(image: Image.Image) -> Image.Image:
+    """A blur no detail survives: shrink to a few dozen pixels, enlarge, soften."""
+    width, height = image.size
+    scale = 24 / max(width, height)
+    tiny = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.Resampling.BOX)
+    return tiny.resize((width, height), Image.Resampling.BICUBIC).filter(ImageFilter.GaussianBlur(2))

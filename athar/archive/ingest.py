@@ -1,0 +1,303 @@
+"""``athar ingest``: take in an archive without losing or altering a single file.
+
+Workers hash, keep and decode files in parallel; the main process writes rows in small
+transactions, so an interrupted run (even ``kill -9``) resumes with nothing lost or doubled.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from athar.archive import layout
+from athar.archive.facilities import facility_key
+from athar.archive.facility_store import FacilityResolver, agency_for_label, load_starting_table
+from athar.archive.imaging import FileResult, process_file
+from athar.archive.models import (
+    Archive, Case, DatePrecision, Derivative, Facility, IngestRun, NearDuplicate, Photo, PhotoSighting,
+    RejectedFile,
+)
+from athar.archive.near_duplicates import NearDuplicateFinder
+from athar.audit.chain import EventSpec, record, record_many
+
+BATCH = 64
+
+
+@dataclass
+class IngestOptions:
+    root: Path
+    archive: str
+    manifest: Path | None = None
+    pattern: str | None = None
+    faces: bool = True
+    workers: int = 0
+
+
+@dataclass
+class IngestSummary:
+    archive: str
+    files_seen: int = 0
+    photos_added: int = 0
+    duplicates: int = 0
+    near_duplicates: int = 0
+    already_ingested: int = 0
+    cases_added: int = 0
+    rejected: list[dict[str, str]] = field(default_factory=list)
+    photo_ids: list[int] = field(default_factory=list)
+
+    def as_dict(self, archive: Archive) -> dict[str, Any]:
+        return {
+            "archive": self.archive,
+            "files_seen": self.files_seen,
+            "photos_added": self.photos_added,
+            "duplicates": self.duplicates,
+            "near_duplicates": self.near_duplicates,
+            "already_ingested": self.already_ingested,
+            "cases": Case.objects.filter(archive=archive).count(),
+            "cases_added": self.cases_added,
+            "facilities": Facility.objects.filter(cases__archive=archive).distinct().count(),
+            "rejected": self.rejected,
+        }
+
+
+@dataclass
+class Target:
+    """Where one file belongs, and what is known about it."""
+
+    entry: layout.WalkEntry
+    facility: str
+    case: str
+    manifest: layout.ManifestEntry | None
+
+
+Progress = Callable[[int], None]
+
+
+def ingest(options: IngestOptions, progress: Progress | None = None,
+           on_total: Callable[[int], None] | None = None) -> tuple[IngestSummary, Archive]:
+    """Ingest one archive folder; returns the summary and the archive."""
+    root = options.root
+    if not root.is_dir():
+        raise FileNotFoundError(f"archive folder not found: {root}")
+    pattern = re.compile(options.pattern) if options.pattern else None
+    meta = layout.read_metadata(root, options.manifest)
+    load_starting_table()
+    archive, _ = Archive.objects.get_or_create(name=options.archive)
+    run = IngestRun.objects.create(archive=archive, source=str(root))
+    record("ingest.started", object_type="archive", object_id=archive.pk, data={"run": run.pk})
+    job = _IngestJob(archive, run, meta, IngestSummary(options.archive))
+    entries = layout.walk_archive(root)
+    if on_total:
+        on_total(len(entries))
+    try:
+        job.run(entries, pattern, options, progress)
+    except BaseException:
+        IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now())
+        raise
+    result = job.summary.as_dict(archive)
+    IngestRun.objects.filter(pk=run.pk).update(
+        status=IngestRun.Status.DONE, finished_at=timezone.now(),
+        counts={k: v for k, v in result.items() if k != "rejected"} | {"rejected": len(job.summary.rejected)},
+    )
+    record("ingest.finished", object_type="archive", object_id=archive.pk,
+           data={"run": run.pk, "photos_added": job.summary.photos_added})
+    return job.summary, archive
+
+
+class _IngestJob:
+    def __init__(self, archive: Archive, run: IngestRun, meta: layout.ArchiveMetadata,
+                 summary: IngestSummary) -> None:
+        self.archive, self.ingest_run, self.meta, self.summary = archive, run, meta, summary
+        self.facilities = FacilityResolver()
+        self.cases: dict[tuple[int, str], Case] = {}
+        self.case_facts = {(facility_key(f).code, c.strip()): facts for (f, c), facts in meta.cases.items()}
+        self.near = NearDuplicateFinder.for_existing_photos()
+
+    def run(self, entries: list[layout.WalkEntry], pattern: re.Pattern[str] | None,
+            options: IngestOptions, progress: Progress | None) -> None:
+        for where, reason in self.meta.problems:
+            self._reject(where, reason)
+        known = set(PhotoSighting.objects.filter(archive=self.archive).values_list("path", flat=True))
+        todo: list[Target] = []
+        for entry in entries:
+            self.summary.files_seen += 1
+            if entry.problem:
+                self._reject(entry.relpath, entry.problem)
+                _tick(progress)
+            elif entry.relpath in known:
+                self.summary.already_ingested += 1
+                _tick(progress)
+            else:
+                todo.append(self._target(entry, pattern))
+        for batch in _batches(self._process(todo, options), BATCH):
+            self._write(batch)
+            if progress:
+                progress(len(batch))
+        self._apply_case_facts_without_photos()
+
+    def _target(self, entry: layout.WalkEntry, pattern: re.Pattern[str] | None) -> Target:
+        placed = layout.place_by_path(entry.relpath, pattern)
+        manifest = self.meta.manifest.get(entry.relpath)
+        facility = (manifest.facility if manifest and manifest.facility else placed.facility).strip()
+        case = (manifest.case if manifest and manifest.case else placed.case).strip()
+        return Target(entry, facility, case, manifest)
+
+    def _process(self, targets: list[Target], options: IngestOptions) -> Iterator[tuple[Target, FileResult]]:
+        """Results in input order, computed by a process pool (or inline for one worker)."""
+        media, limit = str(settings.MEDIA_ROOT), settings.ATHAR_MAX_IMAGE_PIXELS
+        workers = options.workers or settings.ATHAR_INGEST_WORKERS or (os.cpu_count() or 1)
+        if workers <= 1 or len(targets) < 8:
+            for target in targets:
+                yield target, process_file(target.entry.abs_path, target.entry.relpath, media, limit)
+            return
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            window: list[tuple[Target, Future[FileResult]]] = []
+            for target in targets:
+                window.append((target, pool.submit(process_file, target.entry.abs_path,
+                                                   target.entry.relpath, media, limit)))
+                if len(window) >= workers * 16:
+                    head, future = window.pop(0)
+                    yield head, future.result()
+            for head, future in window:
+                yield head, future.result()
+
+    def _write(self, batch: list[tuple[Target, FileResult]]) -> None:
+        events: list[EventSpec] = []
+        with transaction.atomic():
+            for target, result in batch:
+                self._write_one(target, result, events)
+            record_many(events)
+
+    def _write_one(self, target: Target, result: FileResult, events: list[EventSpec]) -> None:
+        if not result.kept:
+            self._reject(target.entry.relpath, result.problem)
+            return
+        case = self._case(target.facility, target.case) if target.facility and target.case else None
+        photo = Photo.objects.filter(sha256=result.sha256).first()
+        if photo is None:
+            photo = self._new_photo(target, result, case)
+            events.append(EventSpec("photo.ingested", "photo", str(photo.pk),
+                                    {"sha256": photo.sha256, "archive": self.archive.pk,
+                                     "case": case.pk if case else None, "run": self.ingest_run.pk}))
+            self.summary.photos_added += 1
+            self.summary.photo_ids.append(photo.pk)
+        else:
+            self.summary.duplicates += 1
+            events.append(EventSpec("photo.sighted_again", "photo", str(photo.pk),
+                                    {"sha256": photo.sha256, "archive": self.archive.pk,
+                                     "case": case.pk if case else None, "run": self.ingest_run.pk}))
+        if case is not None and manifest_date(target) and case.photographed is None:
+            case.photographed, case.photographed_precision = manifest_date(target)  # type: ignore[misc]
+            case.save(update_fields=["photographed", "photographed_precision"])
+        PhotoSighting.objects.create(photo=photo, archive=self.archive, case=case,
+                                     path=target.entry.relpath, ingest_run=self.ingest_run)
+        if result.problem:
+            self._reject(target.entry.relpath, result.problem, result.sha256)
+        elif case is None:
+            self._reject(target.entry.relpath,
+                         "cannot tell facility and case from the path; kept as evidence without a case "
+                         "(use folders <facility>/<case>/<photo>, --pattern or a manifest)", result.sha256)
+
+    def _new_photo(self, target: Target, result: FileResult, case: Case | None) -> Photo:
+        manifest = target.manifest
+        photo = Photo.objects.create(
+            sha256=result.sha256, archive=self.archive, case=case, original_path=target.entry.relpath,
+            original_name=target.entry.relpath.rsplit("/", 1)[-1], size=result.size, width=result.width,
+            height=result.height, format=result.format, exif=result.exif, phash=result.phash,
+            dhash=result.dhash, viewable=not result.problem, problem=result.problem[:300],
+            kind=(manifest.kind if manifest and manifest.kind else Photo.Kind.UNKNOWN),
+            photographed=manifest.photographed.date if manifest and manifest.photographed else None,
+            note=manifest.note if manifest else "",
+        )
+        Derivative.objects.bulk_create([
+            Derivative(photo=photo, kind=d.kind, path=d.relpath, sha256=d.sha256, width=d.width, height=d.height)
+            for d in result.derivatives
+        ])
+        if result.phash:
+            for other_id, distance in self.near.add(photo.pk, result.phash, result.dhash):
+                NearDuplicate.objects.get_or_create(photo=photo, other_id=other_id, defaults={"distance": distance})
+                self.summary.near_duplicates += 1
+        return photo
+
+    def _case(self, facility_label: str, case_label: str) -> Case:
+        facility = self.facilities.resolve(facility_label)
+        key = (facility.pk, case_label)
+        if key not in self.cases:
+            case, made = Case.objects.get_or_create(archive=self.archive, facility=facility, label=case_label)
+            if made:
+                self.summary.cases_added += 1
+                facts = self.case_facts.pop((facility_key(facility_label).code, case_label), None)
+                if facts is not None:
+                    apply_case_facts(case, facts)
+            self.cases[key] = case
+        return self.cases[key]
+
+    def _apply_case_facts_without_photos(self) -> None:
+        """cases.csv rows also fill in facts of cases created by earlier runs or without photos."""
+        for (_, case_label), facts in self.case_facts.items():
+            facility = self.facilities.resolve(facts.facility)
+            case, made = Case.objects.get_or_create(archive=self.archive, facility=facility, label=case_label)
+            self.summary.cases_added += int(made)
+            if made or _facts_differ(case, facts):
+                apply_case_facts(case, facts)
+
+    def _reject(self, path: str, reason: str, sha256: str = "") -> None:
+        self.summary.rejected.append({"path": path, "reason": reason})
+        RejectedFile.objects.create(run=self.ingest_run, path=path, reason=reason[:500], kept_sha256=sha256)
+
+
+def apply_case_facts(case: Case, facts: layout.CaseFacts) -> None:
+    """Write cases.csv facts onto a case (cases.csv wins over manifest and paths)."""
+    case.detainee_number = facts.detainee_number or case.detainee_number
+    case.hospital_number = facts.hospital_number or case.hospital_number
+    if facts.photographed:
+        case.photographed = facts.photographed.date
+        case.photographed_precision = facts.photographed.precision
+    case.sex = facts.sex if facts.sex != "U" else case.sex
+    case.age_min = facts.age_min if facts.age_min is not None else case.age_min
+    case.age_max = facts.age_max if facts.age_max is not None else case.age_max
+    case.marks = facts.marks or case.marks
+    case.save()
+    agency = agency_for_label(facts.agency) if facts.agency else None
+    if agency is not None and case.facility.agency_id is None:
+        Facility.objects.filter(pk=case.facility_id).update(agency=agency)
+
+
+def manifest_date(target: Target) -> tuple[Any, str] | None:
+    """The manifest's photographed date for a file, with its precision."""
+    if target.manifest and target.manifest.photographed:
+        return target.manifest.photographed.date, target.manifest.photographed.precision
+    return None
+
+
+def _facts_differ(case: Case, facts: layout.CaseFacts) -> bool:
+    return bool(
+        (facts.detainee_number and facts.detainee_number != case.detainee_number)
+        or (facts.marks and facts.marks != case.marks)
+        or (facts.sex != "U" and facts.sex != case.sex)
+        or (facts.photographed and case.photographed_precision == DatePrecision.UNKNOWN)
+    )
+
+
+def _tick(progress: Progress | None) -> None:
+    if progress:
+        progress(1)
+
+
+def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

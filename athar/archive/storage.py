@@ -1,0 +1,68 @@
+"""The media store: originals content-addressed by sha256 (read-only, never rewritten) and
+derivatives beside them. Every write goes to a temporary file first and is renamed into place,
+so a crash never leaves half a file under a final name."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+import tempfile
+from pathlib import Path
+
+CHUNK = 1 << 20
+
+
+def sha256_file(path: Path) -> str:
+    """The sha256 of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(CHUNK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class MediaStore:
+    """Paths and atomic writes under one media root."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = Path(root)
+
+    def original_relpath(self, sha256: str) -> str:
+        return f"originals/{sha256[:2]}/{sha256[2:4]}/{sha256}"
+
+    def original_path(self, sha256: str) -> Path:
+        return self.root / self.original_relpath(sha256)
+
+    def derivative_relpath(self, sha256: str, kind: str, index: int = 0) -> str:
+        suffix = f"_{index}" if index else ""
+        return f"derivatives/{sha256[:2]}/{sha256}_{kind}{suffix}.jpg"
+
+    def path(self, relpath: str) -> Path:
+        return self.root / relpath
+
+    def store_original(self, data: bytes, sha256: str) -> bool:
+        """Keep the bytes under their hash, read-only. False when already stored (never rewritten)."""
+        target = self.original_path(sha256)
+        if target.exists():  # same name = same bytes; an altered file is verify's business
+            return False
+        self._atomic_write(target, data)
+        target.chmod(stat.S_IRUSR | stat.S_IRGRP)
+        return True
+
+    def write_derivative(self, relpath: str, data: bytes) -> None:
+        self._atomic_write(self.root / relpath, data)
+
+    @staticmethod
+    def _atomic_write(target: Path, data: bytes) -> None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, target)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise

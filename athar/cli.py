@@ -1,0 +1,94 @@
+"""The ``athar`` command: one entry point for everything (Django management commands behind it).
+
+Every command works on an empty or missing ``ATHAR_HOME``: the store is created and migrated
+before the command runs.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from io import StringIO
+
+NO_STORE_COMMANDS = {"makemigrations", "help", "version", "makemessages", "compilemessages", "check",
+                     "shell", "dbshell", "diffsettings"}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the ``athar`` console script."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "athar.settings")
+    _setup_django()
+    if not args or args[0] in ("-h", "--help", "help") and len(args) == 1:
+        sys.stdout.write(main_help())
+        return
+    if args[0] in ("--version", "version"):
+        from athar import __version__
+
+        sys.stdout.write(f"athar {__version__}\n")
+        return
+    if args[0] not in NO_STORE_COMMANDS:
+        ensure_store()
+    from django.core.management import ManagementUtility
+
+    ManagementUtility(["athar", *args]).execute()
+
+
+def _setup_django() -> None:
+    import django
+    from django.core.exceptions import ImproperlyConfigured
+
+    try:
+        django.setup()
+    except ImproperlyConfigured as exc:
+        sys.stderr.write(f"athar: configuration error: {exc}\n")
+        sys.exit(2)
+
+
+def ensure_store() -> None:
+    """Create the data directory and apply pending migrations (quietly, to standard error)."""
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    settings.ATHAR_HOME.mkdir(parents=True, exist_ok=True)
+    settings.MEDIA_ROOT.mkdir(parents=True, exist_ok=True)
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        sys.stderr.write("athar: preparing the data store (migrations)…\n")
+        call_command("migrate", interactive=False, verbosity=0, stdout=StringIO(), stderr=sys.stderr)
+
+
+def athar_commands() -> dict[str, str]:
+    """athar's own commands (from athar apps) with their help text."""
+    from django.core.management import get_commands, load_command_class
+
+    out = {}
+    for name, app in sorted(get_commands().items()):
+        if app.startswith("athar"):
+            out[name] = load_command_class(app, name).help
+    return out
+
+
+def main_help() -> str:
+    """``athar --help``: every command, grouped by noun, with its help text."""
+    from athar.core.command import GroupCommand, subcommands
+    from django.core.management import get_commands, load_command_class
+
+    lines = ["usage: athar COMMAND [ARGS] [--json]", "",
+             "athar (أثر): archives of evidence, the registry of the missing, matching and identification.",
+             "With --json the last line of standard output is one JSON object.", "", "commands:"]
+    for name, help_text in athar_commands().items():
+        lines.append(f"  {name:<22} {help_text}")
+        command = load_command_class(get_commands()[name], name)
+        if isinstance(command, GroupCommand):
+            for sub in subcommands(command.group).values():
+                lines.append(f"    {name} {sub.name:<{max(1, 17 - len(name))}} {sub.help}")
+    lines += ["", "Django commands also work (e.g. athar check --deploy, athar migrate).",
+              "Run 'athar COMMAND --help' for a command's options.", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

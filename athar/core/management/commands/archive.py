@@ -1,0 +1,6 @@
+from athar.core.command import GroupCommand
+
+
+class Command(GroupCommand):
+    help = "Archives: statistics per facility (athar archive stats)."
+    group = "archive"

@@ -1,0 +1,80 @@
+"""From a case score (cosine) to a probability of "same person", and a decision rule.
+
+A logistic (Platt) curve ``p = 1 / (1 + exp(-(a·score + b)))`` is fitted on held-apart
+genuine and impostor pairs from the LFW dev split (benchmarks/faces/fit_calibration.py)
+and stored as JSON beside this module, one file per embedding model (no pickles).
+``likely_match`` uses a probability threshold chosen so that, on absent people of the
+dev benchmark, the top case is wrongly declared a likely match in ≤ 2 % of searches
+(the target is 5 %; the margin absorbs larger archives, where the best impostor of a
+bigger gallery scores higher). A probability is a statement about a comparison,
+never about a death: the product must word it that way.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+DATA_DIR = Path(__file__).resolve().parent / "calibration_data"
+
+
+@dataclass(frozen=True)
+class Calibration:
+    model_name: str
+    model_version: str
+    a: float
+    b: float
+    threshold: float  # probability at or above which a case is a "likely match"
+    method: str
+    data: str
+
+    def probability(self, score: float) -> float:
+        """Calibrated probability that the case shows the searched person."""
+        z = self.a * score + self.b
+        return 1 / (1 + math.exp(-z)) if z > -700 else 0.0
+
+    def likely_match(self, score: float) -> bool:
+        return self.probability(score) >= self.threshold
+
+    def score_threshold(self) -> float:
+        """The cosine score at which ``likely_match`` switches on."""
+        t = self.threshold
+        return (math.log(t / (1 - t)) - self.b) / self.a
+
+    def save(self, path: Path) -> None:
+        path.write_text(json.dumps(asdict(self), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+def calibration_path(model_name: str) -> Path:
+    return DATA_DIR / f"{model_name}.json"
+
+
+@lru_cache(maxsize=None)
+def load_calibration(model_name: str) -> Calibration:
+    """The fitted calibration for an embedding model (FileNotFoundError if none)."""
+    raw = json.loads(calibration_path(model_name).read_text(encoding="utf-8"))
+    return Calibration(**raw)
+
+
+def fit_logistic(scores: np.ndarray, labels: np.ndarray, l2: float = 1e-3, iters: int = 50) -> tuple[float, float]:
+    """Platt scaling by Newton's method with a tiny ridge penalty; returns (a, b).
+
+    Numpy only, so refitting needs no extra dependency. Labels are 1 (same) / 0.
+    """
+    x = np.stack([np.asarray(scores, np.float64), np.ones(len(scores))], axis=1)
+    y = np.asarray(labels, np.float64)
+    w = np.zeros(2)
+    for _ in range(iters):
+        p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
+        grad = x.T @ (p - y) + l2 * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(2)
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return float(w[0]), float(w[1])

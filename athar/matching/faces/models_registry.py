@@ -1,0 +1,53 @@
+"""Named face models: a detector, a landmarker and an embedder that work together.
+
+``arcface`` is the default (measured in docs/faces.md); ``dlib`` keeps dlib's
+public-domain ResNet embedder as the alternative with the same detector; ``dlib-hog``
+is an all-dlib stack (no ONNX at all). Every embedding records the embedder's
+name and version, so vectors from different models are never compared.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .datatypes import Detector, Embedder, Landmarker
+
+DEFAULT_MODEL = "arcface"
+MODEL_NAMES = ("arcface", "dlib", "dlib-hog")
+
+
+@dataclass(frozen=True)
+class FaceModel:
+    """The three pieces of a face model; swap any of them to plug in a stronger one."""
+
+    detector: Detector
+    landmarker: Landmarker
+    embedder: Embedder
+
+    @property
+    def name(self) -> str:
+        return self.embedder.name
+
+    @property
+    def version(self) -> str:
+        return self.embedder.version
+
+    @property
+    def dim(self) -> int:
+        return self.embedder.dim
+
+
+@lru_cache(maxsize=None)
+def get_face_model(name: str = DEFAULT_MODEL) -> FaceModel:
+    """Build (once per process) the named model; model files are loaded from disk only."""
+    from .dlib_models import Dlib5Landmarker, DlibEmbedder, HogDetector
+    from .onnx_models import OnnxArcFaceEmbedder, OnnxDetector
+
+    if name == "arcface":
+        return FaceModel(OnnxDetector(), Dlib5Landmarker(), OnnxArcFaceEmbedder())
+    if name == "dlib":
+        return FaceModel(OnnxDetector(), Dlib5Landmarker(), DlibEmbedder())
+    if name == "dlib-hog":
+        return FaceModel(HogDetector(upsample=1), Dlib5Landmarker(), DlibEmbedder())
+    raise ValueError(f"unknown face model {name!r}; choose one of {', '.join(MODEL_NAMES)}")

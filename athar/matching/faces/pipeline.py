@@ -1,0 +1,159 @@
+"""From a photo to embedded faces: rotations, contrast, small faces, de-duplication.
+
+``FacePipeline.analyse`` finds every face at any quarter-turn, keeps each physical
+face once (detections from the four turns are mapped back to the original photo and
+merged), embeds it once (embedding is the expensive step), and returns
+:class:`DetectedFace` records. ``family_face`` picks the face a family means.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from PIL import Image, ImageOps
+
+from .datatypes import Box, DetectedFace, Detection, UInt8Array
+from .errors import FaceNumberOutOfRange, FaceTooSmall, NoFaceFound
+from .images import ImageSource, load_image
+from .models_registry import DEFAULT_MODEL, FaceModel, get_face_model
+from .quality import combine_quality, quality_parts
+from .rotation import ROTATIONS, box_to_original, points_to_original, rotate_cw
+
+MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
+MIN_FAMILY_FACE_SIDE = 40  # family photos: ask for a better photo below this
+SMALL_IMAGE_SIDE = 200  # photos smaller than this are upsampled ×2 before detection
+TILE_ABOVE_SIDE = 800  # larger photos are also searched in 2×2 overlapping tiles
+SAME_FACE_IOU = 0.3
+
+
+@dataclass
+class _Candidate:
+    rotation: int
+    det: Detection  # in the rotated photo's coordinates
+    original_box: Box
+
+    @property
+    def strength(self) -> float:
+        """Detector logit: probabilities saturate near 1, logits still separate turns."""
+        p = min(max(self.det.score, 1e-7), 1 - 1e-7)
+        return math.log(p / (1 - p))
+
+
+def _scaled_box(det: Detection, scale: float, dx: float = 0, dy: float = 0) -> Detection:
+    b = det.box
+    return Detection(Box(b.left / scale + dx, b.top / scale + dy, b.right / scale + dx, b.bottom / scale + dy), det.score)
+
+
+class FacePipeline:
+    """Detect, align and embed every face in a photo with one face model."""
+
+    def __init__(
+        self,
+        model: FaceModel | str = DEFAULT_MODEL,
+        rotations: tuple[int, ...] = ROTATIONS,
+        enhance: bool = True,
+    ) -> None:
+        self.model = get_face_model(model) if isinstance(model, str) else model
+        self.rotations = rotations
+        self.enhance = enhance
+
+    @property
+    def model_name(self) -> str:
+        return self.model.name
+
+    @property
+    def model_version(self) -> str:
+        return self.model.version
+
+    def analyse(self, image: Image.Image | ImageSource) -> list[DetectedFace]:
+        """Every distinct face in the photo, largest first."""
+        img = image if isinstance(image, Image.Image) else load_image(image)
+        img = img.convert("RGB")
+        # Global contrast stretch: grey, underexposed archive photos hide faces from
+        # detectors; on a normal photo this changes almost nothing.
+        work = ImageOps.autocontrast(img, cutoff=1) if self.enhance else img
+        kept = self._merge(self._candidates(work))
+        faces = [self._embed(work, c) for c in kept]
+        return sorted(faces, key=lambda f: -f.box.area)
+
+    def _candidates(self, img: Image.Image) -> list[_Candidate]:
+        out = []
+        for r in self.rotations:
+            arr = np.asarray(rotate_cw(img, r))
+            for det in self._detect(arr):
+                if min(det.box.width, det.box.height) >= MIN_DETECTION_SIDE:
+                    out.append(_Candidate(r, det, box_to_original(det.box, r, img.width, img.height)))
+        return out
+
+    def _detect(self, arr: UInt8Array) -> list[Detection]:
+        h, w = arr.shape[:2]
+        if max(h, w) < SMALL_IMAGE_SIDE:
+            big = np.asarray(Image.fromarray(arr).resize((w * 2, h * 2), Image.Resampling.BICUBIC))
+            return [_scaled_box(d, 2.0) for d in self.model.detector.detect(big)]
+        dets = list(self.model.detector.detect(arr))
+        if max(h, w) > TILE_ABOVE_SIDE:
+            dets += self._detect_tiles(arr)
+        return dets
+
+    def _detect_tiles(self, arr: UInt8Array) -> list[Detection]:
+        """Small faces in big photos vanish when the detector shrinks the photo to 320×240."""
+        h, w = arr.shape[:2]
+        th, tw = int(h * 0.6), int(w * 0.6)
+        out = []
+        for y0 in (0, h - th):
+            for x0 in (0, w - tw):
+                for d in self.model.detector.detect(np.ascontiguousarray(arr[y0 : y0 + th, x0 : x0 + tw])):
+                    out.append(_scaled_box(d, 1.0, x0, y0))
+        return out
+
+    def _merge(self, cands: list[_Candidate]) -> list[_Candidate]:
+        """One candidate per physical face: the turn where the detector is surest."""
+        kept: list[_Candidate] = []
+        for c in sorted(cands, key=lambda c: -c.strength):
+            if all(c.original_box.iou(k.original_box) < SAME_FACE_IOU for k in kept):
+                kept.append(c)
+        return kept
+
+    def _embed(self, img: Image.Image, c: _Candidate) -> DetectedFace:
+        rimg = rotate_cw(img, c.rotation)
+        points = self.model.landmarker.landmarks(np.asarray(rimg), c.det.box)
+        scheme = getattr(self.model.landmarker, "scheme", "dlib5")
+        crop = self.model.embedder.align(rimg, points, scheme)  # type: ignore[call-arg]
+        parts = quality_parts(c.original_box, crop, c.det.score)
+        return DetectedFace(
+            box=c.original_box,
+            rotation=c.rotation,
+            landmarks=points_to_original(points, c.rotation, img.width, img.height),
+            detector_score=c.det.score,
+            quality=combine_quality(parts),
+            embedding=self.model.embedder.embed(crop),
+            crop=crop,
+            model_name=self.model.name,
+            model_version=self.model.version,
+            quality_parts=parts,
+        )
+
+
+def family_face(
+    faces: list[DetectedFace], face_number: int | None = None, min_side: int = MIN_FAMILY_FACE_SIDE
+) -> DetectedFace:
+    """The face a family means: the largest by default, or face ``face_number``.
+
+    Faces are numbered from 1, left to right by the centre of their box (what a
+    person sees on screen). Raises NoFaceFound, FaceNumberOutOfRange or FaceTooSmall.
+    """
+    if not faces:
+        raise NoFaceFound()
+    if face_number is None:
+        face = max(faces, key=lambda f: f.box.area)
+    else:
+        ordered = sorted(faces, key=lambda f: (f.box.left + f.box.right) / 2)
+        if not 1 <= face_number <= len(ordered):
+            raise FaceNumberOutOfRange(face_number, len(ordered))
+        face = ordered[face_number - 1]
+    side = min(face.box.width, face.box.height)
+    if side < min_side:
+        raise FaceTooSmall(side, min_side)
+    return face

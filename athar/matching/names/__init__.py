@@ -1,0 +1,1 @@
+"""Arabic and Latin personal names."""

@@ -1,0 +1,79 @@
+"""Step 1 of the name pipeline: Unicode and script normalisation (see docs/names.md).
+
+``normalize_arabic`` and ``normalize_latin`` are idempotent and never raise on any
+``str``. They keep the text readable: keys are made later (phonetic.py).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from athar.matching.names.resources import load_table
+
+_ARABIC_LETTER = re.compile(r"[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]")
+_LATIN_LETTER = re.compile(r"[A-Za-z\u00C0-\u024F]")
+_SPACES = re.compile(r"\s+")
+# separators inside a name: keep hyphen/apostrophe handling to the tokenizer
+_NON_NAME = re.compile(r"[^\w\s'\-]", re.UNICODE)
+
+
+@lru_cache(maxsize=1)
+def _arabic_translation() -> dict[int, str]:
+    table = load_table("arabic_letters")
+    mapping: dict[int, str] = {}
+    for group in ("unify", "digits", "punctuation"):
+        mapping.update({ord(k): v for k, v in table[group].items()})
+    mapping.update({ord(ch): "" for ch in table["delete"]})
+    return mapping
+
+
+def detect_script(text: str) -> str:
+    """'ar' when the text holds more Arabic letters than Latin ones, 'latin' otherwise."""
+    arabic = len(_ARABIC_LETTER.findall(text))
+    latin = len(_LATIN_LETTER.findall(text))
+    if arabic == 0 and latin == 0:
+        return "none"
+    return "ar" if arabic >= latin else "latin"
+
+
+def normalize_unicode(text: str) -> str:
+    """NFKC (folds presentation forms and ligatures), then strip controls, collapse spaces."""
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs") or ch in "\t\n ")
+    return _SPACES.sub(" ", text).strip()
+
+
+def normalize_arabic(text: str) -> str:
+    """Arabic-script normalisation: harakat, tatweel, zero-width, alef/hamza/taa/yaa forms,
+    Persian letters and digits. Standalone hamza is dropped inside words."""
+    text = unicodedata.normalize("NFKC", text)
+    text = text.translate(_arabic_translation())
+    text = text.replace(load_table("arabic_letters")["standalone_hamza"], "")
+    text = normalize_unicode(text)
+    return unicodedata.normalize("NFC", text)
+
+
+def fold_latin(text: str) -> str:
+    """Lower case, accents removed (é → e, ā → a), ʿayn/hamza marks → apostrophe."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = re.sub(r"[ʿʾ‘’`´ʼ]", "'", text)
+    return text.lower()
+
+
+def normalize_latin(text: str) -> str:
+    """Latin-script normalisation: NFKC, accent folding, lower case, punctuation to spaces."""
+    text = fold_latin(normalize_unicode(text))
+    text = _NON_NAME.sub(" ", text).replace("_", " ")
+    return _SPACES.sub(" ", text).strip()
+
+
+def normalize_name(text: str | None) -> str:
+    """Normalise a name in either script (mixed text gets both treatments)."""
+    if not text:
+        return ""
+    text = normalize_arabic(str(text))
+    text = normalize_latin(text)
+    return text

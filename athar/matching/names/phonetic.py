@@ -1,0 +1,124 @@
+"""Step 3 of the name pipeline: keys in one Latin key space for both scripts.
+
+* ``latin_key``     a spelling key for Latin names: doubled letters, ou/oo/o → u,
+  ee/ie → i, ei/ai/ay/ey → ay, ph → f, dj → j, ch → sh, final "ah" → "a", final y → i.
+* ``transliterate`` Arabic → readable Latin (letter table + context rules for و/ي/ة).
+* ``skeleton``      the cross-script consonant skeleton: consonant classes only,
+  vowels and ع/ء dropped, و/ي (w/y) kept only at the start, final h dropped.
+  محمود → mhmd, Mahmoud → mhmd, Mahmud → mhmd. Used for blocking: coarse on purpose.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from athar.matching.names.resources import load_table
+
+_DOUBLES = re.compile(r"(.)\1+")
+_LATIN_RULES = [
+    (re.compile(r"[^a-z]"), ""),
+    (re.compile(r"ph"), "f"),
+    (re.compile(r"dj"), "j"),
+    (re.compile(r"(?<!s)ch"), "sh"),
+    (re.compile(r"(ou|oo|o)"), "u"),
+    (re.compile(r"(ee|ie$|ea)"), "i"),
+    (re.compile(r"(ei|ai|ey)"), "ay"),
+    (re.compile(r"([bcdfghjklmnpqrstvwxz])y$"), r"\1i"),
+    (re.compile(r"([aeiu])h$"), r"\1"),
+]
+_VOWELS = set("aeiou")
+
+
+def latin_key(token: str) -> str:
+    """Spelling key of one folded Latin name token (see module docstring)."""
+    key = token.lower()
+    for pattern, repl in _LATIN_RULES[:7]:
+        key = pattern.sub(repl, key)
+    key = _DOUBLES.sub(r"\1", key)
+    for pattern, repl in _LATIN_RULES[7:]:
+        key = pattern.sub(repl, key)
+    return key
+
+
+def loose_key(key: str) -> str:
+    """A key with every vowel run collapsed to 'a': Khaled and Khalid meet (khalad)."""
+    return re.sub(r"[aeiou]+", "a", key)
+
+
+@lru_cache(maxsize=1)
+def _letters() -> dict[str, dict[str, str]]:
+    return load_table("transliteration")["letters"]
+
+
+@lru_cache(maxsize=1)
+def _latin_skeleton_rules() -> list[tuple[str, str]]:
+    rules = load_table("transliteration")["latin_skeleton"]
+    return sorted(rules.items(), key=lambda kv: -len(kv[0]))
+
+
+@lru_cache(maxsize=200_000)
+def transliterate(token: str) -> str:
+    """Romanise one normalised Arabic token; non-Arabic characters pass through."""
+    letters = _letters()
+    out: list[str] = []
+    for i, ch in enumerate(token):
+        nxt = token[i + 1] if i + 1 < len(token) else ""
+        if ch in "وي" and (i == 0 or nxt == "ا"):
+            out.append("w" if ch == "و" else "y")
+        elif ch == "ه" and i == len(token) - 1 and i > 0:
+            out.append("a" if token[i - 1] not in "اوي" else "h")
+        elif ch in letters:
+            out.append(letters[ch]["latin"])
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+@lru_cache(maxsize=200_000)
+def arabic_skeleton(token: str) -> str:
+    """Consonant skeleton of one normalised Arabic token."""
+    letters = _letters()
+    out = []
+    for i, ch in enumerate(token):
+        if ch in "وي":
+            out.append(("w" if ch == "و" else "y") if i == 0 else "")
+        elif ch in letters:
+            out.append(letters[ch]["skeleton"])
+        elif ch.isascii() and ch.isalnum():
+            out.append(ch)
+    return _finish_skeleton("".join(out))
+
+
+@lru_cache(maxsize=200_000)
+def latin_skeleton(token: str) -> str:
+    """Consonant skeleton of one folded Latin token."""
+    text = re.sub(r"[^a-z]", "", token.lower())
+    out: list[str] = []
+    i = 0
+    rules = _latin_skeleton_rules()
+    while i < len(text):
+        if i == 0 and text[0] in "wy":
+            out.append(text[0])
+            i += 1
+            continue
+        for spelling, cls in rules:
+            if text.startswith(spelling, i):
+                out.append(cls)
+                i += len(spelling)
+                break
+        else:
+            i += 1  # vowels, medial w/y
+    return _finish_skeleton("".join(out))
+
+
+def _finish_skeleton(skel: str) -> str:
+    skel = _DOUBLES.sub(r"\1", skel)
+    if len(skel) > 1 and skel.endswith("h"):
+        skel = skel[:-1]
+    return skel
+
+
+def skeleton(token: str, script: str) -> str:
+    """Cross-script skeleton of one normalised token in the given script ('ar' or 'latin')."""
+    return arabic_skeleton(token) if script == "ar" else latin_skeleton(token)

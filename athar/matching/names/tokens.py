@@ -1,0 +1,212 @@
+"""Step 2 of the name pipeline: split a normalised name into name tokens.
+
+Compounds become ONE token (عبد الرحمن, Abdel Rahman, Abdulrahman; نور الدين, Nour
+Eddine, Nureddin; Abu Bakr; Fath Allah). The article (ال, al-, el-, fused "Alsalem")
+is stripped for keys and remembered on the token. Patronymic markers (بن, ابن, bin,
+ibn) are separate tokens with ``marker=True``; abbreviations (Mhd, Mohd) are expanded.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from athar.matching.names.normalize import detect_script, normalize_name
+from athar.matching.names.phonetic import latin_key, skeleton, transliterate
+from athar.matching.names.resources import load_table
+from athar.matching.names.variants import core_form, index_key, variant_index
+
+_DIN_FUSED = re.compile(r"^(.{3,}?)(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$")
+_ALLAH_FUSED = re.compile(r"^(.{3,}?)(?:a|u|e)llah?$")
+
+
+@dataclass(frozen=True)
+class NameToken:
+    """One name (possibly compound) with its keys."""
+
+    text: str  # normalised surface form, article removed, compound parts joined by " "
+    script: str  # 'ar' or 'latin'
+    article: bool = False  # an article was stripped (al-, ال)
+    marker: bool = False  # a patronymic marker (bin, ibn, بن)
+    compound: str = ""  # 'abd', 'abu', 'din', 'allah' or ''
+
+    @property
+    def core(self) -> str:
+        """Flat form with inner articles removed (عبد الرحمن → عبدرحمن, Abdel Rahman → abdrahman)."""
+        return core_form(self.text, self.script)
+
+    @property
+    def key(self) -> str:
+        """Latin-space spelling key (Arabic is romanised first)."""
+        return latin_key(transliterate(self.core) if self.script == "ar" else self.core)
+
+    @property
+    def index_key(self) -> str:
+        return index_key(self.text, self.script)
+
+    @property
+    def canonical(self) -> str | None:
+        """Canonical name from the variants table, or None when unknown."""
+        return variant_index().canonical(self.index_key)
+
+    @property
+    def skeleton(self) -> str:
+        """Cross-script consonant skeleton of the surface form."""
+        return skeleton(self.core, self.script)
+
+    @property
+    def block_key(self) -> str:
+        """Skeleton of the canonical name when known (so all its spellings share a block)."""
+        canon = self.canonical
+        return skeleton(core_form(canon, "latin"), "latin") if canon else self.skeleton
+
+    @property
+    def name_id(self) -> str:
+        """'=canonical' for known names, else the script's own key (for exact comparisons)."""
+        canon = self.canonical
+        return "=" + canon if canon else self.key
+
+    def display(self) -> str:
+        prefix = ("ال" if self.script == "ar" else "al-") if self.article else ""
+        return prefix + self.text
+
+
+@lru_cache(maxsize=1)
+def _particles() -> dict:
+    return load_table("particles")
+
+
+def _word_lists() -> tuple[set[str], set[str], dict[str, dict[str, set[str]]], dict[str, dict[str, set[str]]], set[str]]:
+    p = _particles()
+    articles = set(p["articles"]["arabic"]) | set(p["articles"]["latin"])
+    markers = set(p["patronymic_markers"]["arabic"]) | set(p["patronymic_markers"]["latin"])
+    pre = {k: {s: set(v[s]) for s in ("arabic", "latin")} for k, v in p["compound_prefixes"].items()}
+    suf = {k: {s: set(v[s]) for s in ("arabic", "latin")} for k, v in p["compound_suffixes"].items()}
+    return articles, markers, pre, suf, set(p["fused_latin_articles"])
+
+
+def _side(script: str) -> str:
+    return "arabic" if script == "ar" else "latin"
+
+
+def _strip_article(word: str, script: str) -> tuple[str, bool]:
+    p = _particles()
+    if script == "ar":
+        if word.startswith("ال") and len(word) > 3 and word not in p["not_article_arabic"]:
+            return word[2:], True
+        return word, False
+    m = re.match(r"^(al|el|il|ul|ad|ar|as|at|az|an|ash|ed|es|er|en|ud|ur|us)-(.+)$", word)
+    if m:
+        return m.group(2), True
+    if word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word not in p["not_article_latin"]:
+        if variant_index().canonical("la:" + latin_key(word)) is None:
+            return word[2:], True
+    return word, False
+
+
+def _split_words(text: str) -> list[str]:
+    words = []
+    for raw in text.split(" "):
+        # "al-salem" stays one word (article handled later), "abdel-rahman" splits
+        parts = raw.split("-")
+        if len(parts) > 1 and parts[0] in _word_lists()[0]:
+            words.append(parts[0] + "-" + "".join(parts[1:]))
+        else:
+            words.extend(p for p in parts if p)
+    return [w.strip("'") for w in words if w.strip("'")]
+
+
+def _prefix_kind(word: str, script: str) -> str:
+    for kind, sides in _word_lists()[2].items():
+        if word in sides[_side(script)]:
+            return kind
+    return ""
+
+
+def _suffix_kind(word: str, script: str) -> str:
+    for kind, sides in _word_lists()[3].items():
+        if word in sides[_side(script)]:
+            return kind
+    return ""
+
+
+def _split_fused(word: str, script: str) -> tuple[str, str, str] | None:
+    """'abdulrahman' → ('abd', 'rahman', 'abd'); 'nureddin' → ('nur', 'din', 'din')."""
+    if script == "ar":
+        if word.startswith("عبد") and len(word) > 4:
+            return "عبد", _strip_article(word[3:], script)[0] if word[3:].startswith("ال") else word[3:], "abd"
+        if word.endswith("الدين") and len(word) > 6:
+            return word[:-5], "دين", "din"
+        return None
+    if word.startswith("abd") and len(word) > 5:
+        return word, "", "abd"
+    if _DIN_FUSED.match(word):
+        return word, "", "din"
+    return None
+
+
+@lru_cache(maxsize=500_000)
+def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
+    """Name tokens of a full name or name part, in written order (either script)."""
+    text = normalize_name(name)
+    if not text:
+        return ()
+    articles, markers, _, _, _ = _word_lists()
+    abbreviations = _particles()["abbreviations"]
+    out: list[NameToken] = []
+    words = _split_words(text)
+    i = 0
+    pending_article = False
+    while i < len(words):
+        word = words[i]
+        script = detect_script(word)
+        if script == "none":
+            i += 1
+            continue
+        if word in markers and out:
+            out.append(NameToken(word, script, marker=True))
+            i += 1
+            continue
+        if word in articles and i + 1 < len(words):
+            pending_article = True
+            i += 1
+            continue
+        if script == "latin" and word in abbreviations and abbreviations[word] and len(words) > 1:
+            word = abbreviations[word]
+        kind = _prefix_kind(word, script)
+        if kind and i + 1 < len(words):
+            nxt_i = i + 1
+            if words[nxt_i] in articles and nxt_i + 1 < len(words):
+                nxt_i += 1
+            rest, _ = _strip_article(words[nxt_i], script)
+            out.append(_make(("عبد" if kind == "abd" and script == "ar" else word if script == "ar" else kind) + " " + rest, script, pending_article, kind))
+            pending_article = False
+            i = nxt_i + 1
+            continue
+        suffix = _suffix_kind(word, script)
+        if suffix and out and not out[-1].marker and not out[-1].compound:
+            prev = out.pop()
+            tail = "دين" if (suffix == "din" and script == "ar") else ("الله" if script == "ar" else suffix)
+            out.append(_make(prev.text + " " + tail, prev.script, prev.article, suffix))
+            i += 1
+            continue
+        word, had_article = _strip_article(word, script)
+        fused = _split_fused(word, script)
+        if fused:
+            head, rest, kind = fused
+            out.append(_make((head + " " + rest).strip(), script, pending_article or had_article, kind))
+        else:
+            out.append(_make(word, script, pending_article or had_article, ""))
+        pending_article = False
+        i += 1
+    return tuple(out)
+
+
+def _make(text: str, script: str, article: bool, compound: str) -> NameToken:
+    return NameToken(text=text, script=script, article=article, compound=compound)
+
+
+def name_tokens(name: str | None) -> tuple[NameToken, ...]:
+    """Tokens without patronymic markers."""
+    return tuple(t for t in tokenize_name(name) if not t.marker)

@@ -1,0 +1,87 @@
+"""Known spelling variants (data/name_variants.yaml): token → canonical name."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from functools import lru_cache
+
+from athar.matching.names.normalize import detect_script, normalize_arabic, normalize_latin
+from athar.matching.names.phonetic import latin_key, loose_key
+from athar.matching.names.resources import load_table
+
+_LATIN_DIN = re.compile(r"(?:[aeiou][ld]?)?-?d?d(?:i|ee|y)ne?$")
+_LATIN_ALLAH = re.compile(r"[aeiu]?llah?$")
+
+
+def core_form(text: str, script: str) -> str:
+    """Flat form of a (compound) name with inner articles removed, for keys:
+    عبد الرحمن / عبدالرحمن → عبدرحمن; Abdel Rahman / Abdulrahman / Abd al-Rahman → abdrahman;
+    Nour Eddine / Nureddin / nur al-din → nurdin."""
+    flat = re.sub(r"[\s\-']", "", text)
+    if script == "ar":
+        if flat.startswith("عبدال") and len(flat) > 6:
+            flat = "عبد" + flat[5:]
+        if flat.endswith("الدين") and len(flat) > 5:
+            flat = flat[:-5] + "دين"
+        if flat.endswith("الله") and len(flat) > 4:
+            flat = flat[:-4] + "له"
+        return flat
+    if flat.startswith("abd") and len(flat) > 4:
+        rest = re.sub(r"^[aeiou]+", "", flat[3:])
+        rest = rest[1:] if rest.startswith("l") and len(rest) > 2 else rest
+        flat = "abd" + re.sub(r"^(.)\1", r"\1", rest)
+    if len(flat) > 6 and _LATIN_DIN.search(flat) and not flat.startswith("abd"):
+        flat = _LATIN_DIN.sub("din", flat)
+    if len(flat) > 5 and not flat.startswith("abd"):
+        flat = _LATIN_ALLAH.sub("lah", flat)
+    return flat
+
+
+def index_key(text: str, script: str) -> str:
+    """'ar:<core>' for Arabic, 'la:<latin key of core>' for Latin."""
+    core = core_form(text, script)
+    return ("ar:" + core) if script == "ar" else ("la:" + latin_key(core))
+
+
+class VariantIndex:
+    """Lookups from a normalised token (either script) to its canonical name."""
+
+    def __init__(self, table: dict[str, list[str]]) -> None:
+        exact: dict[str, set[str]] = defaultdict(set)
+        loose: dict[str, set[str]] = defaultdict(set)
+        self.variants: dict[str, list[str]] = {}
+        for canonical, forms in table.items():
+            self.variants[canonical] = [str(f) for f in forms]
+            for form in [canonical, *map(str, forms)]:
+                key = _form_key(form)
+                exact[key].add(canonical)
+                loose[_loosen(key)].add(canonical)
+        # a spelling claimed by two names is ambiguous: it resolves to neither
+        self.ambiguous = {k: sorted(v) for k, v in exact.items() if len(v) > 1}
+        self.exact = {k: next(iter(v)) for k, v in exact.items() if len(v) == 1}
+        self.loose = {k: next(iter(v)) for k, v in loose.items() if len(v) == 1}
+
+    def canonical(self, key: str) -> str | None:
+        """Canonical name of an index key, or None."""
+        if key in self.ambiguous:
+            return None
+        return self.exact.get(key) or self.loose.get(_loosen(key))
+
+
+def _form_key(form: str) -> str:
+    if detect_script(form) == "ar":
+        return index_key(normalize_arabic(form), "ar")
+    return index_key(normalize_latin(form), "latin")
+
+
+def _loosen(key: str) -> str:
+    if key.startswith("la:"):
+        return "la:" + loose_key(key[3:])
+    return "ar:" + re.sub("[اوي]", "", key[3:])
+
+
+@lru_cache(maxsize=1)
+def variant_index() -> VariantIndex:
+    """The shared index built from the YAML table (cached)."""
+    return VariantIndex(load_table("name_variants")["names"])

@@ -1,0 +1,117 @@
+"""Identification benchmark on degraded LFW: rank of the true case, false matches.
+
+    nice .venv/bin/python benchmarks/faces/identification.py --model arcface --split dev \
+        --conditions clean archive blur ...
+
+Embeddings are cached under /tmp/athar-face-cache (never in the repository).
+Prints one line of metrics per condition, using the same core functions as
+``athar.matching.faces.evaluation``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import degrade  # noqa: E402
+from lfw_split import Split, make_split  # noqa: E402
+
+from athar.matching.faces.calibration import load_calibration  # noqa: E402
+from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402
+from athar.matching.faces.pipeline import FacePipeline  # noqa: E402
+
+CACHE = Path("/tmp/athar-face-cache")
+ALL_CONDITIONS = ["clean", "archive", *degrade.SINGLE]
+
+
+def _seed(*parts: str) -> int:
+    return int(hashlib.sha256("/".join(parts).encode()).hexdigest()[:12], 16)
+
+
+def _embed_all(pipe: FacePipeline, images: list[Image.Image]) -> tuple[list[np.ndarray], float]:
+    start, out = time.perf_counter(), []
+    for img in images:
+        out.append(np.array([f.embedding for f in pipe.analyse(img)], dtype=np.float32).reshape(-1, pipe.model.dim))
+    return out, (time.perf_counter() - start) / max(len(images), 1)
+
+
+def cached_vectors(key: str, pipe: FacePipeline, make_images: "callable") -> list[np.ndarray]:  # type: ignore[valid-type]
+    """Per-photo face vectors, cached as one npz (vectors + owner index, no pickles)."""
+    path = CACHE / pipe.model_name / f"{key}.npz"
+    if path.exists():
+        z = np.load(path)
+        return [z["vecs"][z["owner"] == i] for i in range(int(z["n"]))]
+    vecs, spp = _embed_all(pipe, make_images())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    owner = np.concatenate([np.full(len(v), i) for i, v in enumerate(vecs)]) if vecs else np.zeros(0)
+    flat = np.concatenate(vecs) if vecs else np.zeros((0, pipe.model.dim), np.float32)
+    np.savez(path, vecs=flat, owner=owner, n=len(vecs), seconds_per_photo=spp)
+    return vecs
+
+
+def case_images(s: Split, condition: str) -> list[Image.Image]:
+    others = [Image.open(p).convert("RGB") for _, p in s.distractors[-20:]]
+    items = [(n, c) for n, _, c in s.present] + list(s.distractors)
+    out = []
+    for i, (name, path) in enumerate(items):
+        rng = random.Random(_seed(name, condition))
+        out.append(degrade.apply(condition, Image.open(path).convert("RGB"), rng, others[i % len(others)]))
+    return out
+
+
+def probe_images(s: Split) -> list[Image.Image]:
+    return [Image.open(p).convert("RGB") for _, p, _ in s.present] + [Image.open(p).convert("RGB") for _, p in s.absent]
+
+
+def load_sets(pipe: FacePipeline, split: str, condition: str, s: Split) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    tag = f"{split}-{len(s.present) + len(s.absent)}-{len(s.distractors)}"
+    probes = cached_vectors(f"{tag}-probes", pipe, lambda: probe_images(s))
+    cases = cached_vectors(f"{tag}-{condition}", pipe, lambda: case_images(s, condition))
+    return [p[:1] for p in probes], cases
+
+
+def run(model: str, split: str, conditions: list[str], mated: int, distractors: int) -> list[dict[str, object]]:
+    pipe = FacePipeline(model)
+    s = make_split(split, mated, distractors)
+    try:
+        is_likely = load_calibration(pipe.model_name).likely_match
+    except FileNotFoundError:
+        is_likely = lambda score: False  # noqa: E731  (before the first calibration fit)
+    rows = []
+    for cond in conditions:
+        probes, cases = load_sets(pipe, split, cond, s)
+        true_case = list(range(len(s.present))) + [-1] * len(s.absent)
+        m = identification_metrics(score_matrix(probes, cases), true_case, [len(p) > 0 for p in probes], is_likely)
+        m["no_face_archive"] = float(sum(len(c) == 0 for c in cases))
+        m["no_face_probes"] = float(sum(len(p) == 0 for p in probes))
+        row = {"model": model, "split": split, "condition": cond, **{k: round(v, 4) for k, v in m.items()}}
+        print(json.dumps(row), flush=True)
+        rows.append(row)
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--model", default="arcface")
+    ap.add_argument("--split", default="dev", choices=("dev", "test"))
+    ap.add_argument("--conditions", nargs="*", default=["clean", "archive"])
+    ap.add_argument("--mated", type=int, default=300)
+    ap.add_argument("--distractors", type=int, default=400)
+    args = ap.parse_args()
+    conds = ALL_CONDITIONS if args.conditions == ["all"] else args.conditions
+    run(args.model, args.split, conds, args.mated, args.distractors)
+
+
+if __name__ == "__main__":
+    main()
