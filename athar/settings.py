@@ -42,8 +42,12 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "athar.core",
+    "athar.accounts",
     "athar.audit",
     "athar.archive",
+    "athar.registry",
+    "athar.identification",
+    "athar.api",
     "athar.web",
 ]
 
@@ -100,6 +104,7 @@ def _database() -> dict[str, object]:
 
 DATABASES = {"default": _database()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
 
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",

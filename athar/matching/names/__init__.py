@@ -1,1 +1,42 @@
-"""Arabic and Latin personal names."""
+"""Arabic and Latin personal names: normalise, tokenise, key, parse and compare.
+
+The pipeline (docs/names.md):
+
+1. ``normalize_name``      Unicode NFKC, harakat/tatweel/zero-width removed, alef/hamza/
+                           taa marbuta/alef maqsura unified, Persian letters and digits.
+2. ``tokenize_name``       name tokens: compounds joined (عبد الرحمن, Nour Eddine), the
+                           article stripped and remembered, patronymic markers flagged.
+3. keys on each token      ``canonical`` (known-variants table), ``key`` (Latin spelling
+                           key), ``skeleton`` / ``block_key`` (cross-script consonants).
+4. ``compare_names``       aligned token comparison with a readable explanation.
+5. ``parse_full_name``     first / father / grandfather / family.
+"""
+
+from athar.matching.names.compare import NameComparison, TokenAlignment, compare_names, compare_tokens, level_of
+from athar.matching.names.keys import NameKeys, name_keys
+from athar.matching.names.normalize import detect_script, normalize_arabic, normalize_latin, normalize_name
+from athar.matching.names.parse import NameParts, parse_full_name
+from athar.matching.names.phonetic import latin_key, skeleton, transliterate
+from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name
+
+__all__ = [
+    "NameComparison",
+    "NameKeys",
+    "NameParts",
+    "NameToken",
+    "TokenAlignment",
+    "compare_names",
+    "compare_tokens",
+    "detect_script",
+    "latin_key",
+    "level_of",
+    "name_keys",
+    "name_tokens",
+    "normalize_arabic",
+    "normalize_latin",
+    "normalize_name",
+    "parse_full_name",
+    "skeleton",
+    "tokenize_name",
+    "transliterate",
+]

@@ -179,16 +179,15 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
             nxt_i = i + 1
             if words[nxt_i] in articles and nxt_i + 1 < len(words):
                 nxt_i += 1
-            rest, _ = _strip_article(words[nxt_i], script)
-            out.append(_make(("عبد" if kind == "abd" and script == "ar" else word if script == "ar" else kind) + " " + rest, script, pending_article, kind))
+            joined = " ".join(words[i:nxt_i + 1])
+            out.append(_make(joined, script, pending_article, kind))
             pending_article = False
             i = nxt_i + 1
             continue
         suffix = _suffix_kind(word, script)
         if suffix and out and not out[-1].marker and not out[-1].compound:
             prev = out.pop()
-            tail = "دين" if (suffix == "din" and script == "ar") else ("الله" if script == "ar" else suffix)
-            out.append(_make(prev.text + " " + tail, prev.script, prev.article, suffix))
+            out.append(_make(prev.text + " " + word, prev.script, prev.article, suffix))
             i += 1
             continue
         word, had_article = _strip_article(word, script)

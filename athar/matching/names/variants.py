@@ -20,13 +20,16 @@ def core_form(text: str, script: str) -> str:
     Nour Eddine / Nureddin / nur al-din → nurdin."""
     flat = re.sub(r"[\s\-']", "", text)
     if script == "ar":
-        if flat.startswith("عبدال") and len(flat) > 6:
-            flat = "عبد" + flat[5:]
+        for head in ("عبد", "ابو", "ابي", "ابا"):
+            if flat.startswith(head + "ال") and len(flat) > 6:
+                flat = head + flat[5:]
         if flat.endswith("الدين") and len(flat) > 5:
             flat = flat[:-5] + "دين"
         if flat.endswith("الله") and len(flat) > 4:
             flat = flat[:-4] + "له"
         return flat
+    if flat.startswith("abu") and len(flat) > 5:
+        flat = "abu" + re.sub(r"^(?:al|el|ul|ar|as|ad|at|az|an)(?=[a-z]{3})", "", flat[3:])
     if flat.startswith("abd") and len(flat) > 4:
         rest = re.sub(r"^[aeiou]+", "", flat[3:])
         rest = rest[1:] if rest.startswith("l") and len(rest) > 2 else rest

@@ -1,0 +1,94 @@
+"""People who use athar, each with one role. Families sign in with a phone number or an
+invitation code; an email address is optional."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Role(models.TextChoices):
+    FAMILY = "family", _("family")
+    CASEWORKER = "caseworker", _("caseworker")
+    REVIEWER = "reviewer", _("reviewer")
+    ARCHIVIST = "archivist", _("archivist")
+    ADMIN = "admin", _("administrator")
+
+
+# Roles that must use two-factor sign-in in production.
+TWO_FACTOR_ROLES = {Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN}
+
+
+def normalise_phone(phone: str) -> str:
+    """Digits with a leading +, so '+963 944-123 456' and '00963944123456' are one login."""
+    digits = re.sub(r"[^\d+]", "", phone.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")))
+    if digits.startswith("00"):
+        digits = "+" + digits[2:]
+    if not re.fullmatch(r"\+?\d{6,15}", digits):
+        raise ValueError(f"not a phone number: {phone!r}")
+    return digits
+
+
+def login_for(email: str | None = None, phone: str | None = None) -> str:
+    """The sign-in identifier: a lower-cased email or a normalised phone number."""
+    if email:
+        email = email.strip().lower()
+        if "@" not in email:
+            raise ValueError(f"not an email address: {email!r}")
+        return email
+    if phone:
+        return normalise_phone(phone)
+    raise ValueError("an email address or a phone number is required")
+
+
+class UserManager(BaseUserManager["User"]):
+    def create_user(self, login: str, password: str | None = None, **extra: Any) -> "User":
+        user = self.model(login=login, **extra)
+        if password:
+            user.set_password(password)
+        else:
+            user.set_unusable_password()
+        user.save(using=self._db)
+        return user
+
+    def create_superuser(self, login: str, password: str | None = None, **extra: Any) -> "User":
+        extra.update(is_staff=True, is_superuser=True, role=Role.ADMIN)
+        return self.create_user(login, password, **extra)
+
+
+class User(AbstractBaseUser, PermissionsMixin):
+    """An account. ``login`` is an email or phone; ``role`` decides what it may see and do."""
+
+    login = models.CharField(max_length=254, unique=True, verbose_name=_("email or phone"))
+    email = models.EmailField(blank=True, verbose_name=_("email"))
+    phone = models.CharField(max_length=32, blank=True, verbose_name=_("phone"))
+    display_name = models.CharField(max_length=150, blank=True, verbose_name=_("name"))
+    role = models.CharField(max_length=16, choices=Role.choices, default=Role.FAMILY, verbose_name=_("role"))
+    preferred_language = models.CharField(max_length=8, default="ar")
+    caseworker = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="families", verbose_name=_("caseworker"))
+    totp_secret = models.CharField(max_length=64, blank=True)
+    totp_confirmed = models.BooleanField(default=False)
+    is_active = models.BooleanField(default=True)
+    is_staff = models.BooleanField(default=False)
+    date_joined = models.DateTimeField(default=timezone.now)
+
+    objects = UserManager()
+    USERNAME_FIELD = "login"
+    REQUIRED_FIELDS: list[str] = []
+
+    class Meta:
+        verbose_name = _("user")
+        verbose_name_plural = _("users")
+
+    def __str__(self) -> str:
+        return f"user {self.pk} ({self.role})"
+
+    @property
+    def needs_two_factor(self) -> bool:
+        return self.role in TWO_FACTOR_ROLES or self.is_superuser

@@ -1,0 +1,51 @@
+"""``athar user add`` for scripted set-up."""
+
+from __future__ import annotations
+
+import sys
+from argparse import ArgumentParser
+from typing import Any
+
+from django.contrib.auth.password_validation import validate_password
+from django.core.exceptions import ValidationError
+
+from athar.accounts.models import Role, User, login_for
+from athar.audit.chain import record
+from athar.core.command import subcommand
+
+
+def _arguments(parser: ArgumentParser) -> None:
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--email", metavar="E")
+    who.add_argument("--phone", metavar="P")
+    parser.add_argument("--role", required=True, choices=[r.value for r in Role])
+    parser.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
+    parser.add_argument("--totp", action="store_true", help="enrol two-factor sign-in; prints the secret and URI")
+    parser.add_argument("--name", default="", help="display name")
+
+
+@subcommand("user", "add", "Create an account with a role (family, caseworker, reviewer, archivist, admin).",
+            arguments=_arguments)
+def user_add(options: dict[str, Any]) -> dict[str, Any]:
+    login = login_for(options.get("email"), options.get("phone"))
+    if User.objects.filter(login=login).exists():
+        raise ValueError(f"an account for {login} already exists")
+    password = sys.stdin.readline().rstrip("\n") if options.get("password_stdin") else None
+    if password:
+        try:
+            validate_password(password)
+        except ValidationError as exc:
+            raise ValueError("password refused: " + " ".join(exc.messages)) from exc
+    role = options["role"]
+    user = User.objects.create_user(
+        login, password, email=options.get("email") or "", phone=login if options.get("phone") else "",
+        role=role, display_name=options.get("name", ""), is_staff=role == Role.ADMIN,
+        is_superuser=role == Role.ADMIN,
+    )
+    record("user.created", object_type="user", object_id=user.pk, data={"role": role})
+    result: dict[str, Any] = {"user_id": user.pk, "login": login, "role": role}
+    if options.get("totp"):
+        from athar.accounts.totp import enrol
+
+        result.update(enrol(user))
+    return result

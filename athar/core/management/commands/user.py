@@ -1,0 +1,6 @@
+from athar.core.command import GroupCommand
+
+
+class Command(GroupCommand):
+    help = "Accounts: athar user add (--email E | --phone P) --role ROLE --password-stdin [--totp]."
+    group = "user"
