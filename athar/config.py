@@ -6,6 +6,7 @@ are small functions that tests can call directly.
 
 from __future__ import annotations
 
+import json
 import os
 import secrets
 from pathlib import Path
@@ -52,6 +53,20 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if not raw:
         return list(default)
     return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_json_dict(name: str, default: dict[str, object]) -> dict[str, object]:
+    """A JSON object from the environment, merged over the default (keys it names win)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return dict(default)
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ImproperlyConfigured(f"{name} must be a JSON object: {exc}") from exc
+    if not isinstance(value, dict):
+        raise ImproperlyConfigured(f"{name} must be a JSON object, not {type(value).__name__}")
+    return {**default, **value}
 
 
 def athar_environment() -> str:
@@ -109,3 +124,4 @@ def _development_key(home: Path) -> str:
     path.write_text(key, encoding="utf-8")
     path.chmod(0o600)
     return key
+

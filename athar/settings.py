@@ -6,15 +6,19 @@ Fails closed: DEBUG is off unless asked for, production refuses to start without
 
 from __future__ import annotations
 
+import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from csp.constants import NONE, SELF
 
 from athar.config import (
     athar_environment,
     athar_home,
     env_bool,
     env_int,
+    env_json_dict,
     env_list,
     env_str,
     secret_key,
@@ -41,6 +45,8 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "axes",
+    "csp",
     "athar.core",
     "athar.accounts",
     "athar.audit",
@@ -53,14 +59,20 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "athar.core.security.SecurityHeadersMiddleware",
+    "csp.middleware.CSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "athar.accounts.middleware.SessionPolicyMiddleware",
+    "athar.accounts.middleware.TwoFactorMiddleware",
+    "athar.core.ratelimit.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes requires
 ]
 
 ROOT_URLCONF = "athar.urls"
@@ -87,8 +99,10 @@ def _database() -> dict[str, object]:
     """PostgreSQL (or any dj-database-url URL) from DATABASE_URL; SQLite in WAL mode otherwise."""
     url = env_str("DATABASE_URL")
     if url:
-        config = dj_database_url.parse(url, conn_max_age=env_int("ATHAR_DB_CONN_MAX_AGE", 60))
-        return dict(config)
+        config = dict(dj_database_url.parse(url, conn_max_age=env_int("ATHAR_DB_CONN_MAX_AGE", 60)))
+        # Test databases are named per process, so several test runs can share one server.
+        config["TEST"] = {"NAME": env_str("ATHAR_TEST_DATABASE_NAME") or f"test_{config['NAME']}_{os.getpid()}"}
+        return config
     return {
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": ATHAR_HOME / "athar.sqlite3",
@@ -106,6 +120,10 @@ DATABASES = {"default": _database()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # first: refuses locked-out logins before checking passwords
+    "django.contrib.auth.backends.ModelBackend",
+]
 PASSWORD_HASHERS = [
     "django.contrib.auth.hashers.Argon2PasswordHasher",
     "django.contrib.auth.hashers.PBKDF2PasswordHasher",
@@ -129,7 +147,10 @@ STATIC_ROOT = ATHAR_HOME / "static"
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 
+# Sessions end after ATHAR_SESSION_SECONDS in all, or ATHAR_SESSION_IDLE_SECONDS without a request
+# (athar.accounts.middleware.SessionPolicyMiddleware), and when the browser closes.
 SESSION_COOKIE_AGE = env_int("ATHAR_SESSION_SECONDS", 60 * 60 * 8)
+ATHAR_SESSION_IDLE_SECONDS = env_int("ATHAR_SESSION_IDLE_SECONDS", 60 * 60)
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -147,6 +168,79 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Content-Security-Policy (django-csp 4): no inline scripts or styles, nothing from elsewhere.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "media-src": [NONE],
+        "object-src": [NONE],
+        "frame-src": [NONE],
+        "base-uri": [NONE],
+        "form-action": [SELF],
+        "frame-ancestors": [NONE],
+        **({"upgrade-insecure-requests": True} if PRODUCTION else {}),
+    },
+}
+
+# Two-factor sign-in (TOTP) for reviewers, archivists and administrators: required in production.
+ATHAR_REQUIRE_TWO_FACTOR = env_bool("ATHAR_REQUIRE_TWO_FACTOR", PRODUCTION)
+
+# Lockout after repeated sign-in failures (django-axes), per account and per address.
+AXES_FAILURE_LIMIT = env_int("ATHAR_LOGIN_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ATHAR_LOGIN_LOCKOUT_MINUTES", 30))
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_FORM_FIELD = "username"  # Django's AuthenticationForm field, whatever USERNAME_FIELD is
+AXES_USERNAME_CALLABLE = "athar.core.security.axes_username"
+AXES_CLIENT_IP_CALLABLE = "athar.core.security.client_address"
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # sign-ins go to the audit chain, by identifier only
+AXES_VERBOSE = False
+AXES_LOCKOUT_CALLABLE = "athar.core.security.lockout_response"
+# How many reverse proxies sit in front of athar (each adds one X-Forwarded-For entry); 0: none.
+ATHAR_PROXY_COUNT = env_int("ATHAR_PROXY_COUNT", 0)
+
+# Rate limits (anti-scraping), per account and per address, fixed windows: "N/s", "N/m", "N/5m", "N/h".
+# A bucket is a rate ("60/m") or {"rate": ..., "address_rate": ..., "methods": [...]}.
+# ATHAR_RATE_LIMITS (JSON) in the environment overrides single buckets; {"bucket": null} removes one.
+ATHAR_RATE_LIMITS = {k: v for k, v in env_json_dict("ATHAR_RATE_LIMITS", {
+    "login": {"rate": "10/5m", "address_rate": "30/5m", "methods": ["POST"]},
+    "search": {"rate": "30/m", "address_rate": "120/m"},
+    "candidates": {"rate": "60/m", "address_rate": "240/m"},
+    "photo": {"rate": "120/m", "address_rate": "480/m"},
+    "api": {"rate": "120/m", "address_rate": "480/m"},
+}).items() if v}
+# Which views count against which bucket: URL names ("namespace:name") or whole namespaces ("api:*").
+ATHAR_RATE_LIMITED_VIEWS = {
+    "accounts:login": "login",
+    "two_factor:verify": "login",
+    "two_factor:enrol": "login",
+    "admin:login": "login",
+    "web:search": "search",
+    "web:candidates": "candidates",
+    "web:candidate": "candidates",
+    "web:photo_reveal": "photo",
+    "media_derivative": "photo",
+    "media_original": "photo",
+    "api:*": "api",
+}
+# Rate-limit counters and TOTP replay guards live in the cache. A file cache is shared by every
+# gunicorn worker on one machine without Redis (see docs/deployment.md).
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": env_str("ATHAR_CACHE_DIR", str(ATHAR_HOME / "cache")),
+        "OPTIONS": {"MAX_ENTRIES": env_int("ATHAR_CACHE_MAX_ENTRIES", 20_000)},
+    },
+}
+
+# Signed media links (athar.archive.media_views) stay valid this long.
+ATHAR_MEDIA_LINK_SECONDS = env_int("ATHAR_MEDIA_LINK_SECONDS", 60 * 60)
+
 # Images: refuse decompression bombs deliberately (pixels per image).
 ATHAR_MAX_IMAGE_PIXELS = env_int("ATHAR_MAX_IMAGE_PIXELS", 120_000_000)
 ATHAR_INGEST_WORKERS = env_int("ATHAR_INGEST_WORKERS", 0)  # 0: one per core
@@ -157,4 +251,6 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["stderr"], "level": env_str("ATHAR_LOG_LEVEL", "WARNING")},
+    # django-axes logs logins and addresses at WARNING: personal data, kept out of the logs.
+    "loggers": {"axes": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
 }

@@ -14,10 +14,11 @@ os.environ.setdefault("ATHAR_ENV", "test")
 
 
 @pytest.fixture(autouse=True)
-def private_media(settings: Any, tmp_path: Path) -> Path:
-    """Each test gets its own media store and index folder."""
-    settings.MEDIA_ROOT = tmp_path / "media"
-    settings.INDEX_ROOT = tmp_path / "indexes"
+def private_media(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Each test gets its own media store and index folder (outside its tmp_path)."""
+    store = tmp_path_factory.mktemp("store")
+    settings.MEDIA_ROOT = store / "media"
+    settings.INDEX_ROOT = store / "indexes"
     settings.MEDIA_ROOT.mkdir()
     return settings.MEDIA_ROOT
 
@@ -35,3 +36,15 @@ def make_user(db: None) -> Callable[..., Any]:
         return User.objects.create_user(login, "a long test password", role=role, email=login, **extra)
 
     return make
+
+
+DB_FIXTURES = {"db", "transactional_db", "django_db_setup", "live_server", "client", "admin_client",
+               "django_user_model", "make_user"}
+
+
+def pytest_collection_modifyitems(config: Any, items: list[Any]) -> None:
+    """Mark tests that never touch the database ``nodb``: the PostgreSQL run skips them."""
+    for item in items:
+        uses_db = item.get_closest_marker("django_db") or DB_FIXTURES & set(getattr(item, "fixturenames", ()))
+        if not uses_db:
+            item.add_marker(pytest.mark.nodb)

@@ -6,3 +6,6 @@ class AccountsConfig(AppConfig):
     name = "athar.accounts"
     label = "accounts"
     verbose_name = _("Accounts")
+
+    def ready(self) -> None:
+        from athar.accounts import signals  # noqa: F401 - audit sign-ins (athar/accounts/signals.py)

@@ -63,6 +63,9 @@ def progress_bar(description: str, total: int | None = None) -> Iterator[Callabl
 class AtharCommand(BaseCommand):
     """Base for athar commands: JSON output, clear failures, logs on standard error."""
 
+    # Django's system checks belong to `athar check` and to serving, not to every batch job.
+    requires_system_checks: list[str] = []
+
     def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
         parser = super().create_parser(prog_name.replace("manage.py", "athar"), subcommand, **kwargs)
         return parser

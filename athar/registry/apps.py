@@ -6,3 +6,16 @@ class RegistryConfig(AppConfig):
     name = "athar.registry"
     label = "registry"
     verbose_name = _("Registry of the missing")
+
+    def ready(self) -> None:
+        from pathlib import Path
+
+        from django.conf import settings
+        from django.core import checks
+
+        from athar.core.crypto import check_master_key, load_master_key
+
+        checks.register(check_master_key, checks.Tags.security)
+        if settings.ATHAR_ENV == "production":
+            # Refuse to start (web server or command) without the key for contact details.
+            load_master_key(settings.ATHAR_ENV, Path(settings.ATHAR_HOME))

@@ -1,8 +1,51 @@
+"""Page URLs. Names are stable: rate limits and the security tests key on them."""
+
 from django.urls import path
 
-from athar.web import views
+from athar.web.views import archivist, candidates, caseworker, family, photos, public, reports, reviewer
 
 app_name = "web"
 urlpatterns = [
-    path("", views.home, name="home"),
+    # public
+    path("", public.home, name="home"),
+    path("about/", public.about, name="about"),
+    path("method/", public.method, name="method"),
+    path("support/", public.support, name="support"),
+    path("identified/", public.identified, name="identified"),
+    path("statistics/", public.stats, name="stats"),
+    path("me/", public.dashboard, name="dashboard"),
+    # families (and caseworkers on their behalf)
+    path("family/", family.home, name="family_home"),
+    path("reports/new/", reports.new, name="report_new"),
+    path("reports/new/<str:step>/", reports.step, name="report_step"),
+    path("reports/<int:report_id>/", family.report, name="report"),
+    path("reports/<int:report_id>/consent/", family.consent, name="consent"),
+    path("reports/<int:report_id>/photos/", family.photos, name="report_photos"),
+    path("reports/<int:report_id>/photos/<int:photo_id>/faces/", family.pick_face, name="pick_face"),
+    path("reports/<int:report_id>/candidates/", candidates.candidate_list, name="candidates"),
+    path("candidates/<int:candidate_id>/", candidates.candidate, name="candidate"),
+    path("candidates/<int:candidate_id>/reveal/", candidates.reveal, name="photo_reveal"),
+    path("candidates/<int:candidate_id>/claim/", candidates.claim, name="claim"),
+    # photos (permission-checked; see access.py)
+    path("photos/derivative/<int:derivative_id>/", photos.derivative, name="derivative"),
+    path("photos/report/<int:photo_id>/<str:kind>/", photos.report_photo, name="report_photo"),
+    # caseworkers
+    path("caseworker/", caseworker.home, name="caseworker_home"),
+    path("caseworker/invitations/", caseworker.invite, name="invite"),
+    path("caseworker/import/", caseworker.import_reports, name="import"),
+    # reviewers
+    path("review/", reviewer.queue, name="review_queue"),
+    path("review/conflicts/", reviewer.conflicts, name="conflicts"),
+    path("review/claims/<int:claim_id>/", reviewer.compare, name="compare"),
+    path("review/claims/<int:claim_id>/decide/", reviewer.decide, name="decide"),
+    # archivists
+    path("archive/", archivist.archives, name="archives"),
+    path("archive/<int:archive_id>/", archivist.archive, name="archive"),
+    path("archive/facilities/", archivist.facilities, name="facilities"),
+    path("archive/cases/<int:case_id>/", archivist.case, name="case"),
+    path("archive/cases/<int:case_id>/edit/", archivist.case_edit, name="case_edit"),
+    path("archive/cases/<int:case_id>/reveal/", archivist.case_reveal, name="case_reveal"),
+    path("archive/ingests/", archivist.ingest_runs, name="ingest_runs"),
+    path("archive/ingests/<int:run_id>/", archivist.ingest_run, name="ingest_run"),
+    path("archive/verify/", archivist.verify, name="verify"),
 ]

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 from PIL import Image, ImageOps
 
-from .datatypes import Box, DetectedFace, Detection, UInt8Array
+from .datatypes import Box, DetectedFace, Detection, FloatArray, UInt8Array
 from .errors import FaceNumberOutOfRange, FaceTooSmall, NoFaceFound
 from .images import ImageSource, load_image
+from .orientation import upright_logit
 from .models_registry import DEFAULT_MODEL, FaceModel, get_face_model
 from .quality import combine_quality, quality_parts
 from .rotation import ROTATIONS, box_to_original, points_to_original, rotate_cw
@@ -74,8 +75,8 @@ class FacePipeline:
         # Global contrast stretch: grey, underexposed archive photos hide faces from
         # detectors; on a normal photo this changes almost nothing.
         work = ImageOps.autocontrast(img, cutoff=1) if self.enhance else img
-        kept = self._merge(self._candidates(work))
-        faces = [self._embed(work, c) for c in kept]
+        kept = self._merge(work, self._candidates(work))
+        faces = [self._embed(work, c, points) for c, points in kept]
         return sorted(faces, key=lambda f: -f.box.area)
 
     def _candidates(self, img: Image.Image) -> list[_Candidate]:
@@ -108,17 +109,40 @@ class FacePipeline:
                     out.append(_scaled_box(d, 1.0, x0, y0))
         return out
 
-    def _merge(self, cands: list[_Candidate]) -> list[_Candidate]:
-        """One candidate per physical face: the turn where the detector is surest."""
-        kept: list[_Candidate] = []
-        for c in sorted(cands, key=lambda c: -c.strength):
-            if all(c.original_box.iou(k.original_box) < SAME_FACE_IOU for k in kept):
-                kept.append(c)
-        return kept
+    def _merge(self, img: Image.Image, cands: list[_Candidate]) -> list[tuple[_Candidate, FloatArray]]:
+        """One candidate per physical face, at the turn that makes it upright.
 
-    def _embed(self, img: Image.Image, c: _Candidate) -> DetectedFace:
+        Detections are grouped by overlap in original coordinates; within a group the
+        turn is chosen by detector logit + upright-classifier logit (96 % right on
+        degraded LFW dev, against 92 % for the detector alone).
+        """
+        groups: list[list[_Candidate]] = []
+        for c in sorted(cands, key=lambda c: -c.strength):
+            for g in groups:
+                if c.original_box.iou(g[0].original_box) >= SAME_FACE_IOU:
+                    g.append(c)
+                    break
+            else:
+                groups.append([c])
+        return [self._choose_turn(img, g) for g in groups]
+
+    def _choose_turn(self, img: Image.Image, group: list[_Candidate]) -> tuple[_Candidate, FloatArray]:
+        best: tuple[float, _Candidate, FloatArray] | None = None
+        seen: set[int] = set()
+        for c in group:  # strongest first: one candidate per turn
+            if c.rotation in seen:
+                continue
+            seen.add(c.rotation)
+            rimg = rotate_cw(img, c.rotation)
+            points = self.model.landmarker.landmarks(np.asarray(rimg), c.det.box)
+            score = c.strength + (upright_logit(rimg, points) if len(group) > 1 else 0.0)
+            if best is None or score > best[0]:
+                best = (score, c, points)
+        assert best is not None
+        return best[1], best[2]
+
+    def _embed(self, img: Image.Image, c: _Candidate, points: FloatArray) -> DetectedFace:
         rimg = rotate_cw(img, c.rotation)
-        points = self.model.landmarker.landmarks(np.asarray(rimg), c.det.box)
         scheme = getattr(self.model.landmarker, "scheme", "dlib5")
         crop = self.model.embedder.align(rimg, points, scheme)  # type: ignore[call-arg]
         parts = quality_parts(c.original_box, crop, c.det.score)

@@ -80,6 +80,9 @@ def _spelling_similarity(a: NameToken, b: NameToken) -> float:
     sa, sb = a.skeleton, b.skeleton
     if not sa or not sb:
         return 0.0
+    distance = Levenshtein.distance(sa, sb)
+    if distance == 1 and min(len(sa), len(sb)) >= 3:
+        return 0.8  # one consonant apart across scripts: a typo or a rare spelling
     return 0.85 * Levenshtein.normalized_similarity(sa, sb)
 
 

@@ -70,6 +70,7 @@ def normalize_latin(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+@lru_cache(maxsize=500_000)
 def normalize_name(text: str | None) -> str:
     """Normalise a name in either script (mixed text gets both treatments)."""
     if not text:

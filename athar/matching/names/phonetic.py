@@ -80,6 +80,7 @@ def arabic_skeleton(token: str) -> str:
     """Consonant skeleton of one normalised Arabic token."""
     letters = _letters()
     out = []
+    token = token.replace("تش", "ش")
     for i, ch in enumerate(token):
         if ch in "وي":
             out.append(("w" if ch == "و" else "y") if i == 0 else "")

@@ -34,32 +34,31 @@ class NameToken:
     @property
     def core(self) -> str:
         """Flat form with inner articles removed (عبد الرحمن → عبدرحمن, Abdel Rahman → abdrahman)."""
-        return core_form(self.text, self.script)
+        return _token_keys(self.text, self.script)[0]
 
     @property
     def key(self) -> str:
         """Latin-space spelling key (Arabic is romanised first)."""
-        return latin_key(transliterate(self.core) if self.script == "ar" else self.core)
+        return _token_keys(self.text, self.script)[1]
 
     @property
     def index_key(self) -> str:
-        return index_key(self.text, self.script)
+        return _token_keys(self.text, self.script)[2]
 
     @property
     def canonical(self) -> str | None:
         """Canonical name from the variants table, or None when unknown."""
-        return variant_index().canonical(self.index_key)
+        return _token_keys(self.text, self.script)[3]
 
     @property
     def skeleton(self) -> str:
         """Cross-script consonant skeleton of the surface form."""
-        return skeleton(self.core, self.script)
+        return _token_keys(self.text, self.script)[4]
 
     @property
     def block_key(self) -> str:
         """Skeleton of the canonical name when known (so all its spellings share a block)."""
-        canon = self.canonical
-        return skeleton(core_form(canon, "latin"), "latin") if canon else self.skeleton
+        return _token_keys(self.text, self.script)[5]
 
     @property
     def name_id(self) -> str:
@@ -72,11 +71,24 @@ class NameToken:
         return prefix + self.text
 
 
+@lru_cache(maxsize=500_000)
+def _token_keys(text: str, script: str) -> tuple[str, str, str, str | None, str, str]:
+    """(core, key, index_key, canonical, skeleton, block_key) of a token's text."""
+    core = core_form(text, script)
+    key = latin_key(transliterate(core) if script == "ar" else core)
+    ikey = index_key(text, script)
+    canon = variant_index().canonical(ikey)
+    skel = skeleton(core, script)
+    block = skeleton(core_form(canon, "latin"), "latin") if canon else skel
+    return core, key, ikey, canon, skel, block
+
+
 @lru_cache(maxsize=1)
 def _particles() -> dict:
     return load_table("particles")
 
 
+@lru_cache(maxsize=1)
 def _word_lists() -> tuple[set[str], set[str], dict[str, dict[str, set[str]]], dict[str, dict[str, set[str]]], set[str]]:
     p = _particles()
     articles = set(p["articles"]["arabic"]) | set(p["articles"]["latin"])
@@ -99,7 +111,8 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     m = re.match(r"^(al|el|il|ul|ad|ar|as|at|az|an|ash|ed|es|er|en|ud|ur|us)-(.+)$", word)
     if m:
         return m.group(2), True
-    if word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word not in p["not_article_latin"]:
+    if (word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word[2] not in "aeiouyw"
+            and word not in p["not_article_latin"]):
         if variant_index().canonical("la:" + latin_key(word)) is None:
             return word[2:], True
     return word, False
@@ -117,18 +130,20 @@ def _split_words(text: str) -> list[str]:
     return [w.strip("'") for w in words if w.strip("'")]
 
 
+@lru_cache(maxsize=1)
+def _kind_maps() -> tuple[dict[str, str], dict[str, str]]:
+    _, _, pre, suf, _ = _word_lists()
+    prefixes = {w: kind for kind, sides in pre.items() for words in sides.values() for w in words}
+    suffixes = {w: kind for kind, sides in suf.items() for words in sides.values() for w in words}
+    return prefixes, suffixes
+
+
 def _prefix_kind(word: str, script: str) -> str:
-    for kind, sides in _word_lists()[2].items():
-        if word in sides[_side(script)]:
-            return kind
-    return ""
+    return _kind_maps()[0].get(word, "")
 
 
 def _suffix_kind(word: str, script: str) -> str:
-    for kind, sides in _word_lists()[3].items():
-        if word in sides[_side(script)]:
-            return kind
-    return ""
+    return _kind_maps()[1].get(word, "")
 
 
 def _split_fused(word: str, script: str) -> tuple[str, str, str] | None:

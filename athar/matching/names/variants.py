@@ -81,7 +81,8 @@ def _form_key(form: str) -> str:
 def _loosen(key: str) -> str:
     if key.startswith("la:"):
         return "la:" + loose_key(key[3:])
-    return "ar:" + re.sub("[اوي]", "", key[3:])
+    core = key[3:]
+    return "ar:" + core[:1] + re.sub("[اوي]", "", core[1:])
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,32 @@
+"""Demo step: one account per role, with a fresh random password each run."""
+
+from __future__ import annotations
+
+import secrets
+
+from athar.accounts.models import Role, User
+from athar.core.demo import DemoContext, demo_step
+
+DEMO_DOMAIN = "demo.athar.invalid"
+
+
+@demo_step(20, "accounts")
+def build_accounts(context: DemoContext) -> None:
+    accounts = []
+    context.lines.append("Sign in at /accounts/login/ (demo accounts; two-factor sign-in is skipped in development):")
+    caseworker = None
+    for role in (Role.CASEWORKER, Role.FAMILY, Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN):
+        login = f"{role.value}@{DEMO_DOMAIN}"
+        password = secrets.token_urlsafe(9)
+        user, _ = User.objects.get_or_create(login=login, defaults={"email": login, "role": role.value})
+        user.set_password(password)
+        user.is_staff = user.is_superuser = role == Role.ADMIN
+        if role == Role.FAMILY:
+            user.caseworker = caseworker
+        user.save()
+        if role == Role.CASEWORKER:
+            caseworker = user
+        accounts.append({"role": role.value, "login": login, "password": password})
+        context.lines.append(f"  {role.value:<11} {login}  password: {password}")
+    context.made["accounts"] = accounts
+    context.made["users"] = {a["role"]: User.objects.get(login=a["login"]).pk for a in accounts}

@@ -1,0 +1,74 @@
+"""Sign-in and invitation forms: a login is an email, a phone number or an invitation code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth.password_validation import validate_password
+from django.utils.translation import gettext_lazy as _
+
+from athar.accounts.models import User, normalise_phone
+from athar.web.models import Invitation, code_login
+
+
+def login_from_identifier(identifier: str) -> str:
+    """What a person types (email, phone in any digits, or invitation code) → ``User.login``."""
+    value = identifier.strip()
+    if "@" in value:
+        return value.lower()
+    try:
+        return normalise_phone(value)
+    except ValueError:
+        return code_login(value)
+
+
+class SignInForm(forms.Form):
+    identifier = forms.CharField(label=_("Phone number, email or invitation code"), max_length=254,
+                                 widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}))
+    password = forms.CharField(label=_("Password"), strip=False,
+                               widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
+
+
+class RedeemForm(forms.Form):
+    """A family's first visit: the caseworker's code, an optional phone number and a password."""
+
+    code = forms.CharField(label=_("Invitation code"), max_length=32,
+                           help_text=_("The code your caseworker gave you, for example K7QM-2XPA-9D."),
+                           widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autocapitalize": "characters"}))
+    phone = forms.CharField(label=_("Phone number (optional)"), max_length=32, required=False,
+                            help_text=_("To sign in with your phone number next time. Without it, you sign in with the code."),
+                            widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+    password = forms.CharField(label=_("Choose a password"), strip=False,
+                               help_text=_("At least 10 characters. Write it somewhere safe."),
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean_code(self) -> Invitation:
+        invitation = Invitation.find_usable(self.cleaned_data["code"])
+        if invitation is None:
+            raise forms.ValidationError(_("This code is not valid or was already used. Ask your caseworker for a new one."))
+        self.plain_code = self.cleaned_data["code"]
+        return invitation
+
+    def clean_phone(self) -> str:
+        phone = self.cleaned_data.get("phone", "").strip()
+        if not phone:
+            return ""
+        try:
+            phone = normalise_phone(phone)
+        except ValueError:
+            raise forms.ValidationError(_("This does not look like a phone number.")) from None
+        if User.objects.filter(login=phone).exists():
+            raise forms.ValidationError(_("An account with this phone number already exists. Sign in instead."))
+        return phone
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        validate_password(password)
+        return password
+
+    def login(self) -> str:
+        return self.cleaned_data["phone"] or code_login(self.plain_code)
+
+    def account_fields(self) -> dict[str, Any]:
+        return {"phone": self.cleaned_data["phone"]}

@@ -1,0 +1,74 @@
+"""Sign-in, sign-out and redeeming an invitation.
+
+``sign_in`` is the one place a password is checked; two-factor and lockout (the security work)
+extend it: ``authenticate`` gets the request (django-axes), and ``complete_sign_in`` is the step
+a second factor can be put in front of.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import authenticate, login, logout
+from django.db import transaction
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from athar.accounts.forms import RedeemForm, SignInForm, login_from_identifier
+from athar.accounts.models import Role, User
+from athar.audit.chain import actor_for_user, record
+
+
+def _next_url(request: HttpRequest) -> str:
+    target = request.POST.get("next") or request.GET.get("next") or ""
+    if target and url_has_allowed_host_and_scheme(target, {request.get_host()}, request.is_secure()):
+        return target
+    return ""
+
+
+def complete_sign_in(request: HttpRequest, user: User) -> HttpResponse:
+    """Start the session and go on (the security work may put a second factor before this)."""
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return redirect(_next_url(request) or "web:dashboard")
+
+
+def sign_in(request: HttpRequest) -> HttpResponse:
+    form = SignInForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = authenticate(request, username=login_from_identifier(form.cleaned_data["identifier"]),
+                            password=form.cleaned_data["password"])
+        if user is not None:
+            return complete_sign_in(request, user)
+        form.add_error(None, _("The sign-in details are not right. Check them and try again."))
+    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request)})
+
+
+@require_POST
+def sign_out(request: HttpRequest) -> HttpResponse:
+    logout(request)
+    return redirect("web:home")
+
+
+def redeem(request: HttpRequest) -> HttpResponse:
+    """A family's first visit with the caseworker's invitation code."""
+    form = RedeemForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        user = _create_family(form)
+        record("invitation.redeemed", object_type="user", object_id=user.pk, actor=actor_for_user(user),
+               data={"invitation": form.cleaned_data["code"].pk})
+        messages.success(request, _("Welcome. Your account is ready."))
+        return complete_sign_in(request, user)
+    return render(request, "accounts/redeem.html", {"form": form})
+
+
+@transaction.atomic
+def _create_family(form: RedeemForm) -> User:
+    invitation = form.cleaned_data["code"]
+    user = User.objects.create_user(form.login(), form.cleaned_data["password"], role=Role.FAMILY,
+                                    caseworker=invitation.caseworker, **form.account_fields())
+    invitation.used_at, invitation.used_by = timezone.now(), user
+    invitation.save(update_fields=["used_at", "used_by"])
+    return user

@@ -1,0 +1,46 @@
+"""Per-user API tokens: only a hash is stored; a token acts with exactly its user's permissions."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+PREFIX = "athar_"
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class ApiToken(models.Model):
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=100, verbose_name=_("name"))
+    token_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
+
+    @classmethod
+    def issue(cls, user: object, name: str) -> tuple["ApiToken", str]:
+        """A new token and its plain value (shown once)."""
+        token = PREFIX + secrets.token_urlsafe(32)
+        return cls.objects.create(user=user, name=name, token_hash=token_hash(token)), token
+
+    @classmethod
+    def authenticate(cls, token: str) -> object | None:
+        row = (cls.objects.select_related("user")
+               .filter(token_hash=token_hash(token), revoked_at=None, user__is_active=True).first())
+        if row is None:
+            return None
+        cls.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
+        return row.user

@@ -1,0 +1,108 @@
+"""Photos are served only here, through a permission check, never from a public path.
+
+A media link is a signed token (``django.core.signing``) naming the derivative (or original) and
+the account it was made for, valid ``ATHAR_MEDIA_LINK_SECONDS``: links cannot be guessed, and a
+copied link is useless to anyone else. The permission is asked again on every request
+(``athar.web.access.may_view_derivative``: who may see the case, and whether this session chose
+to reveal unblurred photos). Unblurred views are written to the audit chain. Originals (the
+evidence itself) go only to archivists, as a download.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core import signing
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from athar.accounts.models import Role
+from athar.archive.models import Derivative, Photo
+from athar.archive.storage import MediaStore
+from athar.audit.chain import actor_for_user, record
+
+DERIVATIVE_SALT = "athar.media.derivative"
+ORIGINAL_SALT = "athar.media.original"
+BLURRED_KINDS = {Derivative.Kind.BLUR, Derivative.Kind.BLUR_THUMB, Derivative.Kind.FACE_BLUR}
+ORIGINAL_ROLES = {Role.ARCHIVIST}
+
+
+def derivative_url(user: Any, derivative: Derivative) -> str:
+    """The link to show ``derivative`` to ``user`` (an <img src>)."""
+    token = signing.dumps({"d": derivative.pk, "u": user.pk}, salt=DERIVATIVE_SALT)
+    return reverse("media_derivative", args=[token])
+
+
+def original_url(user: Any, photo: Photo) -> str:
+    """The download link of an original, for an archivist."""
+    token = signing.dumps({"p": photo.pk, "u": user.pk}, salt=ORIGINAL_SALT)
+    return reverse("media_original", args=[token])
+
+
+def _claims(request: HttpRequest, token: str, salt: str) -> dict[str, Any]:
+    """The token's content, if it is genuine, fresh and made for the signed-in account."""
+    user = request.user
+    if not user.is_authenticated:
+        raise Http404
+    try:
+        claims = signing.loads(token, salt=salt, max_age=settings.ATHAR_MEDIA_LINK_SECONDS)
+    except signing.BadSignature:
+        raise Http404 from None
+    if not isinstance(claims, dict) or claims.get("u") != user.pk:
+        raise Http404
+    return claims
+
+
+def _private(response: HttpResponse) -> HttpResponse:
+    response["Cache-Control"] = "private, no-store"
+    response["X-Content-Type-Options"] = "nosniff"
+    response["Content-Security-Policy"] = "default-src 'none'; sandbox"
+    response["Cross-Origin-Resource-Policy"] = "same-origin"
+    return response
+
+
+def _may_view(request: HttpRequest, derivative: Derivative) -> bool:
+    from athar.web.access import may_view_derivative
+
+    return bool(may_view_derivative(request, derivative))
+
+
+@require_safe
+def derivative(request: HttpRequest, token: str) -> HttpResponse:
+    """One viewing copy (view, thumbnail, blurred, face crop): no EXIF, re-encoded at ingest."""
+    claims = _claims(request, token, DERIVATIVE_SALT)
+    item = Derivative.objects.select_related("photo", "photo__case").filter(pk=claims.get("d")).first()
+    if item is None:
+        raise Http404
+    if not _may_view(request, item):
+        return _private(HttpResponseForbidden())
+    path = MediaStore(settings.MEDIA_ROOT).path(item.path)
+    if not path.is_file():
+        raise Http404
+    if item.kind not in BLURRED_KINDS:
+        record("photo.viewed", object_type="photo", object_id=item.photo_id, actor=actor_for_user(request.user),
+               data={"kind": item.kind, "face": item.face_index, "case": item.photo.case_id, "via": "media"})
+    response = FileResponse(open(path, "rb"), content_type="image/jpeg")
+    response["Content-Disposition"] = f'inline; filename="{item.kind}.jpg"'
+    return _private(response)
+
+
+@require_safe
+def original(request: HttpRequest, token: str) -> HttpResponse:
+    """The original bytes, exactly as received, as a download, for archivists only."""
+    claims = _claims(request, token, ORIGINAL_SALT)
+    if request.user.role not in ORIGINAL_ROLES or not request.user.is_active:
+        return _private(HttpResponseForbidden())
+    photo = Photo.objects.filter(pk=claims.get("p")).first()
+    if photo is None:
+        raise Http404
+    path = MediaStore(settings.MEDIA_ROOT).original_path(photo.sha256)
+    if not path.is_file():
+        raise Http404
+    record("photo.original_downloaded", object_type="photo", object_id=photo.pk,
+           actor=actor_for_user(request.user), data={"sha256": photo.sha256})
+    response = FileResponse(open(path, "rb"), content_type="application/octet-stream", as_attachment=True,
+                            filename=f"{photo.sha256}")
+    return _private(response)

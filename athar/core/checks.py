@@ -1,0 +1,116 @@
+"""athar's own system checks, run by ``athar check`` (and with ``--deploy``, the production ones).
+
+IDs: ``athar.E1xx`` errors, ``athar.W1xx`` warnings (``athar.E001``, the data key, lives in
+``athar.core.crypto``). ``athar check --deploy`` must pass with no warnings in production.
+"""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.checks import CheckMessage, Error, Tags, Warning, register
+from django.core.exceptions import ImproperlyConfigured
+
+from athar.config import is_weak_secret
+
+# Folders web servers commonly publish; the media store must never sit under one of them.
+COMMON_PUBLIC_ROOTS = ("/var/www", "/usr/share/nginx/html", "/srv/www", "/srv/http", "/usr/share/caddy")
+UNSAFE_CSP = ("'unsafe-inline'", "'unsafe-eval'", "*")
+MAX_SESSION_SECONDS = 12 * 60 * 60
+
+
+@register(Tags.security)
+def check_rate_limits(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """Every rate-limit bucket parses, and every limited view names a bucket that exists."""
+    from athar.core.ratelimit import buckets
+
+    try:
+        known = buckets()
+    except ImproperlyConfigured as exc:
+        return [Error(str(exc), id="athar.E111")]
+    missing = sorted({b for b in settings.ATHAR_RATE_LIMITED_VIEWS.values() if b not in known})
+    return [Warning(f"rate-limited views name buckets missing from ATHAR_RATE_LIMITS: {', '.join(missing)}",
+                    hint="Those views are not limited. Add the buckets or remove the views.", id="athar.W111")
+            ] if missing else []
+
+
+@register(Tags.security, deploy=True)
+def check_production(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """The settings a production deployment must have."""
+    out: list[CheckMessage] = []
+    if settings.ATHAR_ENV != "production":
+        out.append(Warning("ATHAR_ENV is not 'production': secure cookies, HSTS and two-factor are off.",
+                           hint="Set ATHAR_ENV=production on the server.", id="athar.W101"))
+    if is_weak_secret(str(settings.SECRET_KEY)):
+        out.append(Error("ATHAR_SECRET_KEY is missing, short or a default.",
+                         hint="Set ATHAR_SECRET_KEY (or ATHAR_SECRET_KEY_FILE) to 50+ random characters.",
+                         id="athar.E102"))
+    if settings.DEBUG:
+        out.append(Error("ATHAR_DEBUG is on: error pages would show personal data.", id="athar.E105"))
+    if not settings.ALLOWED_HOSTS or "*" in settings.ALLOWED_HOSTS:
+        out.append(Error("ATHAR_ALLOWED_HOSTS must list the site's host names (not '*').", id="athar.E106"))
+    if not getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False):
+        out.append(Error("Two-factor sign-in is not required for reviewers, archivists and administrators.",
+                         hint="Leave ATHAR_REQUIRE_TWO_FACTOR unset (on in production) or set it to true.",
+                         id="athar.E107"))
+    if not settings.PASSWORD_HASHERS or "Argon2" not in settings.PASSWORD_HASHERS[0]:
+        out.append(Error("Passwords must be hashed with Argon2 first.", id="athar.E108"))
+    if settings.SESSION_COOKIE_AGE > MAX_SESSION_SECONDS:
+        out.append(Warning(f"Sessions last longer than {MAX_SESSION_SECONDS // 3600} hours.",
+                           hint="Lower ATHAR_SESSION_SECONDS.", id="athar.W112"))
+    out += check_cache() + check_csp() + check_media_root()
+    return out
+
+
+def check_cache() -> list[CheckMessage]:
+    backend = settings.CACHES.get("default", {}).get("BACKEND", "")
+    if backend.endswith(("locmem.LocMemCache", "dummy.DummyCache")):
+        return [Warning("The cache is per process (or none): rate limits and code replay protection do not "
+                        "hold across server workers.", hint="Use the file cache (default) or a shared cache.",
+                        id="athar.W109")]
+    return []
+
+
+def check_csp() -> list[CheckMessage]:
+    policy = getattr(settings, "CONTENT_SECURITY_POLICY", None) or {}
+    directives = policy.get("DIRECTIVES", {})
+    if not directives.get("default-src") or not directives.get("frame-ancestors"):
+        return [Error("CONTENT_SECURITY_POLICY needs default-src and frame-ancestors.", id="athar.E110")]
+    unsafe = sorted({f"{name} {value}" for name, values in directives.items() if isinstance(values, (list, tuple))
+                     for value in values if value in UNSAFE_CSP})
+    if unsafe:
+        return [Error(f"The Content-Security-Policy allows {', '.join(unsafe)}.",
+                      hint="No inline scripts or styles: move them to static files.", id="athar.E110")]
+    return []
+
+
+def check_media_root() -> list[CheckMessage]:
+    """Photos of bodies live outside anything a web server publishes, readable by athar only."""
+    media = Path(settings.MEDIA_ROOT).resolve()
+    out: list[CheckMessage] = []
+    if getattr(settings, "MEDIA_URL", ""):
+        out.append(Error("MEDIA_URL is set: media must only be served by athar's permission-checked views.",
+                         id="athar.E103"))
+    for public in public_roots():
+        if _inside(media, public) or _inside(public, media):
+            out.append(Error(f"The media store ({media}) overlaps a public folder ({public}).",
+                             hint="Keep ATHAR_HOME on a private volume, outside static and web roots.",
+                             id="athar.E103"))
+    if media.exists() and media.stat().st_mode & stat.S_IRWXO:
+        out.append(Warning(f"The media store ({media}) is readable or writable by every user of the machine.",
+                           hint=f"chmod -R o-rwx {media.parent}", id="athar.W104"))
+    return out
+
+
+def public_roots() -> list[Path]:
+    """STATIC_ROOT, STATICFILES_DIRS, ATHAR_PUBLIC_PATHS and the usual web roots."""
+    roots = [settings.STATIC_ROOT, *getattr(settings, "STATICFILES_DIRS", []),
+             *getattr(settings, "ATHAR_PUBLIC_PATHS", []), *COMMON_PUBLIC_ROOTS]
+    return [Path(r if isinstance(r, (str, Path)) else r[1]).resolve() for r in roots if r]
+
+
+def _inside(path: Path, parent: Path) -> bool:
+    return path == parent or parent in path.parents

@@ -1,0 +1,116 @@
+"""Clustering scored pairs into persons, with reviewer decisions that override the model.
+
+* "same" pairs are always joined (first), whatever the model says;
+* "different" pairs are never in one cluster: a model edge that would join two clusters
+  holding a "different" pair is skipped (edges are taken strongest first);
+* "unsure" decisions leave the model's edge as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import pandas as pd
+
+DECISIONS = ("same", "different", "unsure")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A reviewer's judgement on one pair of reports."""
+
+    id_l: str
+    id_r: str
+    decision: str  # same | different | unsure
+    reviewer: str = ""
+    note: str = ""
+
+
+@dataclass
+class ClusterOutcome:
+    cluster_of: dict[str, str]
+    cut_edges: list[tuple[str, str, float]] = field(default_factory=list)  # model edges refused
+    conflicts: list[str] = field(default_factory=list)  # "same" decisions that contradict "different"
+
+
+def normalise_decisions(decisions: Iterable[Decision | dict | tuple] | pd.DataFrame | None) -> list[Decision]:
+    """Accept Decision objects, dicts (id_l, id_r, decision) or (id_l, id_r, decision) tuples."""
+    if decisions is None:
+        return []
+    if isinstance(decisions, pd.DataFrame):
+        decisions = decisions.to_dict("records")
+    out = []
+    for d in decisions:
+        if isinstance(d, Decision):
+            dec = d
+        elif isinstance(d, dict):
+            dec = Decision(str(d["id_l"]), str(d["id_r"]), str(d["decision"]), str(d.get("reviewer", "")), str(d.get("note", "")))
+        else:
+            dec = Decision(str(d[0]), str(d[1]), str(d[2]))
+        if dec.decision not in DECISIONS:
+            raise ValueError(f"unknown decision {dec.decision!r}: expected one of {DECISIONS}")
+        out.append(dec)
+    return out
+
+
+class _Components:
+    def __init__(self, ids: Iterable[str]) -> None:
+        self.parent = {i: i for i in ids}
+        self.cannot: dict[str, set[str]] = {}
+
+    def find(self, x: str) -> str:
+        root = x
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[x] != root:
+            self.parent[x], x = root, self.parent[x]
+        return root
+
+    def forbidden(self, a: str, b: str) -> bool:
+        ra, rb = self.find(a), self.find(b)
+        return rb in {self.find(x) for x in self.cannot.get(ra, ())}
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra == rb:
+            return
+        if len(self.cannot.get(ra, ())) < len(self.cannot.get(rb, ())):
+            ra, rb = rb, ra
+        self.parent[rb] = ra
+        if rb in self.cannot:
+            self.cannot.setdefault(ra, set()).update(self.cannot.pop(rb))
+
+    def forbid(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        self.cannot.setdefault(ra, set()).add(rb)
+        self.cannot.setdefault(rb, set()).add(ra)
+
+
+def cluster_pairs(ids: Iterable[str], pairs: pd.DataFrame, threshold: float,
+                  decisions: list[Decision] | None = None) -> ClusterOutcome:
+    """Cluster ids from pairs (columns unique_id_l, unique_id_r, match_probability)."""
+    decisions = decisions or []
+    comps = _Components(str(i) for i in ids)
+    for d in decisions:
+        for x in (d.id_l, d.id_r):
+            comps.parent.setdefault(x, x)
+    outcome = ClusterOutcome({})
+    for d in (d for d in decisions if d.decision == "different"):
+        comps.forbid(d.id_l, d.id_r)
+    for d in (d for d in decisions if d.decision == "same"):
+        if comps.forbidden(d.id_l, d.id_r):
+            outcome.conflicts.append(f"{d.id_l} and {d.id_r} were judged the same, but their clusters hold a pair judged different")
+            continue
+        comps.union(d.id_l, d.id_r)
+    strong = pairs[pairs["match_probability"] >= threshold]
+    strong = strong.sort_values("match_probability", ascending=False, kind="stable")
+    for a, b, p in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
+        if comps.find(a) == comps.find(b):
+            continue
+        if comps.cannot and comps.forbidden(a, b):
+            outcome.cut_edges.append((a, b, float(p)))
+            continue
+        comps.union(a, b)
+    outcome.cluster_of = {i: comps.find(i) for i in comps.parent}
+    return outcome

@@ -1,0 +1,43 @@
+"""Database engines for Splink: DuckDB (default, embedded) or Spark (local or a cluster)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pandas as pd
+
+
+def make_db_api(engine: str, spark: Any = None) -> tuple[Any, str]:
+    """(Splink database API, SQL dialect name) for 'duckdb' or 'spark'."""
+    if engine == "duckdb":
+        from splink import DuckDBAPI
+
+        return DuckDBAPI(), "duckdb"
+    if engine == "spark":
+        from splink import SparkAPI
+
+        return SparkAPI(spark_session=spark or local_spark_session()), "spark"
+    raise ValueError(f"unknown engine {engine!r}: use 'duckdb' or 'spark'")
+
+
+def local_spark_session(cores: int = 2, memory: str = "2g") -> Any:
+    """A local-mode Spark session (needs pyspark and Java 17)."""
+    from pyspark.sql import SparkSession
+
+    return (
+        SparkSession.builder.master(f"local[{cores}]")
+        .appName("athar-linkage")
+        .config("spark.driver.memory", memory)
+        .config("spark.sql.shuffle.partitions", "8")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .getOrCreate()
+    )
+
+
+def register(db_api: Any, engine: str, table: pd.DataFrame, name: str) -> Any:
+    """Register a pandas table with the backend (Spark gets a Spark DataFrame)."""
+    if engine == "spark":
+        spark = db_api.spark
+        table = spark.createDataFrame(table.astype(object).where(table.notna(), None))
+    return db_api.register(table, table_name=name)

@@ -1,0 +1,186 @@
+"""Link reports into persons: predict pairs, apply reviewer decisions, cluster, explain."""
+
+from __future__ import annotations
+
+import logging
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+from splink import Linker, block_on
+
+from athar.matching.linkage.clustering import Decision, cluster_pairs, normalise_decisions
+from athar.matching.linkage.engine import make_db_api, register
+from athar.matching.linkage.model import LinkageModel, build_settings, default_model, model_from_splink
+from athar.matching.linkage.prepare import prepare_reports
+from athar.matching.linkage.settings import TRAINING_RULES
+
+KEY_COLUMNS = [
+    "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
+    "governorate_id", "city_key", "birth_place_key", "arrest_year", "sex", "agency_id",
+]
+logging.getLogger("splink").setLevel(logging.WARNING)
+
+
+@dataclass
+class LinkageResult:
+    """Everything a linkage run produced.
+
+    pairs     one row per scored pair above the review floor: unique_id_l, unique_id_r,
+              match_probability, match_weight, decision ('' or the reviewer's), status
+              ('linked', 'review', 'not linked', 'cut by decision'), gamma_*/bf_* columns
+              and, when asked, an ``explanation``
+    clusters  unique_id → cluster_id (every input report, singletons included)
+    review    the pairs in the unsure band that no reviewer has decided yet
+    conflicts reviewer decisions that contradict each other
+    """
+
+    pairs: pd.DataFrame
+    clusters: pd.DataFrame
+    review: pd.DataFrame
+    conflicts: list[str] = field(default_factory=list)
+    threshold: float = 0.9
+    review_band: tuple[float, float] = (0.5, 0.9)
+    model: LinkageModel | None = None
+    level_labels: dict[str, dict[int, str]] = field(default_factory=dict)
+
+    def cluster_ids(self, ids: list[str] | pd.Series) -> list[str]:
+        """Cluster id of each report id, in the given order."""
+        lookup = dict(zip(self.clusters["unique_id"], self.clusters["cluster_id"]))
+        return [lookup[str(i)] for i in ids]
+
+
+def _populated(prepared: pd.DataFrame) -> set[str]:
+    return {c for c in KEY_COLUMNS if c in prepared.columns and prepared[c].notna().any()}
+
+
+def _linker(prepared: pd.DataFrame, model: LinkageModel | None, engine: str, spark: Any, retain: bool) -> Linker:
+    db_api, dialect = make_db_api(engine, spark)
+    settings = build_settings(_populated(prepared), dialect, model, retain=retain)
+    table = register(db_api, engine, prepared, "reports")
+    return Linker(table, settings, log_level=None)
+
+
+def level_labels(model: LinkageModel | None = None, populated: set[str] | None = None) -> dict[str, dict[int, str]]:
+    """comparison → {gamma value: level label} (gamma -1 is 'missing')."""
+    settings = build_settings(populated or set(KEY_COLUMNS), "duckdb", None)
+    out: dict[str, dict[int, str]] = {}
+    for comp in settings["comparisons"]:
+        levels = [lv for lv in comp["comparison_levels"] if not lv.get("is_null_level")]
+        out[comp["output_column_name"]] = {len(levels) - 1 - i: lv["label_for_charts"] for i, lv in enumerate(levels)}
+        out[comp["output_column_name"]][-1] = "missing"
+    return out
+
+
+def link_reports(
+    reports: pd.DataFrame | list[dict],
+    *,
+    model: LinkageModel | None = None,
+    engine: str = "duckdb",
+    threshold: float = 0.9,
+    review_band: tuple[float, float] = (0.5, 0.9),
+    decisions: Any = None,
+    explain: bool | None = None,
+    spark: Any = None,
+    prepared: pd.DataFrame | None = None,
+) -> LinkageResult:
+    """Score candidate pairs of reports, apply reviewer decisions and cluster into persons.
+
+    ``decisions``: Decision objects, dicts or (id_l, id_r, 'same'|'different'|'unsure').
+    ``explain``: add a readable explanation per pair (default: when under 200,000 pairs).
+    """
+    model = model or default_model()
+    table = prepared if prepared is not None else prepare_reports(reports)
+    linker = _linker(table, model, engine, spark, retain=True)
+    floor = min(review_band[0], threshold)
+    pairs = linker.inference.predict(threshold_match_probability=floor).as_pandas_dataframe()
+    pairs = _tidy_pairs(pairs)
+    decided = normalise_decisions(decisions)
+    pairs = _apply_decisions(pairs, decided)
+    outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided)
+    pairs = _status(pairs, outcome.cut_edges, threshold, review_band)
+    labels = level_labels(model, _populated(table))
+    if explain if explain is not None else len(pairs) < 200_000:
+        pairs["explanation"] = explain_pairs(pairs, labels)
+    clusters = pd.DataFrame({"unique_id": list(outcome.cluster_of), "cluster_id": list(outcome.cluster_of.values())})
+    clusters = clusters[clusters["unique_id"].isin(set(table["unique_id"]))].reset_index(drop=True)
+    review = pairs[pairs["status"] == "review"].reset_index(drop=True)
+    return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model, labels)
+
+
+def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
+    pairs = pairs.copy()
+    pairs["unique_id_l"] = pairs["unique_id_l"].astype(str)
+    pairs["unique_id_r"] = pairs["unique_id_r"].astype(str)
+    keep = ["unique_id_l", "unique_id_r", "match_probability", "match_weight"]
+    keep += [c for c in pairs.columns if c.startswith(("gamma_", "bf_")) and not c.startswith("bf_tf_adj")]
+    keep += [c for c in pairs.columns if c.startswith("bf_tf_adj_")]
+    return pairs[keep].reset_index(drop=True)
+
+
+def _apply_decisions(pairs: pd.DataFrame, decisions: list[Decision]) -> pd.DataFrame:
+    pairs["decision"] = ""
+    if not decisions:
+        return pairs
+    key = {frozenset((d.id_l, d.id_r)): d.decision for d in decisions}
+    pair_keys = [frozenset(p) for p in zip(pairs["unique_id_l"], pairs["unique_id_r"])]
+    pairs["decision"] = [key.get(k, "") for k in pair_keys]
+    present = set(pair_keys)
+    missing = [d for d in decisions if frozenset((d.id_l, d.id_r)) not in present]
+    if missing:  # decided pairs the blocking did not produce: add them so they are visible
+        extra = pd.DataFrame({"unique_id_l": [d.id_l for d in missing], "unique_id_r": [d.id_r for d in missing],
+                              "match_probability": float("nan"), "match_weight": float("nan"),
+                              "decision": [d.decision for d in missing]})
+        pairs = pd.concat([pairs, extra], ignore_index=True)
+    return pairs
+
+
+def _status(pairs: pd.DataFrame, cut: list[tuple[str, str, float]], threshold: float,
+            band: tuple[float, float]) -> pd.DataFrame:
+    cut_keys = {frozenset((a, b)) for a, b, _ in cut}
+    p = pairs["match_probability"]
+    status = pd.Series("not linked", index=pairs.index)
+    status[(p >= band[0]) & (p < band[1])] = "review"
+    status[p >= threshold] = "linked"
+    status[pairs["decision"] == "same"] = "linked"
+    status[pairs["decision"] == "different"] = "not linked"
+    status[(pairs["decision"] == "unsure") & (p < threshold)] = "not linked"
+    if cut_keys:
+        is_cut = [frozenset(k) in cut_keys for k in zip(pairs["unique_id_l"], pairs["unique_id_r"])]
+        status[pd.Series(is_cut, index=pairs.index) & (pairs["decision"] == "")] = "cut by decision"
+    pairs["status"] = status
+    return pairs
+
+
+def explain_pairs(pairs: pd.DataFrame, labels: dict[str, dict[int, str]]) -> list[str]:
+    """One readable line per pair: each comparison's level and its match weight."""
+    parts: list[list[str]] = [[] for _ in range(len(pairs))]
+    for comp, by_gamma in labels.items():
+        gcol, bcol = f"gamma_{comp}", f"bf_{comp}"
+        if gcol not in pairs.columns:
+            continue
+        tf = pairs.get(f"bf_tf_adj_{comp}")
+        name = comp.replace("_", " ").replace(" id", "").replace(" key", "")
+        for i, (g, bf) in enumerate(zip(pairs[gcol], pairs[bcol])):
+            if pd.isna(g) or int(g) == -1:
+                continue
+            factor = float(bf) * (float(tf.iloc[i]) if tf is not None and pd.notna(tf.iloc[i]) else 1.0)
+            weight = math.log2(factor) if factor > 0 else float("-inf")
+            parts[i].append(f"{name}: {by_gamma.get(int(g), str(g))} ({weight:+.1f})")
+    return ["; ".join(p) if p else "decided by a reviewer" for p in parts]
+
+
+def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs: float = 2e6,
+                trained_on: str = "", prepared: pd.DataFrame | None = None) -> LinkageModel:
+    """Estimate λ, u (random sampling, fixed seed) and m (EM) on unlabelled reports (DuckDB)."""
+    table = prepared if prepared is not None else prepare_reports(reports)
+    linker = _linker(table, None, "duckdb", None, retain=False)
+    linker.training.estimate_probability_two_random_records_match(
+        [block_on("first_blk", "father_blk", "family_blk", "birth_year")], recall=0.6)
+    linker.training.estimate_u_using_random_sampling(max_pairs=max_pairs, seed=seed)
+    for rule in TRAINING_RULES:
+        linker.training.estimate_parameters_using_expectation_maximisation(
+            block_on(*rule), estimate_without_term_frequencies=True)
+    saved = linker.misc.save_model_to_json()
+    return model_from_splink(saved, trained_on or f"{len(table)} reports, seed {seed}")

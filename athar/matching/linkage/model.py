@@ -1,0 +1,111 @@
+"""Trained parameters of the linkage model, as versioned JSON (no pickles).
+
+A model file holds the algorithm name and version, the Splink version it was trained
+with, what it was trained on, λ (probability two random reports match) and, for every
+comparison level (by comparison and level label), its m and u probabilities.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import splink
+from splink import SettingsCreator
+
+from athar.matching.linkage.settings import ALGORITHM, VERSION, settings_dict
+
+DEFAULT_MODEL_FILE = "linkage_model_v1.json"
+
+
+@dataclass
+class LinkageModel:
+    """Parameters of one trained linkage model."""
+
+    algorithm: str = ALGORITHM
+    version: int = VERSION
+    probability_two_random_records_match: float = 1e-4
+    parameters: dict[str, dict[str, dict[str, float | None]]] = field(default_factory=dict)
+    trained_on: str = ""
+    splink_version: str = splink.__version__
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "algorithm": self.algorithm, "version": self.version, "splink_version": self.splink_version,
+            "trained_on": self.trained_on,
+            "probability_two_random_records_match": self.probability_two_random_records_match,
+            "parameters": self.parameters,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False, sort_keys=True)
+
+    def save(self, path: str | Path) -> Path:
+        path = Path(path)
+        path.write_text(self.to_json() + "\n", encoding="utf-8")
+        return path
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "LinkageModel":
+        if data.get("algorithm") != ALGORITHM:
+            raise ValueError(f"not an {ALGORITHM} model: {data.get('algorithm')!r}")
+        if int(data.get("version", -1)) != VERSION:
+            raise ValueError(f"model version {data.get('version')} but this code implements version {VERSION}")
+        return cls(ALGORITHM, VERSION, float(data["probability_two_random_records_match"]),
+                   data["parameters"], data.get("trained_on", ""), data.get("splink_version", ""))
+
+    @classmethod
+    def from_json(cls, text: str) -> "LinkageModel":
+        return cls.from_dict(json.loads(text))
+
+    @classmethod
+    def load(cls, path: str | Path) -> "LinkageModel":
+        return cls.from_json(Path(path).read_text(encoding="utf-8"))
+
+
+def default_model() -> LinkageModel:
+    """The model shipped in the package (data/linkage_model_v1.json)."""
+    text = resources.files("athar.matching.linkage").joinpath("data").joinpath(DEFAULT_MODEL_FILE).read_text("utf-8")
+    return LinkageModel.from_json(text)
+
+
+def model_from_splink(saved: dict[str, Any], trained_on: str) -> LinkageModel:
+    """Extract m/u per level from a settings dict saved by Splink."""
+    params: dict[str, dict[str, dict[str, float | None]]] = {}
+    for comp in saved["comparisons"]:
+        levels = {}
+        for level in comp["comparison_levels"]:
+            if level.get("is_null_level"):
+                continue
+            levels[level["label_for_charts"]] = {"m": level.get("m_probability"), "u": level.get("u_probability")}
+        params[comp["output_column_name"]] = levels
+    return LinkageModel(probability_two_random_records_match=float(saved["probability_two_random_records_match"]),
+                        parameters=params, trained_on=trained_on)
+
+
+def build_settings(populated: set[str], dialect: str, model: LinkageModel | None,
+                   *, retain: bool = True) -> dict[str, Any]:
+    """Splink settings in the engine's SQL dialect, with the model's parameters filled in."""
+    spec = settings_dict(populated, retain=retain)
+    plain = SettingsCreator(**spec).create_settings_dict(dialect)
+    if model is None:
+        return plain
+    plain["probability_two_random_records_match"] = model.probability_two_random_records_match
+    for comp in plain["comparisons"]:
+        trained = model.parameters.get(comp["output_column_name"])
+        if trained is None:
+            raise ValueError(f"model has no parameters for comparison {comp['output_column_name']!r}")
+        for level in comp["comparison_levels"]:
+            if level.get("is_null_level"):
+                continue
+            values = trained.get(level["label_for_charts"])
+            if values is None:
+                raise ValueError(f"model has no level {level['label_for_charts']!r} in {comp['output_column_name']!r}")
+            if values["m"] is not None:
+                level["m_probability"] = values["m"]
+            if values["u"] is not None:
+                level["u_probability"] = values["u"]
+    return plain

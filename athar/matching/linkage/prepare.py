@@ -1,0 +1,165 @@
+"""Derive the normalised and keyed columns the linkage model compares.
+
+Input columns (all optional except ``unique_id``): first_name, father_name,
+grandfather_name, family_name, mother_name, full_name (either script), full_name_latin
+(a second script, optional), sex, birth_year, birth_place, governorate, city,
+arrest_date (ISO: YYYY, YYYY-MM or YYYY-MM-DD), arresting_agency.
+
+Name parts missing from their own columns are taken from the parsed full name.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import pandas as pd
+import yaml
+
+from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
+from athar.matching.names.tokens import NameToken
+
+NAME_PARTS = ("first", "father", "grandfather", "family", "mother")
+INPUT_COLUMNS = [
+    "unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name",
+    "full_name", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date",
+    "arresting_agency",
+]
+_SEX = {"m": "M", "male": "M", "man": "M", "ذكر": "M", "f": "F", "female": "F", "woman": "F", "انثي": "F", "انثى": "F"}
+
+
+def _table(name: str) -> Any:
+    text = resources.files("athar.matching.linkage").joinpath("data").joinpath(name).read_text("utf-8")
+    return yaml.safe_load(text)
+
+
+@lru_cache(maxsize=1)
+def _governorates() -> dict[str, str]:
+    out: dict[str, str] = {}
+    for latin, entry in _table("syrian_names.yaml")["governorates"].items():
+        gid = latin.lower()
+        for form in (latin, entry["ar"]):
+            out[normalize_name(form)] = gid
+            out[name_keys(form).block] = gid
+    return out
+
+
+@lru_cache(maxsize=1)
+def _agencies() -> dict[str, str]:
+    return {normalize_name(form): aid for aid, forms in _table("agencies.yaml").items() for form in forms}
+
+
+def _blank(value: Any) -> str:
+    if value is None or (isinstance(value, float) and value != value):
+        return ""
+    text = str(value).strip()
+    return "" if text.lower() in ("nan", "none", "null", "<na>") else text
+
+
+@lru_cache(maxsize=200_000)
+def governorate_id(value: str) -> str | None:
+    """Canonical id of a governorate name in either script (None when empty)."""
+    if not value:
+        return None
+    table = _governorates()
+    return table.get(normalize_name(value)) or table.get(name_keys(value).block) or name_keys(value).block or None
+
+
+@lru_cache(maxsize=200_000)
+def place_key(value: str) -> str | None:
+    """Cross-script key of a place name (article stripped, consonant skeleton)."""
+    return name_keys(value).block or None if value else None
+
+
+@lru_cache(maxsize=10_000)
+def agency_id(value: str) -> str | None:
+    """Id of an arresting agency from data/agencies.yaml, else its normalised text."""
+    if not value:
+        return None
+    norm = normalize_name(value)
+    return _agencies().get(norm, norm) or None
+
+
+def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
+    """(year, month, precision) of an ISO-like date: precision 'day', 'month' or 'year'."""
+    m = re.match(r"^\s*(\d{4})(?:[-/.](\d{1,2}))?(?:[-/.](\d{1,2}))?", normalize_name(value) if value else "")
+    if not m:
+        return None, None, None
+    year, month, day = int(m.group(1)), m.group(2), m.group(3)
+    if month and 1 <= int(month) <= 12:
+        return year, int(month), "day" if day else "month"
+    return year, None, "year"
+
+
+def _year(value: str) -> int | None:
+    m = re.search(r"\d{4}", normalize_name(value)) if value else None
+    return int(m.group(0)) if m else None
+
+
+@lru_cache(maxsize=300_000)
+def _parsed_full(full: str) -> dict[str, NameToken | None]:
+    family_first = "," in full
+    parts = parse_full_name(full.replace(",", " "), family_first=family_first)
+    return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
+
+
+@lru_cache(maxsize=300_000)
+def _keys(text: str) -> tuple[str | None, str | None, str | None, int]:
+    tokens = name_tokens(text)
+    if len(tokens) <= 1:
+        return _token_keys(tokens[0] if tokens else None)
+    keys = [_token_keys(t) for t in tokens]
+    return (" ".join(str(k[0]) for k in keys), "".join(str(k[1]) for k in keys),
+            "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)))
+
+
+def _token_keys(token: NameToken | None) -> tuple[str | None, str | None, str | None, int]:
+    if token is None:
+        return None, None, None, 0
+    known = token.canonical
+    return (known or token.key), token.block_key, token.skeleton, int(bool(known))
+
+
+def _name_columns(row: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    parsed = None
+    for part in NAME_PARTS:
+        text = row.get(f"{part}_name", "")
+        if part == "mother" and text:
+            keys = _token_keys(parse_full_name(text).first)
+        elif text:
+            keys = _keys(text)
+        else:
+            if parsed is None:
+                parsed = _parsed_full(row.get("full_name", "") or row.get("full_name_latin", ""))
+            keys = _token_keys(parsed.get(part)) if part != "mother" else (None, None, None, 0)
+        out[f"{part}_id"], out[f"{part}_blk"], out[f"{part}_skel"], out[f"{part}_known"] = keys
+    return out
+
+
+def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
+    """Linkage input → the table the model compares (one row per report)."""
+    df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
+    if "unique_id" not in df.columns:
+        raise ValueError("reports need a unique_id column")
+    cols = [c for c in df.columns if c in INPUT_COLUMNS or c == "full_name_latin"]
+    raw = df[cols].astype(object).map(_blank) if hasattr(df, "map") else df[cols].applymap(_blank)
+    names = pd.DataFrame([_name_columns(r) for r in raw.to_dict("records")], index=raw.index)
+    out = pd.DataFrame({"unique_id": df["unique_id"].astype(str)})
+    out = pd.concat([out, names], axis=1)
+    get = lambda c: raw[c] if c in raw.columns else pd.Series([""] * len(raw), index=raw.index)  # noqa: E731
+    out["birth_year"] = get("birth_year").map(_year).astype("Int64")
+    out["sex"] = get("sex").map(lambda s: _SEX.get(normalize_name(s)) if s else None)
+    out["governorate_id"] = get("governorate").map(governorate_id)
+    out["city_key"] = get("city").map(place_key)
+    out["birth_place_key"] = get("birth_place").map(place_key)
+    dates = get("arrest_date").map(parse_date)
+    out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64")
+    out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64")
+    out["arrest_precision"] = dates.map(lambda d: d[2])
+    out["agency_id"] = get("arresting_agency").map(agency_id)
+    for col in ("first_known", "father_known", "grandfather_known", "family_known", "mother_known"):
+        out[col] = out[col].astype("int64")
+    return out

@@ -1,0 +1,84 @@
+"""``athar eval linkage``: the benchmark contract.
+
+The file is imported and linked by the product's own code in a **scratch store**: a child
+process ``python -m athar.registry.evaluation`` with ``ATHAR_HOME`` set to a new temporary
+folder and ``DATABASE_URL`` removed, so the user's database is never touched whatever it is.
+The child writes row number → person; the parent scores it against the truth column.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from athar.registry.reading import read_table
+
+METRICS = ("pairwise_precision", "pairwise_recall", "pairwise_f1", "bcubed_precision", "bcubed_recall",
+           "bcubed_f1")
+
+
+def truth_by_row(path: Path, column: str) -> dict[int, str]:
+    """Row number → the truth value (rows without one are left out)."""
+    table = read_table(path)
+    if column not in table.header:
+        raise ValueError(f"no column {column!r} in {path.name} (columns: {', '.join(table.header)})")
+    return {row.number: row.values[column] for row in table.rows if row.values.get(column)}
+
+
+def evaluate_file(path: Path, truth_column: str, engine: str = "duckdb") -> dict[str, Any]:
+    """Import + link FILE in a scratch store and score the persons against the truth column."""
+    from athar.matching.linkage import evaluate_clusters
+
+    path = Path(path).resolve()
+    truth = truth_by_row(path, truth_column)
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="athar-eval-") as home:
+        out = Path(home) / "persons.json"
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        env.update(ATHAR_HOME=home, ATHAR_ENV="development", DJANGO_SETTINGS_MODULE="athar.settings")
+        env.pop("ATHAR_DATA_KEY", None), env.pop("ATHAR_DATA_KEY_FILE", None)
+        command = [sys.executable, "-m", "athar.registry.evaluation", str(path), truth_column, engine, str(out)]
+        done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=sys.stderr, text=True, check=False)
+        if done.returncode != 0:
+            raise ValueError(f"the scratch import and link failed (exit {done.returncode})")
+        child = json.loads(out.read_text(encoding="utf-8"))
+    seconds = time.perf_counter() - started
+    persons = {int(k): v for k, v in child["persons"].items()}
+    rows = [r for r in truth if r in persons]
+    scores = evaluate_clusters([persons[r] for r in rows], [truth[r] for r in rows])
+    result: dict[str, Any] = {k: round(float(scores[k]), 4) for k in METRICS}
+    result.update(records=len(rows), seconds=round(seconds, 2), engine=engine,
+                  rejected=child["rejected"], link_seconds=child["link_seconds"])
+    return result
+
+
+def _child(path: str, truth_column: str, engine: str, out: str) -> None:
+    """In the scratch store: migrate, import (truth column ignored), link, write row → person."""
+    import django
+
+    django.setup()
+    from athar.cli import ensure_store
+
+    ensure_store()
+    from athar.registry.importing import import_reports
+    from athar.registry.linkage import link_all
+    from athar.registry.models import ReportLink
+
+    imported = import_reports(Path(path), source="eval", ignore_columns={truth_column})
+    started = time.perf_counter()
+    link_all(engine=engine)
+    link_seconds = time.perf_counter() - started
+    rows = ReportLink.objects.filter(run__is_current=True).values_list("report__row_number", "person_id")
+    persons = {str(row): person for row, person in rows.iterator(chunk_size=20_000)}
+    Path(out).write_text(json.dumps({"persons": persons, "rejected": len(imported["rejected"]),
+                                     "link_seconds": round(link_seconds, 2)}), encoding="utf-8")
+
+
+if __name__ == "__main__":  # the scratch child process
+    _child(*sys.argv[1:5])

@@ -1,0 +1,221 @@
+"""``athar registry link``: every current report linked into missing persons.
+
+The model and the clustering are ``athar.matching.linkage`` (plain Python, Splink on DuckDB or
+Spark; docs/linkage.md). This module is the database side:
+
+1. read the current reports (not erased) into the linkage input table;
+2. hand over the reviewer decisions in force (they win over the model);
+3. write back in one transaction: persons (kept stable across runs: a cluster keeps the person
+   most of its reports had), one ``ReportLink`` per report with the probability and the reasons,
+   the unsure pairs as ``ReviewPair`` rows, and the switch of the current run. A crash before the
+   commit leaves the previous assignment in force; the run row is marked failed.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter, defaultdict
+from typing import Any, Iterator
+
+import pandas as pd
+from django.db import connection, transaction
+from django.utils import timezone
+
+from athar.audit.chain import record
+from athar.registry.decisions import decisions_in_force
+from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink, ReviewPair
+
+log = logging.getLogger(__name__)
+WRITE_BATCH = 5000
+KEEP_RUNS_WITH_LINKS = 2  # the current run and the one before it keep their link rows
+INPUT_FIELDS = ("first_name", "father_name", "grandfather_name", "family_name", "mother_name",
+                "full_name_ar", "full_name_latin", "sex", "birth_year", "birth_place", "governorate", "city",
+                "arrest_date", "arrest_date_precision", "arresting_agency")
+
+
+def _iso(date: Any, precision: str) -> str:
+    if not date:
+        return ""
+    text = date if isinstance(date, str) else date.isoformat()
+    return {"year": text[:4], "month": text[:7]}.get(precision, text[:10])
+
+
+def _rows() -> Iterator[tuple[Any, ...]]:
+    table = Report._meta.db_table
+    columns = ", ".join(("id", "lineage", *INPUT_FIELDS))
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {table} WHERE is_current = %s AND erased_at IS NULL ORDER BY id",
+                       [True])
+        while batch := cursor.fetchmany(20_000):
+            yield from batch
+
+
+def load_input() -> tuple[pd.DataFrame, dict[str, str]]:
+    """The linkage input (one row per current report) and report id → lineage."""
+    records, lineage = [], {}
+    for row in _rows():
+        values = dict(zip(("id", "lineage", *INPUT_FIELDS), row))
+        uid = str(values["id"])
+        lineage[uid] = values["lineage"]
+        full_ar, full_la = values["full_name_ar"] or "", values["full_name_latin"] or ""
+        records.append({
+            "unique_id": uid,
+            "first_name": values["first_name"] or "", "father_name": values["father_name"] or "",
+            "grandfather_name": values["grandfather_name"] or "", "family_name": values["family_name"] or "",
+            "mother_name": values["mother_name"] or "",
+            "full_name": full_ar or full_la, "full_name_latin": full_la if full_ar else "",
+            "sex": "" if values["sex"] == "U" else values["sex"],
+            "birth_year": str(values["birth_year"] or ""), "birth_place": values["birth_place"] or "",
+            "governorate": values["governorate"] or "", "city": values["city"] or "",
+            "arrest_date": _iso(values["arrest_date"], values["arrest_date_precision"]),
+            "arresting_agency": values["arresting_agency"] or "",
+        })
+    return pd.DataFrame.from_records(records, columns=[
+        "unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name", "full_name",
+        "full_name_latin", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date",
+        "arresting_agency"]), lineage
+
+
+def decisions_for(lineage: dict[str, str]) -> list[tuple[str, str, str]]:
+    """Reviewer decisions in force, on the current versions of the reports they judged."""
+    current = {lin: uid for uid, lin in lineage.items()}
+    out = []
+    for left, right, verdict in decisions_in_force():
+        if left in current and right in current:
+            out.append((current[left], current[right], verdict))
+    return out
+
+
+def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -> dict[str, Any]:
+    """Link every current report; returns counts and timings."""
+    from athar.matching.linkage import link_reports
+    from athar.matching.linkage.settings import ALGORITHM, VERSION
+
+    run = LinkageRun.objects.create(engine=engine, algorithm=ALGORITHM, algorithm_version=str(VERSION))
+    timings: dict[str, float] = {}
+    try:
+        started = time.perf_counter()
+        frame, lineage = load_input()
+        decisions = decisions_for(lineage)
+        timings["read_seconds"] = round(time.perf_counter() - started, 2)
+        started = time.perf_counter()
+        result = link_reports(frame, engine=engine, decisions=decisions, explain=False, spark=spark)
+        timings["link_seconds"] = round(time.perf_counter() - started, 2)
+        started = time.perf_counter()
+        counts = write_back(run, result, lineage, actor)
+        timings["write_seconds"] = round(time.perf_counter() - started, 2)
+    except BaseException:
+        LinkageRun.objects.filter(pk=run.pk).update(status=LinkageRun.Status.FAILED, finished_at=timezone.now())
+        raise
+    prune_old_runs()
+    return {"run": run.pk, "engine": engine, "algorithm": f"{ALGORITHM} v{VERSION}", **counts, **timings}
+
+
+def best_pairs(result: Any) -> pd.DataFrame:
+    """For each report, its strongest linked pair (both directions), with an explanation."""
+    from athar.matching.linkage import explain_pairs
+
+    linked = result.pairs[result.pairs["status"] == "linked"]
+    if linked.empty:
+        return pd.DataFrame(columns=["uid", "other", "match_probability", "decision", "why"])
+    both = pd.concat([
+        linked.assign(uid=linked["unique_id_l"], other=linked["unique_id_r"]),
+        linked.assign(uid=linked["unique_id_r"], other=linked["unique_id_l"]),
+    ], ignore_index=True)
+    both = both.sort_values("match_probability", ascending=False, na_position="first", kind="stable")
+    best = both.drop_duplicates("uid").reset_index(drop=True)
+    best["why"] = explain_pairs(best, result.level_labels)
+    return best[["uid", "other", "match_probability", "decision", "why"]]
+
+
+def assign_persons(clusters: dict[str, list[str]], lineage: dict[str, str]) -> dict[str, int | None]:
+    """cluster id → an existing person (the one most of its reports had; each used once), or None."""
+    previous = _previous_person_by_lineage()
+    taken: set[int] = set()
+    out: dict[str, int | None] = {}
+    for cluster_id, members in sorted(clusters.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        votes = Counter(previous[lineage[m]] for m in members if lineage[m] in previous)
+        choice = next((p for p, _ in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0])) if p not in taken), None)
+        if choice is not None:
+            taken.add(choice)
+        out[cluster_id] = choice
+    return out
+
+
+def _previous_person_by_lineage() -> dict[str, int]:
+    run = LinkageRun.objects.filter(is_current=True).first()
+    if run is None:
+        return {}
+    rows = ReportLink.objects.filter(run=run).values_list("report__lineage", "person_id")
+    return dict(rows.iterator(chunk_size=20_000))
+
+
+def write_back(run: LinkageRun, result: Any, lineage: dict[str, str], actor: str) -> dict[str, Any]:
+    """Persons, links, review pairs and the switch of the current run, in one transaction."""
+    clusters: dict[str, list[str]] = defaultdict(list)
+    for uid, cid in zip(result.clusters["unique_id"], result.clusters["cluster_id"]):
+        clusters[str(cid)].append(str(uid))
+    best = best_pairs(result)
+    reasons = {u: (o, p, d, w) for u, o, p, d, w in best.itertuples(index=False, name=None)}
+    with transaction.atomic():
+        chosen = assign_persons(clusters, lineage)
+        fresh = [cid for cid, person in chosen.items() if person is None]
+        made = MissingPerson.objects.bulk_create([MissingPerson() for _ in fresh], batch_size=WRITE_BATCH)
+        chosen.update({cid: p.pk for cid, p in zip(fresh, made)})
+        ReportLink.objects.bulk_create(_links(run, clusters, chosen, reasons), batch_size=WRITE_BATCH)
+        review = _review_pairs(run, result)
+        LinkageRun.objects.filter(is_current=True).update(is_current=False)
+        counts = {"reports": len(lineage), "persons": len(clusters), "new_persons": len(made),
+                  "linked_pairs": int((result.pairs["status"] == "linked").sum()), "review_pairs": review,
+                  "conflicts": len(result.conflicts)}
+        LinkageRun.objects.filter(pk=run.pk).update(
+            status=LinkageRun.Status.DONE, is_current=True, finished_at=timezone.now(), counts=counts,
+            parameters=result.model.to_dict() if result.model else {})
+        record("registry.link", object_type="linkage_run", object_id=run.pk, actor=actor, data=counts)
+    return counts
+
+
+def _links(run: LinkageRun, clusters: dict[str, list[str]], chosen: dict[str, int | None],
+           reasons: dict[str, tuple[Any, ...]]) -> Iterator[ReportLink]:
+    for cid, members in clusters.items():
+        for uid in members:
+            if uid in reasons:
+                other, prob, decision, why = reasons[uid]
+                prob = None if pd.isna(prob) else round(float(prob), 6)
+                explanation = {"linked_with": int(other), "probability": prob, "why": why}
+                if decision:
+                    explanation["decision"] = decision
+            else:
+                prob, explanation = None, {"why": "no other report is close enough" if len(members) == 1
+                                           else "linked through other reports of this person"}
+            yield ReportLink(run=run, report_id=int(uid), person_id=chosen[cid], probability=prob,
+                             explanation=explanation)
+
+
+def _review_pairs(run: LinkageRun, result: Any) -> int:
+    from athar.matching.linkage import explain_pairs
+
+    review = result.review
+    if review.empty:
+        return 0
+    why = explain_pairs(review, result.level_labels)
+    rows = []
+    for (left, right, prob), text in zip(review[["unique_id_l", "unique_id_r", "match_probability"]]
+                                         .itertuples(index=False, name=None), why):
+        a, b = sorted((int(left), int(right)))
+        rows.append(ReviewPair(run=run, left_report_id=a, right_report_id=b, probability=float(prob),
+                               explanation={"why": text}))
+    ReviewPair.objects.bulk_create(rows, batch_size=WRITE_BATCH)
+    return len(rows)
+
+
+def prune_old_runs() -> int:
+    """Drop link rows of runs older than the last ``KEEP_RUNS_WITH_LINKS`` (their summary stays)."""
+    keep = list(LinkageRun.objects.filter(status=LinkageRun.Status.DONE).order_by("-pk")
+                .values_list("pk", flat=True)[:KEEP_RUNS_WITH_LINKS])
+    old = LinkageRun.objects.exclude(pk__in=keep).exclude(status=LinkageRun.Status.RUNNING)
+    with transaction.atomic():
+        ReviewPair.objects.filter(run__in=old, status=ReviewPair.Status.OPEN).delete()
+        deleted, _ = ReportLink.objects.filter(run__in=old).delete()
+    return deleted

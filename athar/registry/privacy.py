@@ -1,0 +1,75 @@
+"""A family's rights over a report: export what athar holds (JSON) and erase it.
+
+Erasure keeps the report row (so links, decisions and the audit chain stay consistent) but
+replaces every personal field of every version by a tombstone, shreds the contact key (the
+ciphertext becomes unreadable everywhere) and removes the photos of the person alive from the
+store. The audit event holds identifiers only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from athar.audit.chain import record
+from athar.core import crypto
+from athar.core.crypto import DecryptionError
+from athar.registry.importing import contact_owner
+from athar.registry.models import Report, ReportPhoto
+from athar.registry.photos import remove_photo_files
+
+TOMBSTONE = "[erased]"
+PERSONAL_TEXT = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
+                 "family_name", "mother_name", "birth_place", "governorate", "city", "neighbourhood",
+                 "arrest_place", "arresting_agency", "distinguishing_marks", "reporter_relation", "notes")
+PERSONAL_NULL = ("birth_year", "birth_date", "arrest_date", "reporter_contact", "birth_place_ref",
+                 "governorate_ref", "city_ref", "arrest_place_ref")
+EXPORT_FIELDS = ("source", "report_id", "version", "filed_at", "reporter_relation", "consent", *PERSONAL_TEXT[:-2],
+                 "sex", "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
+                 "reported_status", "notes", "extra", "erased_at")
+
+
+def export_report(report: Report, *, include_contact: bool = True, actor: str = "system") -> dict[str, Any]:
+    """Everything athar holds about one report (all versions), as JSON-ready data."""
+    versions = Report.objects.filter(lineage=report.lineage).order_by("version")
+    out = {"lineage": report.lineage, "versions": [_version(v, include_contact) for v in versions]}
+    record("registry.export_report", object_type="report", object_id=report.pk, actor=actor,
+           data={"lineage": report.lineage, "versions": len(out["versions"]), "contact": include_contact})
+    return out
+
+
+def _version(report: Report, include_contact: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {name: getattr(report, name) for name in EXPORT_FIELDS}
+    data = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in data.items()}
+    data["photos"] = [{"sha256": p.sha256, "name": p.original_name} for p in report.photos.all()]
+    if include_contact and report.reporter_contact:
+        try:
+            data["reporter_contact"] = crypto.decrypt_for(contact_owner(report.lineage), bytes(report.reporter_contact))
+        except DecryptionError:
+            data["reporter_contact"] = None
+    return data
+
+
+def erase_report(report: Report, *, actor: str = "system", reason_code: str = "family_request") -> dict[str, Any]:
+    """Erase the personal data of every version of a report (see the module docstring)."""
+    with transaction.atomic():
+        versions = list(Report.objects.select_for_update().filter(lineage=report.lineage))
+        photos = list(ReportPhoto.objects.filter(report__in=versions))
+        now = timezone.now()
+        for version in versions:
+            for name in PERSONAL_TEXT:
+                setattr(version, name, TOMBSTONE if getattr(version, name) else "")
+            for name in PERSONAL_NULL:
+                setattr(version, name, None)
+            version.extra, version.consent, version.sex, version.erased_at = {}, {}, "U", now
+            version.save()
+        shredded = crypto.shred(contact_owner(report.lineage))
+        ReportPhoto.objects.filter(pk__in=[p.pk for p in photos]).delete()
+        record("registry.erase_report", object_type="report", object_id=report.pk, actor=actor,
+               data={"lineage": report.lineage, "versions": len(versions), "photos": len(photos),
+                     "key_shredded": shredded, "reason": reason_code})
+    files = sum(remove_photo_files(p) for p in photos)  # after commit: a rollback keeps the files
+    return {"report": report.pk, "versions": len(versions), "photos": len(photos), "files_removed": files,
+            "key_shredded": shredded}

@@ -1,0 +1,189 @@
+"""Who may see which report, case, photo and candidate: every page and API endpoint asks here.
+
+Rules (tested as a matrix in tests/web/test_access.py):
+
+- a family sees only the reports it filed (``Report.reporter_user``), their photos and their
+  candidates; it never sees an archive case except as a candidate of its own report;
+- a caseworker sees the reports it handles (``Report.caseworker``) and those of the families it
+  invited (``User.caseworker``), and their candidates;
+- a reviewer sees every report, candidate, claim and case (blurred by default);
+- an archivist sees archives, facilities and cases (blurred by default), not the registry;
+- an administrator sees everything;
+- nobody signed out sees anything but the public pages.
+
+Photos of bodies are shown blurred by default. The unblurred face crop needs an explicit reveal of
+that case in this session (``grant_reveal(..., FACE)``); the body photos a further one (``BODY``).
+Each reveal goes through a POST that writes a ``photo.viewed`` audit event.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+
+from athar.accounts.models import Role
+from athar.archive.models import Case, Derivative
+
+# Reveal levels for a case in one session.
+HIDDEN, FACE, BODY = 0, 1, 2
+BLURRED_KINDS = {Derivative.Kind.BLUR, Derivative.Kind.BLUR_THUMB, Derivative.Kind.FACE_BLUR}
+FACE_KINDS = {Derivative.Kind.FACE}
+BODY_KINDS = {Derivative.Kind.VIEW, Derivative.Kind.THUMB}
+_SESSION_KEY = "athar_reveals"
+
+STAFF_ROLES = {Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN}
+
+
+def role_of(user: Any) -> str:
+    """The user's role, or '' when signed out or inactive."""
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        return ""
+    return str(user.role)
+
+
+def has_role(user: Any, *roles: str) -> bool:
+    return role_of(user) in roles
+
+
+def is_family(user: Any) -> bool:
+    return has_role(user, Role.FAMILY)
+
+
+def is_caseworker(user: Any) -> bool:
+    return has_role(user, Role.CASEWORKER)
+
+
+def can_review(user: Any) -> bool:
+    return has_role(user, Role.REVIEWER, Role.ADMIN)
+
+
+def can_archive(user: Any) -> bool:
+    return has_role(user, Role.ARCHIVIST, Role.ADMIN)
+
+
+def can_file_reports(user: Any) -> bool:
+    return has_role(user, Role.FAMILY, Role.CASEWORKER, Role.ADMIN)
+
+
+# ---- reports ---------------------------------------------------------------------------------
+
+def reports_visible_to(user: Any) -> QuerySet[Any]:
+    """Current, not erased reports this user may see."""
+    from athar.registry.models import Report
+
+    reports = Report.objects.filter(is_current=True, erased_at__isnull=True)
+    role = role_of(user)
+    if role == Role.FAMILY:
+        return reports.filter(reporter_user=user)
+    if role == Role.CASEWORKER:
+        return reports.filter(Q(caseworker=user) | Q(reporter_user__caseworker=user))
+    if role in (Role.REVIEWER, Role.ADMIN):
+        return reports
+    return reports.none()
+
+
+def can_view_report(user: Any, report: Any) -> bool:
+    return reports_visible_to(user).filter(pk=report.pk).exists()
+
+
+def can_edit_report(user: Any, report: Any) -> bool:
+    """Consent, photos and faces: the family who filed it or its caseworker."""
+    return has_role(user, Role.FAMILY, Role.CASEWORKER, Role.ADMIN) and can_view_report(user, report)
+
+
+def families_of(user: Any) -> QuerySet[Any]:
+    """The family accounts a caseworker looks after."""
+    from athar.accounts.models import User
+
+    if role_of(user) == Role.CASEWORKER:
+        return User.objects.filter(caseworker=user, role=Role.FAMILY, is_active=True)
+    if role_of(user) == Role.ADMIN:
+        return User.objects.filter(role=Role.FAMILY, is_active=True)
+    return User.objects.none()
+
+
+# ---- cases -----------------------------------------------------------------------------------
+
+def cases_visible_to(user: Any) -> QuerySet[Case]:
+    """Archive cases this user may open: staff all; families and caseworkers only candidates."""
+    role = role_of(user)
+    if role in STAFF_ROLES:
+        return Case.objects.all()
+    if role in (Role.FAMILY, Role.CASEWORKER):
+        case_ids = candidates_visible_to(user).values("case_id")
+        return Case.objects.filter(pk__in=case_ids)
+    return Case.objects.none()
+
+
+def can_view_case(user: Any, case: Case) -> bool:
+    return cases_visible_to(user).filter(pk=case.pk).exists()
+
+
+def can_edit_case(user: Any) -> bool:
+    return can_archive(user)
+
+
+# ---- candidates ------------------------------------------------------------------------------
+
+def candidates_visible_to(user: Any) -> QuerySet[Any]:
+    """Candidates of the reports this user may see; families only those shown to families."""
+    from athar.web import identification as ident
+
+    model = ident.candidate_model()
+    if model is None:
+        return Case.objects.none()
+    role = role_of(user)
+    if role in (Role.REVIEWER, Role.ADMIN):
+        return model.objects.all()
+    if role in (Role.FAMILY, Role.CASEWORKER):
+        return ident.candidates_for_reports(reports_visible_to(user), for_family=True)
+    return model.objects.none()
+
+
+def can_view_candidate(user: Any, candidate: Any) -> bool:
+    return candidates_visible_to(user).filter(pk=candidate.pk).exists()
+
+
+def can_claim(user: Any, candidate: Any) -> bool:
+    """Only the family (or its caseworker on its behalf) says 'this is him / her'."""
+    return has_role(user, Role.FAMILY, Role.CASEWORKER) and can_view_candidate(user, candidate)
+
+
+# ---- photos ----------------------------------------------------------------------------------
+
+def revealed_level(request: HttpRequest, case_id: int) -> int:
+    """How far this session has chosen to see a case: HIDDEN, FACE or BODY."""
+    return int(request.session.get(_SESSION_KEY, {}).get(str(case_id), HIDDEN))
+
+
+def grant_reveal(request: HttpRequest, case_id: int, level: int) -> None:
+    """Remember an explicit choice to see more of one case (never lowers a level)."""
+    reveals = dict(request.session.get(_SESSION_KEY, {}))
+    reveals[str(case_id)] = max(level, int(reveals.get(str(case_id), HIDDEN)))
+    request.session[_SESSION_KEY] = reveals
+
+
+def level_needed(kind: str) -> int:
+    """The reveal level a derivative kind needs."""
+    if kind in BLURRED_KINDS:
+        return HIDDEN
+    if kind in FACE_KINDS:
+        return FACE
+    return BODY
+
+
+def may_view_derivative(request: HttpRequest, derivative: Derivative) -> bool:
+    """Blurred kinds for anyone who may see the case; unblurred only after the explicit reveal."""
+    photo = derivative.photo
+    if photo.case_id is None:
+        return can_archive(request.user) and level_needed(derivative.kind) == HIDDEN
+    if not can_view_case(request.user, photo.case):
+        return False
+    return revealed_level(request, photo.case_id) >= level_needed(derivative.kind)
+
+
+def may_view_report_photo(user: Any, report_photo: Any) -> bool:
+    """A photo of the person alive: whoever may see its report."""
+    return can_view_report(user, report_photo.report)

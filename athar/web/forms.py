@@ -1,0 +1,147 @@
+"""Forms of the web pages: the report in short steps, consent, claims, decisions, case edits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from athar.archive.models import Case
+
+YEAR_ATTRS = {"inputmode": "numeric", "autocomplete": "off"}
+
+
+class MultipleFileInput(forms.ClearableFileInput):
+    allow_multiple_selected = True
+
+
+class MultipleImageField(forms.FileField):
+    def clean(self, data: Any, initial: Any = None) -> list[Any]:
+        single = super().clean
+        if isinstance(data, (list, tuple)):
+            return [single(d, initial) for d in data if d]
+        return [single(data, initial)] if data else []
+
+
+class ConsentForm(forms.Form):
+    face_processing = forms.BooleanField(
+        required=False, label=_("I agree that athar finds the face in the photos I give and compares it with the faces in the archives."),
+        help_text=_("Without this, athar compares only names, dates, places and marks. You can withdraw it at any time."))
+    publication = forms.BooleanField(
+        required=False, label=_("If he or she is identified, the name may be published on the list of identified people (never a photo)."))
+
+
+class PersonForm(forms.Form):
+    full_name_ar = forms.CharField(label=_("Full name in Arabic letters"), max_length=300, required=False)
+    full_name_latin = forms.CharField(label=_("Full name in Latin letters"), max_length=300, required=False)
+    father_name = forms.CharField(label=_("Father's name"), max_length=120, required=False)
+    mother_name = forms.CharField(label=_("Mother's name and family"), max_length=200, required=False)
+    sex = forms.ChoiceField(label=_("Sex"), choices=[("M", _("male")), ("F", _("female")), ("U", _("not stated"))],
+                            initial="M", widget=forms.RadioSelect)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if not data.get("full_name_ar") and not data.get("full_name_latin"):
+            raise forms.ValidationError(_("Write the name in Arabic or in Latin letters."))
+        return data
+
+
+class BirthForm(forms.Form):
+    birth_year = forms.IntegerField(label=_("Year of birth"), min_value=1900, max_value=2030, required=False,
+                                    help_text=_("An approximate year is fine."), widget=forms.NumberInput(attrs=YEAR_ATTRS))
+    birth_year_approximate = forms.BooleanField(label=_("The year is approximate"), required=False)
+    governorate = forms.ChoiceField(label=_("Home governorate"), required=False)
+    city = forms.CharField(label=_("Hometown, town or village"), max_length=120, required=False,
+                           widget=forms.TextInput(attrs={"list": "places"}))
+
+    def __init__(self, *args: Any, governorates: list[tuple[str, str]] | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["governorate"].choices = [("", "—")] + (governorates or [])
+
+
+PRECISION_CHOICES = [("day", _("exact day")), ("month", _("month only")), ("year", _("year only")),
+                     ("unknown", _("not known"))]
+
+
+class ArrestForm(forms.Form):
+    arrest_year = forms.IntegerField(label=_("Year of arrest"), min_value=1970, max_value=2030, required=False,
+                                     widget=forms.NumberInput(attrs=YEAR_ATTRS))
+    arrest_month = forms.IntegerField(label=_("Month (1–12), if known"), min_value=1, max_value=12, required=False,
+                                      widget=forms.NumberInput(attrs=YEAR_ATTRS))
+    arrest_day = forms.IntegerField(label=_("Day, if known"), min_value=1, max_value=31, required=False,
+                                    widget=forms.NumberInput(attrs=YEAR_ATTRS))
+    arrest_place = forms.CharField(label=_("Place of arrest"), max_length=200, required=False,
+                                   widget=forms.TextInput(attrs={"list": "places"}))
+    arresting_agency = forms.CharField(label=_("Agency or branch that arrested him or her, if known"), max_length=200,
+                                       required=False, help_text=_("For example: Branch 215, Palestine Branch, Air Force Intelligence."),
+                                       widget=forms.TextInput(attrs={"list": "agencies"}))
+
+    def clean(self) -> dict[str, Any]:
+        import datetime as dt
+
+        data = super().clean() or {}
+        year, month, day = data.get("arrest_year"), data.get("arrest_month"), data.get("arrest_day")
+        if (month or day) and not year:
+            raise forms.ValidationError(_("Give the year of arrest too."))
+        if day and not month:
+            raise forms.ValidationError(_("Give the month too, or leave the day empty."))
+        if year:
+            try:
+                data["arrest_date"] = dt.date(year, month or 1, day or 1)
+            except ValueError:
+                raise forms.ValidationError(_("This date does not exist.")) from None
+            data["arrest_date_precision"] = "day" if day else "month" if month else "year"
+        return data
+
+
+class MarksForm(forms.Form):
+    distinguishing_marks = forms.CharField(
+        label=_("Distinguishing marks"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("Tattoos and what they show, scars, burns, missing or gold teeth, old fractures — and where on the body, with the side if you know it."))
+    reporter_relation = forms.CharField(label=_("Your relation to him or her"), max_length=120, required=False)
+
+
+class PhotosForm(forms.Form):
+    photos = MultipleImageField(
+        label=_("Photos of him or her alive"), required=False,
+        help_text=_("The most recent photos, with the face visible. Two or more help a lot. Photos straight from the phone (also HEIC) are fine."),
+        widget=MultipleFileInput(attrs={"accept": "image/*,.heic,.heif"}))
+
+
+class FamilyChoiceForm(forms.Form):
+    family = forms.ModelChoiceField(label=_("Family this report is for"), queryset=None, required=False,  # type: ignore[arg-type]
+                                    empty_label=_("No account yet (I keep the report)"))
+
+    def __init__(self, *args: Any, families: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["family"].queryset = families
+        self.fields["family"].label_from_instance = lambda u: u.display_name or u.login  # type: ignore[attr-defined]
+
+
+class ClaimForm(forms.Form):
+    verdict = forms.ChoiceField(choices=[("yes", _("This is him / her")), ("no", _("This is not him / her")),
+                                         ("unsure", _("I am not sure"))], widget=forms.RadioSelect, label=_("Your answer"))
+    note = forms.CharField(label=_("What makes you say so (optional)"), required=False, max_length=2000,
+                           widget=forms.Textarea(attrs={"rows": 3}))
+
+
+class DecisionForm(forms.Form):
+    decision = forms.ChoiceField(label=_("Decision"), widget=forms.RadioSelect, choices=[
+        ("confirm", _("Confirm the claim")), ("reject", _("Reject the claim")), ("unsure", _("Unsure: needs more evidence"))])
+    reason = forms.CharField(label=_("Reason (required)"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
+
+
+class CaseForm(forms.ModelForm):
+    class Meta:
+        model = Case
+        fields = ["detainee_number", "hospital_number", "photographed", "photographed_precision", "sex",
+                  "age_min", "age_max", "marks", "notes"]
+        widgets = {"photographed": forms.DateInput(attrs={"type": "date"}), "marks": forms.Textarea(attrs={"rows": 3}),
+                   "notes": forms.Textarea(attrs={"rows": 3})}
+
+
+class ImportForm(forms.Form):
+    file = forms.FileField(label=_("List of reports (CSV or Excel)"), widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}))
+    source = forms.CharField(label=_("Source name"), max_length=200, required=False,
+                             help_text=_("Who compiled the list, for example the name of your organisation."))

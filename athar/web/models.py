@@ -1,0 +1,75 @@
+"""Invitations: how a caseworker brings a family to athar without needing an email address."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+# No 0/O, 1/I/L: codes are read aloud over the phone and typed on small keyboards.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 10
+INVITATION_DAYS = 30
+
+
+def normalise_code(code: str) -> str:
+    """Upper case, no spaces or dashes, Arabic digits read as digits."""
+    code = code.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(normalise_code(code).encode()).hexdigest()
+
+
+def format_code(code: str) -> str:
+    """'K7QM2XPA9D' → 'K7QM-2XPA-9D' for reading aloud."""
+    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
+
+
+def code_login(code: str) -> str:
+    """The sign-in identifier of a family that gave no phone number: its invitation code."""
+    return "code:" + normalise_code(code)
+
+
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def usable(self) -> "InvitationQuerySet":
+        return self.filter(used_at=None, revoked_at=None, expires_at__gt=timezone.now())
+
+
+class Invitation(models.Model):
+    """A one-time code a caseworker gives a family; only its hash is stored."""
+
+    code_hash = models.CharField(max_length=64, unique=True)
+    caseworker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="invitations_sent", verbose_name=_("caseworker"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="invitation")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    @classmethod
+    def issue(cls, caseworker: object) -> tuple["Invitation", str]:
+        """A new invitation and its plain code (shown once, never stored)."""
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        invitation = cls.objects.create(code_hash=code_hash(code), caseworker=caseworker,
+                                        expires_at=timezone.now() + timedelta(days=INVITATION_DAYS))
+        return invitation, code
+
+    @classmethod
+    def find_usable(cls, code: str) -> "Invitation | None":
+        return cls.objects.usable().filter(code_hash=code_hash(code)).first()

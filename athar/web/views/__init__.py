@@ -1,0 +1,1 @@
+"""The web pages, one module per audience (public, accounts are in athar.accounts, family, ...)."""

@@ -1,0 +1,48 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from athar.config import athar_environment, env_bool, is_weak_secret, secret_key
+
+STRONG = "k" * 10 + "Zx81-_q" * 10
+
+
+def test_production_refuses_missing_secret_key_and_names_it(monkeypatch, tmp_path):
+    monkeypatch.delenv("ATHAR_SECRET_KEY", raising=False)
+    with pytest.raises(ImproperlyConfigured, match="ATHAR_SECRET_KEY"):
+        secret_key("production", tmp_path)
+
+
+@pytest.mark.parametrize("weak", ["django-insecure-abc", "short", "changeme" * 10])
+def test_production_refuses_weak_or_default_secret_key(monkeypatch, tmp_path, weak):
+    monkeypatch.setenv("ATHAR_SECRET_KEY", weak)
+    with pytest.raises(ImproperlyConfigured, match="ATHAR_SECRET_KEY"):
+        secret_key("production", tmp_path)
+
+
+def test_production_accepts_strong_key(monkeypatch, tmp_path):
+    monkeypatch.setenv("ATHAR_SECRET_KEY", STRONG)
+    assert secret_key("production", tmp_path) == STRONG
+    assert not is_weak_secret(STRONG)
+
+
+def test_development_key_is_generated_once_per_data_directory(monkeypatch, tmp_path):
+    monkeypatch.delenv("ATHAR_SECRET_KEY", raising=False)
+    first = secret_key("development", tmp_path)
+    assert first == secret_key("development", tmp_path)
+    assert len(first) >= 50
+
+
+def test_unknown_environment_is_refused(monkeypatch):
+    monkeypatch.setenv("ATHAR_ENV", "staging")
+    with pytest.raises(ImproperlyConfigured, match="ATHAR_ENV"):
+        athar_environment()
+
+
+def test_ambiguous_boolean_is_refused(monkeypatch):
+    monkeypatch.setenv("ATHAR_DEBUG", "maybe")
+    with pytest.raises(ImproperlyConfigured, match="ATHAR_DEBUG"):
+        env_bool("ATHAR_DEBUG")
+
+
+def test_debug_is_off_by_default(settings):
+    assert settings.DEBUG is False

@@ -1,0 +1,52 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from athar.matching.faces.calibration import Calibration, fit_logistic, load_calibration
+from athar.matching.faces.combine import probe_vector, score_case
+from athar.matching.faces.evaluation import identification_metrics, score_matrix
+from athar.matching.faces.models_registry import DEFAULT_MODEL, get_face_model
+
+
+def test_fit_logistic_recovers_a_known_curve() -> None:
+    rng = np.random.default_rng(0)
+    s = rng.uniform(-1, 1, 20000)
+    y = rng.uniform(size=s.size) < 1 / (1 + np.exp(-(8 * s - 2)))
+    a, b = fit_logistic(s, y.astype(float))
+    assert a == pytest.approx(8, rel=0.1) and b == pytest.approx(-2, abs=0.2)
+
+
+def test_shipped_calibration_is_monotonic_with_a_sane_threshold() -> None:
+    cal = load_calibration(get_face_model(DEFAULT_MODEL).name)
+    probs = [cal.probability(s) for s in np.linspace(-1, 1, 41)]
+    assert all(p2 >= p1 for p1, p2 in zip(probs, probs[1:]))
+    assert cal.likely_match(0.95) and not cal.likely_match(0.0)
+    assert cal.likely_match(cal.score_threshold() + 1e-3)
+    assert not cal.likely_match(cal.score_threshold() - 1e-3)
+
+
+def test_calibration_round_trips_as_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    c = Calibration("m", "v", 10.0, -5.0, 0.9, "platt", "toy")
+    c.save(tmp_path / "c.json")
+    assert '"a": 10.0' in (tmp_path / "c.json").read_text()
+
+
+def test_score_case_methods() -> None:
+    p = np.array([[1, 0, 0], [0.8, 0.6, 0]], np.float32)
+    c = np.array([[0, 0, 1], [0.9, 0.43589, 0]], np.float32)  # second face matches
+    assert score_case(p, c, "mean-max") > 0.9
+    assert score_case(p, c, "max-max") > score_case(p, c, "mean-cos")
+    assert np.linalg.norm(probe_vector(p)) == pytest.approx(1.0)
+    assert score_case(p, np.zeros((0, 3), np.float32)) == -1.0
+
+
+def test_metrics_on_a_toy_matrix() -> None:
+    probes = [np.eye(3, dtype=np.float32)[i : i + 1] for i in range(3)]
+    cases = [np.eye(3, dtype=np.float32)[i : i + 1] for i in (0, 1)]
+    s = score_matrix(probes, cases)
+    m = identification_metrics(s, [0, 1, -1], [True, True, True], lambda x: x > 0.5)
+    assert m["rank1"] == 1.0 and m["median_rank"] == 1.0 and m["false_match_rate"] == 0.0
+    assert m["true_match_rate"] == 1.0 and m["absent_probes"] == 1.0
+    m = identification_metrics(s, [0, 1, -1], [False, True, True], lambda x: x > 0.5)
+    assert m["rank1"] == 0.5  # a probe without a face counts as ranked last

@@ -1,0 +1,89 @@
+"""Pipeline tests on real LFW photos (skipped when ../shared/data is absent)."""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from athar.matching.faces import (
+    FaceNumberOutOfRange,
+    FaceTooSmall,
+    NoFaceFound,
+    family_face,
+    load_calibration,
+    score_case,
+)
+from athar.matching.faces.rotation import rotate_cw
+
+
+def test_upright_face_found_once_with_unit_embedding(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]
+    faces = pipeline.analyse(face_a)
+    main = family_face(faces)
+    assert main.rotation == 0
+    assert main.embedding.dtype == np.float32 and main.embedding.shape == (pipeline.model.dim,)
+    assert np.linalg.norm(main.embedding) == pytest.approx(1.0, abs=1e-4)
+    assert 0 <= main.quality <= 1 and main.landmarks.shape == (5, 2)
+    assert main.model_name == pipeline.model_name and main.crop.size[0] >= 100
+
+
+@pytest.mark.parametrize("rotation", [90, 180, 270])
+def test_rotated_face_is_found_and_mapped_back(pipeline, face_a, rotation: int) -> None:  # type: ignore[no-untyped-def]
+    upright = family_face(pipeline.analyse(face_a))
+    turned = rotate_cw(face_a, (360 - rotation) % 360)  # the photo as shot from above
+    face = family_face(pipeline.analyse(turned))
+    assert face.rotation == rotation
+    assert float(face.embedding @ upright.embedding) > 0.8
+    cx, cy = (face.box.left + face.box.right) / 2, (face.box.top + face.box.bottom) / 2
+    assert 0 <= cx <= turned.width and 0 <= cy <= turned.height
+
+
+def test_no_face(pipeline) -> None:  # type: ignore[no-untyped-def]
+    rng = np.random.default_rng(0)
+    blank = Image.fromarray(rng.integers(90, 110, (240, 320, 3), dtype=np.uint8))
+    with pytest.raises(NoFaceFound, match="crop the photo"):
+        family_face(pipeline.analyse(blank))
+
+
+def test_two_faces_largest_by_default_and_by_number(pipeline, face_a, face_b) -> None:  # type: ignore[no-untyped-def]
+    sheet = Image.new("RGB", (700, 400), (128, 128, 128))
+    sheet.paste(face_a.resize((180, 180)), (20, 100))  # smaller, on the left
+    sheet.paste(face_b, (420, 60))  # larger, on the right
+    faces = pipeline.analyse(sheet)
+    assert len(faces) == 2
+    a_vec = family_face(pipeline.analyse(face_a)).embedding
+    assert family_face(faces).box.left > 350  # largest = right one
+    left = family_face(faces, face_number=1)
+    assert left.box.left < 350 and float(left.embedding @ a_vec) > 0.7
+    with pytest.raises(FaceNumberOutOfRange):
+        family_face(faces, face_number=3)
+
+
+def test_face_too_small(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]
+    sheet = Image.new("RGB", (640, 480), (128, 128, 128))
+    sheet.paste(face_a.resize((90, 90)), (270, 200))
+    faces = pipeline.analyse(sheet)
+    with pytest.raises(FaceTooSmall, match="original photo"):
+        family_face(faces, min_side=60)
+
+
+def test_exif_rotated_jpeg_is_upright(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]
+    exif = Image.Exif()
+    exif[0x0112] = 8  # stored turned; viewers rotate 90° counter-clockwise to display
+    buf = io.BytesIO()
+    face_a.transpose(Image.Transpose.ROTATE_270).save(buf, "JPEG", exif=exif.tobytes())
+    face = family_face(pipeline.analyse(buf.getvalue()))
+    assert face.rotation == 0
+
+
+def test_same_person_matches_and_absent_person_does_not(pipeline, lfw) -> None:  # type: ignore[no-untyped-def]
+    cal = load_calibration(pipeline.model_name)
+    bush = sorted((lfw / "George_W_Bush").glob("*.jpg"))[:3]
+    vec = [family_face(pipeline.analyse(p)).embedding for p in bush]
+    assert cal.likely_match(score_case(np.array(vec[:2]), np.array(vec[2:])))
+    others = [p for d in sorted(lfw.iterdir())[:40] if d.name != "George_W_Bush" for p in sorted(d.glob("*.jpg"))[:1]]
+    gallery = [np.array([f.embedding for f in pipeline.analyse(p)]) for p in others]
+    best = max(score_case(np.array(vec), g) for g in gallery if len(g))
+    assert not cal.likely_match(best)
