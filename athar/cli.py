@@ -11,7 +11,8 @@ import sys
 from io import StringIO
 
 NO_STORE_COMMANDS = {"makemigrations", "help", "version", "makemessages", "compilemessages", "check",
-                     "shell", "dbshell", "diffsettings"}
+                     "shell", "dbshell", "diffsettings",
+                     "restore"}  # restore: into an empty home, so never migrate first
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -120,6 +120,8 @@ DATABASES = {"default": _database()}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
+LOGIN_URL = "accounts:login"  # the web work: one sign-in view (athar/accounts/views.py)
+LOGIN_REDIRECT_URL = "web:dashboard"
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # first: refuses locked-out logins before checking passwords
     "django.contrib.auth.backends.ModelBackend",
@@ -224,6 +226,9 @@ ATHAR_RATE_LIMITED_VIEWS = {
     "web:candidates": "candidates",
     "web:candidate": "candidates",
     "web:photo_reveal": "photo",
+    "web:case_reveal": "photo",
+    "web:derivative": "photo",
+    "web:report_photo": "photo",
     "media_derivative": "photo",
     "media_original": "photo",
     "api:*": "api",
@@ -237,6 +242,9 @@ CACHES = {
         "OPTIONS": {"MAX_ENTRIES": env_int("ATHAR_CACHE_MAX_ENTRIES", 20_000)},
     },
 }
+
+# Folders a web server publishes on this machine; `athar check --deploy` refuses a media store inside one.
+ATHAR_PUBLIC_PATHS = env_list("ATHAR_PUBLIC_PATHS", [])
 
 # Signed media links (athar.archive.media_views) stay valid this long.
 ATHAR_MEDIA_LINK_SECONDS = env_int("ATHAR_MEDIA_LINK_SECONDS", 60 * 60)

@@ -1,18 +1,22 @@
-"""URL configuration: Arabic without a prefix, English under /en/."""
+"""URL configuration: Arabic without a prefix, English under /en/; the JSON API under /api/."""
 
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
 
+from athar.api.api import api
 from athar.archive import media_views
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
-    # Photos only through signed, permission-checked links, never a public path (athar/archive/media_views.py).
+    path("api/", api.urls),
+    # Photos only through signed, permission-checked links, never a public path (security work:
+    # athar/archive/media_views.py; templates call media_views.derivative_url(user, derivative)).
     path("media/d/<str:token>", media_views.derivative, name="media_derivative"),
     path("media/o/<str:token>", media_views.original, name="media_original"),
 ]
 urlpatterns += i18n_patterns(
+    path("accounts/", include("athar.accounts.urls")),
+    path("accounts/", include("athar.accounts.two_factor_urls")),  # the TOTP step (security work)
     path("", include("athar.web.urls")),
-    path("", include("athar.accounts.two_factor_urls")),  # the TOTP step (security work)
     prefix_default_language=False,
 )

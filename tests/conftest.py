@@ -11,6 +11,16 @@ import pytest
 
 os.environ.setdefault("ATHAR_HOME", tempfile.mkdtemp(prefix="athar-test-home-"))
 os.environ.setdefault("ATHAR_ENV", "test")
+# Rate-limit counters live in the cache: one cache per test process (xdist workers included) ...
+os.environ["ATHAR_CACHE_DIR"] = tempfile.mkdtemp(prefix="athar-test-cache-")
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits() -> None:
+    """... emptied before every test, so counts never leak from one test into another."""
+    from django.core.cache import cache
+
+    cache.clear()
 
 
 @pytest.fixture(autouse=True)

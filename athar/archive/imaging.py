@@ -77,7 +77,8 @@ def process_file(abs_path: str, relpath: str, media_root: str, max_pixels: int) 
         result.problem = f"{exc}; kept as evidence, not viewable"
         return result
     describe(image, result)
-    result.derivatives = make_derivatives(image, result.sha256, store)
+    result.derivatives, thumb = make_derivatives(image, result.sha256, store)
+    perceptual_hashes(thumb, result)
     return result
 
 
@@ -106,13 +107,16 @@ def decode_image(data: bytes, max_pixels: int) -> Image.Image:
 
 
 def describe(image: Image.Image, result: FileResult) -> None:
-    """Format, size, EXIF (kept as metadata) and perceptual hashes."""
+    """Format, size and EXIF (kept as metadata)."""
     result.format = (image.format or "").upper()
     result.width, result.height = image.size
     result.exif = exif_metadata(image)
-    oriented = ImageOps.exif_transpose(image).convert("RGB")
-    result.phash = str(imagehash.phash(oriented))
-    result.dhash = str(imagehash.dhash(oriented))
+
+
+def perceptual_hashes(thumb: Image.Image, result: FileResult) -> None:
+    """DCT and gradient hashes, computed on the thumbnail (same hash, a fraction of the work)."""
+    result.phash = str(imagehash.phash(thumb))
+    result.dhash = str(imagehash.dhash(thumb))
 
 
 def exif_metadata(image: Image.Image) -> dict[str, str]:
@@ -138,17 +142,19 @@ def _exif_text(value: Any) -> str:
     return str(value).replace("\x00", "")[:EXIF_VALUE_LIMIT]
 
 
-def make_derivatives(image: Image.Image, sha256: str, store: MediaStore) -> list[DerivativeFile]:
-    """A viewing copy, a thumbnail, and blurred versions of both; all re-encoded without EXIF."""
-    base = ImageOps.exif_transpose(image).convert("RGB")
+def make_derivatives(image: Image.Image, sha256: str, store: MediaStore) -> tuple[list[DerivativeFile], Image.Image]:
+    """A viewing copy, a thumbnail, and blurred versions of both; all re-encoded without EXIF.
+
+    Returns the files and the thumbnail (reused for perceptual hashes)."""
+    base = ImageOps.exif_transpose(image)
+    base = base if base.mode == "RGB" else base.convert("RGB")
     view = _fit(base, VIEW_MAX)
     thumb = _fit(view, THUMB_MAX)
-    blurred = blur(_fit(view, BLUR_MAX))
-    blurred_thumb = _fit(blurred, THUMB_MAX)
-    out = []
-    for kind, img in (("view", view), ("thumb", thumb), ("blur", blurred), ("blur_thumb", blurred_thumb)):
-        out.append(save_derivative(img, sha256, kind, store))
-    return out
+    blurred = blur(thumb, _fit_size(view.size, BLUR_MAX))
+    blurred_thumb = blur(thumb, thumb.size)
+    out = [save_derivative(img, sha256, kind, store)
+           for kind, img in (("view", view), ("thumb", thumb), ("blur", blurred), ("blur_thumb", blurred_thumb))]
+    return out, thumb
 
 
 def save_derivative(img: Image.Image, sha256: str, kind: str, store: MediaStore, index: int = 0) -> DerivativeFile:
@@ -161,17 +167,20 @@ def save_derivative(img: Image.Image, sha256: str, kind: str, store: MediaStore,
     return DerivativeFile(kind, relpath, hashlib.sha256(data).hexdigest(), img.width, img.height)
 
 
-def _fit(image: Image.Image, size: int) -> Image.Image:
-    if max(image.size) <= size:
-        return image.copy()
-    copy = image.copy()
-    copy.thumbnail((size, size), Image.Resampling.BILINEAR)
-    return copy
+def _fit_size(size: tuple[int, int], limit: int) -> tuple[int, int]:
+    width, height = size
+    scale = min(1.0, limit / max(width, height))
+    return max(1, round(width * scale)), max(1, round(height * scale))
 
 
-def blur(image: Image.Image) -> Image.Image:
-    """A blur no detail survives: shrink to a few dozen pixels, enlarge, soften."""
-    width, height = image.size
-    scale = 24 / max(width, height)
-    tiny = image.resize((max(1, round(width * scale)), max(1, round(height * scale))), Image.Resampling.BOX)
-    return tiny.resize((width, height), Image.Resampling.BICUBIC).filter(ImageFilter.GaussianBlur(2))
+def _fit(image: Image.Image, limit: int) -> Image.Image:
+    """The image itself when small enough, else a reduced copy (reduce first: fast)."""
+    if max(image.size) <= limit:
+        return image
+    return image.resize(_fit_size(image.size, limit), Image.Resampling.BILINEAR, reducing_gap=2.0)
+
+
+def blur(image: Image.Image, size: tuple[int, int]) -> Image.Image:
+    """A blur no detail survives: shrink to a couple of dozen pixels, enlarge to ``size``, soften."""
+    tiny = image.resize(_fit_size(image.size, 24), Image.Resampling.BOX).filter(ImageFilter.GaussianBlur(1))
+    return tiny.resize(size, Image.Resampling.BICUBIC)

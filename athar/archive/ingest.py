@@ -26,6 +26,7 @@ from athar.archive.models import (
     RejectedFile,
 )
 from athar.archive.near_duplicates import NearDuplicateFinder
+from athar.archive.storage import flush_to_disk
 from athar.audit.chain import EventSpec, record, record_many
 
 BATCH = 64
@@ -170,6 +171,7 @@ class _IngestJob:
                 yield head, future.result()
 
     def _write(self, batch: list[tuple[Target, FileResult]]) -> None:
+        flush_to_disk()
         events: list[EventSpec] = []
         with transaction.atomic():
             for target, result in batch:

@@ -53,16 +53,25 @@ class MediaStore:
     def write_derivative(self, relpath: str, data: bytes) -> None:
         self._atomic_write(self.root / relpath, data)
 
-    @staticmethod
-    def _atomic_write(target: Path, data: bytes) -> None:
-        target.parent.mkdir(parents=True, exist_ok=True)
+    _known_dirs: set[Path] = set()
+
+    @classmethod
+    def _atomic_write(cls, target: Path, data: bytes) -> None:
+        """Write then rename. No fsync per file: the ingest flushes the file system once per batch,
+        before the database records the batch (see ``flush_to_disk``)."""
+        if target.parent not in cls._known_dirs:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            cls._known_dirs.add(target.parent)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
             os.replace(tmp, target)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def flush_to_disk() -> None:
+    """Make every file written so far durable before the database says it exists."""
+    os.sync()

@@ -91,7 +91,7 @@ def check_media_root() -> list[CheckMessage]:
     """Photos of bodies live outside anything a web server publishes, readable by athar only."""
     media = Path(settings.MEDIA_ROOT).resolve()
     out: list[CheckMessage] = []
-    if getattr(settings, "MEDIA_URL", ""):
+    if getattr(settings, "MEDIA_URL", "") not in ("", "/"):  # Django shows an unset MEDIA_URL as "/"
         out.append(Error("MEDIA_URL is set: media must only be served by athar's permission-checked views.",
                          id="athar.E103"))
     for public in public_roots():
@@ -99,15 +99,25 @@ def check_media_root() -> list[CheckMessage]:
             out.append(Error(f"The media store ({media}) overlaps a public folder ({public}).",
                              hint="Keep ATHAR_HOME on a private volume, outside static and web roots.",
                              id="athar.E103"))
-    if media.exists() and media.stat().st_mode & stat.S_IRWXO:
+    if media.exists() and world_reachable(media):
         out.append(Warning(f"The media store ({media}) is readable or writable by every user of the machine.",
-                           hint=f"chmod -R o-rwx {media.parent}", id="athar.W104"))
+                           hint=f"chmod o-rwx {media.parent} {media}", id="athar.W104"))
     return out
 
 
+def world_reachable(path: Path) -> bool:
+    """True when any account on the machine can list or open the folder (every parent traversable)."""
+    if not path.stat().st_mode & (stat.S_IROTH | stat.S_IXOTH):
+        return False
+    return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.parents)
+
+
 def public_roots() -> list[Path]:
-    """STATIC_ROOT, STATICFILES_DIRS, ATHAR_PUBLIC_PATHS and the usual web roots."""
-    roots = [settings.STATIC_ROOT, *getattr(settings, "STATICFILES_DIRS", []),
+    """STATIC_ROOT, STATICFILES_DIRS, apps' static folders, ATHAR_PUBLIC_PATHS and the usual web roots."""
+    from django.apps import apps
+
+    app_static = [Path(app.path) / "static" for app in apps.get_app_configs()]
+    roots = [settings.STATIC_ROOT, *getattr(settings, "STATICFILES_DIRS", []), *app_static,
              *getattr(settings, "ATHAR_PUBLIC_PATHS", []), *COMMON_PUBLIC_ROOTS]
     return [Path(r if isinstance(r, (str, Path)) else r[1]).resolve() for r in roots if r]
 

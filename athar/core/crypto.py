@@ -20,6 +20,7 @@ import binascii
 import hashlib
 import os
 import secrets
+from functools import lru_cache
 from pathlib import Path
 
 from cryptography.exceptions import InvalidTag
@@ -100,10 +101,15 @@ def key_id(key: bytes) -> str:
 
 
 def master_key() -> bytes:
-    """The master key for this process's settings."""
+    """The master key for this process's settings (read once per configuration)."""
     from django.conf import settings
 
-    return load_master_key(settings.ATHAR_ENV, Path(settings.ATHAR_HOME))
+    return _cached_master_key(settings.ATHAR_ENV, str(settings.ATHAR_HOME), _configured_key_text())
+
+
+@lru_cache(maxsize=8)
+def _cached_master_key(environment: str, home: str, configured: str) -> bytes:
+    return load_master_key(environment, Path(home))
 
 
 def seal(key: bytes, plaintext: bytes, associated: bytes) -> bytes:

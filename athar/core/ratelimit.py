@@ -10,6 +10,7 @@ so guessing one family's password from many addresses is limited too.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import time
@@ -27,6 +28,7 @@ from athar.core.security import client_address, login_fingerprint, too_many_requ
 log = logging.getLogger(__name__)
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
+LOGIN_FIELDS = ("identifier", "username", "login")  # what sign-in forms call the account
 
 
 @dataclass(frozen=True)
@@ -108,8 +110,11 @@ def subjects(request: HttpRequest, bucket: Bucket) -> list[tuple[str, Rate]]:
     user = getattr(request, "user", None)
     if getattr(user, "is_authenticated", False):
         out.append((f"{bucket.name}:user:{user.pk}", bucket.account))
+    elif request.META.get("HTTP_AUTHORIZATION"):  # an API token acts as its account
+        token = hashlib.sha256(request.META["HTTP_AUTHORIZATION"].encode("utf-8", "replace")).hexdigest()[:32]
+        out.append((f"{bucket.name}:token:{token}", bucket.account))
     elif request.method == "POST":
-        login = request.POST.get(settings.AXES_USERNAME_FORM_FIELD) or request.POST.get("login")
+        login = next((request.POST[f] for f in LOGIN_FIELDS if request.POST.get(f)), "")
         if login:
             out.append((f"{bucket.name}:login:{login_fingerprint(login)}", bucket.account))
     return out

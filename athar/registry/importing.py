@@ -54,11 +54,15 @@ def contact_owner(lineage: str) -> str:
     return f"report-lineage:{lineage}"
 
 
-def content_hash(parsed: ParsedRow) -> str:
+def content_key() -> bytes:
+    """The key of content hashes (derived from the master key)."""
+    return hashlib.sha256(b"athar-report-content" + crypto.master_key()).digest()
+
+
+def content_hash(parsed: ParsedRow, key: bytes) -> str:
     """A keyed hash of what the row says (keyed, so it cannot be used to guess a contact)."""
     body = json.dumps({"f": parsed.fields, "c": parsed.contact, "p": parsed.photos, "x": parsed.extra},
                       sort_keys=True, default=str, ensure_ascii=False)
-    key = hashlib.sha256(b"athar-report-content" + crypto.master_key()).digest()
     return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
 
 
@@ -83,10 +87,16 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
                      photos=split_photos(values.get("photos", "")), extra=extra)
 
 
-def import_reports(path: Path, source: str = "", actor: str = "system") -> dict[str, Any]:
-    """Import a report file; returns counts, warnings and the rejected rows."""
+def import_reports(path: Path, source: str = "", actor: str = "system",
+                   ignore_columns: set[str] | None = None) -> dict[str, Any]:
+    """Import a report file; returns counts, warnings and the rejected rows.
+
+    ``ignore_columns`` are left out entirely (``eval linkage`` hides the truth column).
+    """
     path = Path(path)
     table = read_table(path)
+    if ignore_columns:
+        table = table.without(ignore_columns)
     mapping = map_header(table.header, table.sdf)
     result = ImportResult()
     _warn_columns(table, mapping, result)
@@ -123,6 +133,7 @@ def _warn_columns(table: Table, mapping: dict[str, str], result: ImportResult) -
 def _parse_all(table: Table, mapping: dict[str, str], source: str, folder: Path,
                result: ImportResult) -> list[ParsedRow]:
     today = timezone.now().date()
+    key = content_key()
     seen: dict[tuple[str, str], int] = {}
     out = []
     for row in table.rows:
@@ -131,11 +142,11 @@ def _parse_all(table: Table, mapping: dict[str, str], source: str, folder: Path,
             for photo in parsed.photos:
                 check_photo(_photo_path(folder, photo))
             if not parsed.report_id:
-                parsed.report_id = "content:" + content_hash(parsed)[:32]
-            key = (parsed.source, parsed.report_id)
-            if key in seen:
-                raise RowError(f"report_id {parsed.report_id!r} already appears in row {seen[key]}")
-            seen[key] = row.number
+                parsed.report_id = "content:" + content_hash(parsed, key)[:32]
+            identity = (parsed.source, parsed.report_id)
+            if identity in seen:
+                raise RowError(f"report_id {parsed.report_id!r} already appears in row {seen[identity]}")
+            seen[identity] = row.number
             out.append(parsed)
         except ValueError as exc:
             result.rejected.append({"row": row.number, "reason": str(exc)})
@@ -151,12 +162,13 @@ def _photo_path(folder: Path, name: str) -> Path:
 
 def _write(parsed: list[ParsedRow], batch: ImportBatch, folder: Path, result: ImportResult) -> None:
     resolver = PlaceResolver.load()
+    key = content_key()
     for start in range(0, len(parsed), BATCH):
         chunk = parsed[start:start + BATCH]
         current = _current_versions(chunk)
         new_rows: list[tuple[ParsedRow, Report]] = []
         for item in chunk:
-            digest = content_hash(item)
+            digest = content_hash(item, key)
             old = current.get((item.source, item.report_id))
             if old is not None and old.content_hash == digest:
                 result.unchanged += 1

@@ -13,6 +13,7 @@ Spark; docs/linkage.md). This module is the database side:
 
 from __future__ import annotations
 
+import inspect
 import logging
 import time
 from collections import Counter, defaultdict
@@ -92,6 +93,10 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
     from athar.matching.linkage import link_reports
     from athar.matching.linkage.settings import ALGORITHM, VERSION
 
+    if engine == "spark" and spark is None:
+        from athar.registry.spark import local_session
+
+        spark = local_session()
     run = LinkageRun.objects.create(engine=engine, algorithm=ALGORITHM, algorithm_version=str(VERSION))
     timings: dict[str, float] = {}
     try:
@@ -112,10 +117,19 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
     return {"run": run.pk, "engine": engine, "algorithm": f"{ALGORITHM} v{VERSION}", **counts, **timings}
 
 
-def best_pairs(result: Any) -> pd.DataFrame:
-    """For each report, its strongest linked pair (both directions), with an explanation."""
+def explain(pairs: pd.DataFrame, result: Any) -> list[str]:
+    """Readable reasons of pairs (athar.matching.linkage.explain_pairs)."""
     from athar.matching.linkage import explain_pairs
 
+    if pairs.empty:
+        return []
+    if len(inspect.signature(explain_pairs).parameters) > 1:  # older form took the level labels
+        return list(explain_pairs(pairs, getattr(result, "level_labels", {})))
+    return list(explain_pairs(pairs))
+
+
+def best_pairs(result: Any) -> pd.DataFrame:
+    """For each report, its strongest linked pair (both directions), with an explanation."""
     linked = result.pairs[result.pairs["status"] == "linked"]
     if linked.empty:
         return pd.DataFrame(columns=["uid", "other", "match_probability", "decision", "why"])
@@ -125,7 +139,7 @@ def best_pairs(result: Any) -> pd.DataFrame:
     ], ignore_index=True)
     both = both.sort_values("match_probability", ascending=False, na_position="first", kind="stable")
     best = both.drop_duplicates("uid").reset_index(drop=True)
-    best["why"] = explain_pairs(best, result.level_labels)
+    best["why"] = explain(best, result)
     return best[["uid", "other", "match_probability", "decision", "why"]]
 
 
@@ -194,12 +208,10 @@ def _links(run: LinkageRun, clusters: dict[str, list[str]], chosen: dict[str, in
 
 
 def _review_pairs(run: LinkageRun, result: Any) -> int:
-    from athar.matching.linkage import explain_pairs
-
     review = result.review
     if review.empty:
         return 0
-    why = explain_pairs(review, result.level_labels)
+    why = explain(review, result)
     rows = []
     for (left, right, prob), text in zip(review[["unique_id_l", "unique_id_r", "match_probability"]]
                                          .itertuples(index=False, name=None), why):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +40,15 @@ _GENERIC_WORDS = {"governorate", "province", "district", "subdistrict", "sub", "
 _ARTICLE = re.compile(r"^(al|el|ar|as|ad|ash|az|at|an|ad)[- ]|^ال")
 
 
+@lru_cache(maxsize=1)
+def _generic_words() -> frozenset[str]:
+    return frozenset(normalize_latin(normalize_arabic(w)) for w in _GENERIC_WORDS)
+
+
 def place_key(text: str) -> str:
     """A spelling-tolerant key: script-normalised, lower case, article and generic words removed."""
     value = normalize_latin(normalize_arabic(text or "")).replace("-", " ").replace("'", "")
-    words = [_ARTICLE.sub("", w) for w in value.split() if w not in _GENERIC_WORDS]
+    words = [_ARTICLE.sub("", w) for w in value.split() if w not in _generic_words()]
     return " ".join(w for w in words if w)
 
 

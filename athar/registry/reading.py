@@ -22,6 +22,13 @@ class Table:
     sdf: bool
     skipped_rows: list[int]
 
+    def without(self, columns: set[str]) -> "Table":
+        """The same table with some columns left out."""
+        header = [h for h in self.header if h not in columns]
+        rows = [CsvRow(r.number, {k: v for k, v in r.values.items() if k not in columns}, r.extra)
+                for r in self.rows]
+        return Table(header, rows, self.file_format, self.sdf, self.skipped_rows)
+
 
 def read_table(path: Path) -> Table:
     """Read a CSV or XLSX report file; the Syrian Detainee Finder's label row is skipped."""

@@ -112,6 +112,10 @@ def cases_visible_to(user: Any) -> QuerySet[Case]:
     if role in STAFF_ROLES:
         return Case.objects.all()
     if role in (Role.FAMILY, Role.CASEWORKER):
+        from athar.web import identification as ident
+
+        if ident.candidate_model() is None:
+            return Case.objects.none()
         case_ids = candidates_visible_to(user).values("case_id")
         return Case.objects.filter(pk__in=case_ids)
     return Case.objects.none()

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
@@ -35,8 +35,8 @@ def samples(pipe: FacePipeline, path: Path, rng: random.Random) -> tuple[list[np
     img = Image.open(path).convert("RGB")
     for c in rng.sample(CONDS, rng.choice((1, 2, 3))):
         img = degrade.apply(c, img, rng)
-    work = ImageOps.autocontrast(img, cutoff=1)
-    cands = pipe._candidates(work)
+    work, seen = pipe.prepare(img)
+    cands = pipe._candidates(seen)
     if not cands:
         return [], [], []
     main = max((c for c in cands if c.rotation == 0), key=lambda c: c.det.box.area, default=None)

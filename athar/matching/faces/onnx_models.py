@@ -85,12 +85,10 @@ class OnnxDetector:
     name = "faceplugin-detect-320x240"
     W, H = 320, 240
 
-    def __init__(self, threshold: float = 0.65, nms: float = 0.4, smooth: float = 1.5) -> None:
+    def __init__(self, threshold: float = 0.65, nms: float = 0.4, smooth: float = 0.0) -> None:
         self.threshold = threshold
         self.nms = nms
-        # A Gaussian blur at detector resolution: noise and JPEG blocks of archive
-        # photos otherwise hide faces (on degraded LFW detection rose from 63 % to 95 %).
-        self.smooth = smooth
+        self.smooth = smooth  # optional blur at detector resolution (the pipeline blurs first)
 
     def detect(self, rgb: UInt8Array) -> list[Detection]:
         h, w = rgb.shape[:2]
@@ -104,14 +102,16 @@ class OnnxDetector:
         x = ((canvas.astype(np.float32) - 127.0) / 128.0).transpose(2, 0, 1)[None]
         scores, boxes = _session("fr_detect.onnx").run(None, {"input": x})
         s, b = scores[0, :, 1], boxes[0]
+        # log(p1 / p0) from both softmax outputs: p1 saturates at 1.0 in float32, p0 does not.
+        logit = np.log(np.maximum(scores[0, :, 1], 1e-30)) - np.log(np.maximum(scores[0, :, 0], 1e-30))
         sel = s >= self.threshold
-        s, b = s[sel], b[sel] * np.array([self.W, self.H, self.W, self.H], dtype=np.float32) / scale
+        s, logit, b = s[sel], logit[sel], b[sel] * np.array([self.W, self.H, self.W, self.H], dtype=np.float32) / scale
         out = []
         for i in _nms(b, s, self.nms):
             x1, y1, x2, y2 = (float(v) for v in b[i])
             x1, y1, x2, y2 = max(0.0, x1), max(0.0, y1), min(float(w), x2), min(float(h), y2)
             if x2 - x1 > 2 and y2 - y1 > 2:
-                out.append(Detection(Box(x1, y1, x2, y2), float(s[i])))
+                out.append(Detection(Box(x1, y1, x2, y2), float(s[i]), float(logit[i])))
         return out
 
 

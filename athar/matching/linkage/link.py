@@ -7,6 +7,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 from splink import Linker, block_on
 
@@ -21,6 +22,13 @@ KEY_COLUMNS = [
     "governorate_id", "city_key", "birth_place_key", "arrest_year", "sex", "agency_id",
 ]
 logging.getLogger("splink").setLevel(logging.WARNING)
+COMPARISON_NAMES = {
+    "first_name": "first name", "father_name": "father's name", "grandfather_name": "grandfather's name",
+    "family_name": "family name", "mother_name": "mother's first name",
+    "mother_family_name": "mother's family name", "birth_year": "birth year", "sex": "sex",
+    "governorate_id": "governorate", "city_key": "city", "birth_place_key": "birth place",
+    "arrest_date": "arrest date", "agency_id": "arresting agency",
+}
 
 
 @dataclass
@@ -43,7 +51,6 @@ class LinkageResult:
     threshold: float = 0.9
     review_band: tuple[float, float] = (0.5, 0.9)
     model: LinkageModel | None = None
-    level_labels: dict[str, dict[int, str]] = field(default_factory=dict)
 
     def cluster_ids(self, ids: list[str] | pd.Series) -> list[str]:
         """Cluster id of each report id, in the given order."""
@@ -62,15 +69,29 @@ def _linker(prepared: pd.DataFrame, model: LinkageModel | None, engine: str, spa
     return Linker(table, settings, log_level=None)
 
 
-def level_labels(model: LinkageModel | None = None, populated: set[str] | None = None) -> dict[str, dict[int, str]]:
-    """comparison → {gamma value: level label} (gamma -1 is 'missing')."""
-    settings = build_settings(populated or set(KEY_COLUMNS), "duckdb", None)
-    out: dict[str, dict[int, str]] = {}
-    for comp in settings["comparisons"]:
-        levels = [lv for lv in comp["comparison_levels"] if not lv.get("is_null_level")]
-        out[comp["output_column_name"]] = {len(levels) - 1 - i: lv["label_for_charts"] for i, lv in enumerate(levels)}
-        out[comp["output_column_name"]][-1] = "missing"
+def level_weights(model: LinkageModel) -> dict[str, list[tuple[float, str]]]:
+    """comparison → [(match weight log2(m/u), level label)] of its non-null levels."""
+    out: dict[str, list[tuple[float, str]]] = {}
+    for comp, levels in model.parameters.items():
+        out[comp] = [(math.log2(v["m"] / v["u"]), label) for label, v in levels.items()
+                     if v["m"] and v["u"]]
     return out
+
+
+def add_levels(pairs: pd.DataFrame, model: LinkageModel) -> pd.DataFrame:
+    """Add ``level_<comparison>`` columns, read back from each comparison's match weight
+    (Splink 5 returns weights, not levels; each level of a comparison has its own weight)."""
+    for comp, levels in level_weights(model).items():
+        col = f"mw_{comp}"
+        if col not in pairs.columns or not levels:
+            continue
+        weights = np.array([w for w, _ in levels])
+        names = np.array([lab for _, lab in levels] + ["missing"], dtype=object)
+        mw = pairs[col].to_numpy(dtype=float)
+        nearest = np.abs(mw[:, None] - weights[None, :]).argmin(axis=1)
+        exact = np.isclose(mw, weights[nearest], atol=1e-6)
+        pairs[f"level_{comp}"] = names[np.where(exact, nearest, len(levels))]
+    return pairs
 
 
 def link_reports(
@@ -95,28 +116,50 @@ def link_reports(
     linker = _linker(table, model, engine, spark, retain=True)
     floor = min(review_band[0], threshold)
     pairs = linker.inference.predict(threshold_match_probability=floor).as_pandas_dataframe()
-    pairs = _tidy_pairs(pairs)
+    pairs = add_levels(_tidy_pairs(pairs), model)
+    pairs = apply_guards(pairs, review_band[0])
     decided = normalise_decisions(decisions)
     pairs = _apply_decisions(pairs, decided)
     outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided)
     pairs = _status(pairs, outcome.cut_edges, threshold, review_band)
-    labels = level_labels(model, _populated(table))
     if explain if explain is not None else len(pairs) < 200_000:
-        pairs["explanation"] = explain_pairs(pairs, labels)
+        pairs["explanation"] = explain_pairs(pairs)
     clusters = pd.DataFrame({"unique_id": list(outcome.cluster_of), "cluster_id": list(outcome.cluster_of.values())})
     clusters = clusters[clusters["unique_id"].isin(set(table["unique_id"]))].reset_index(drop=True)
     review = pairs[pairs["status"] == "review"].reset_index(drop=True)
-    return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model, labels)
+    return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model)
 
 
 def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     pairs = pairs.copy()
     pairs["unique_id_l"] = pairs["unique_id_l"].astype(str)
     pairs["unique_id_r"] = pairs["unique_id_r"].astype(str)
-    keep = ["unique_id_l", "unique_id_r", "match_probability", "match_weight"]
-    keep += [c for c in pairs.columns if c.startswith(("gamma_", "bf_")) and not c.startswith("bf_tf_adj")]
-    keep += [c for c in pairs.columns if c.startswith("bf_tf_adj_")]
-    return pairs[keep].reset_index(drop=True)
+    keep = ["unique_id_l", "unique_id_r", "match_probability", "match_weight", "match_key"]
+    keep += [c for c in pairs.columns if c.startswith("mw_")]
+    return pairs[[c for c in keep if c in pairs.columns]].reset_index(drop=True)
+
+
+# Hard rules on top of the model: two reports whose first names (or fathers' names) are
+# both given and plainly different describe different people — brothers share everything
+# else. The pair keeps its model score in ``model_probability``.
+GUARDS = {"first_name": "first names differ (siblings or namesakes?)",
+          "father_name": "fathers' names differ (namesakes?)"}
+GUARD_CAP = 0.2
+
+
+def apply_guards(pairs: pd.DataFrame, floor: float) -> pd.DataFrame:
+    """Cap the probability of pairs whose first or father's names are at the 'different' level."""
+    pairs["model_probability"] = pairs["match_probability"]
+    guard = pd.Series("", index=pairs.index, dtype=object)
+    for comp, note in GUARDS.items():
+        col = f"level_{comp}"
+        if col in pairs.columns:
+            hit = (pairs[col] == "different") & (guard == "")
+            guard[hit] = note
+    capped = guard != ""
+    pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor))
+    pairs["guard"] = guard
+    return pairs
 
 
 def _apply_decisions(pairs: pd.DataFrame, decisions: list[Decision]) -> pd.DataFrame:
@@ -153,22 +196,21 @@ def _status(pairs: pd.DataFrame, cut: list[tuple[str, str, float]], threshold: f
     return pairs
 
 
-def explain_pairs(pairs: pd.DataFrame, labels: dict[str, dict[int, str]]) -> list[str]:
-    """One readable line per pair: each comparison's level and its match weight."""
+def explain_pairs(pairs: pd.DataFrame) -> list[str]:
+    """One readable line per pair: each comparison's level and match weight (needs the
+    ``level_*`` columns of :func:`add_levels`)."""
+    comps = [c[len("level_"):] for c in pairs.columns if c.startswith("level_")]
     parts: list[list[str]] = [[] for _ in range(len(pairs))]
-    for comp, by_gamma in labels.items():
-        gcol, bcol = f"gamma_{comp}", f"bf_{comp}"
-        if gcol not in pairs.columns:
-            continue
-        tf = pairs.get(f"bf_tf_adj_{comp}")
-        name = comp.replace("_", " ").replace(" id", "").replace(" key", "")
-        for i, (g, bf) in enumerate(zip(pairs[gcol], pairs[bcol])):
-            if pd.isna(g) or int(g) == -1:
-                continue
-            factor = float(bf) * (float(tf.iloc[i]) if tf is not None and pd.notna(tf.iloc[i]) else 1.0)
-            weight = math.log2(factor) if factor > 0 else float("-inf")
-            parts[i].append(f"{name}: {by_gamma.get(int(g), str(g))} ({weight:+.1f})")
-    return ["; ".join(p) if p else "decided by a reviewer" for p in parts]
+    for comp in comps:
+        name = COMPARISON_NAMES.get(comp, comp)
+        weight = pairs[f"mw_{comp}"].to_numpy(dtype=float)
+        if f"mw_tf_adj_{comp}" in pairs.columns:
+            weight = weight + pairs[f"mw_tf_adj_{comp}"].fillna(0).to_numpy(dtype=float)
+        for i, level in enumerate(pairs[f"level_{comp}"]):
+            if level != "missing":
+                parts[i].append(f"{name}: {level} ({weight[i]:+.1f})")
+    guards = pairs["guard"] if "guard" in pairs.columns else [""] * len(pairs)
+    return ["; ".join(p + ([g] if g else [])) if p else "decided by a reviewer" for p, g in zip(parts, guards)]
 
 
 def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs: float = 2e6,

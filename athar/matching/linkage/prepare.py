@@ -21,7 +21,7 @@ import yaml
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
 from athar.matching.names.tokens import NameToken
 
-NAME_PARTS = ("first", "father", "grandfather", "family", "mother")
+NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
 INPUT_COLUMNS = [
     "unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name",
     "full_name", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date",
@@ -70,7 +70,7 @@ def governorate_id(value: str) -> str | None:
 @lru_cache(maxsize=200_000)
 def place_key(value: str) -> str | None:
     """Cross-script key of a place name (article stripped, consonant skeleton)."""
-    return name_keys(value).block or None if value else None
+    return name_keys(value).skeleton or None if value else None
 
 
 @lru_cache(maxsize=10_000)
@@ -125,16 +125,20 @@ def _token_keys(token: NameToken | None) -> tuple[str | None, str | None, str | 
 def _name_columns(row: dict[str, str]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     parsed = None
+    mother = row.get("mother_name", "")
+    mother_tokens = name_tokens(mother) if mother else ()
     for part in NAME_PARTS:
-        text = row.get(f"{part}_name", "")
-        if part == "mother" and text:
-            keys = _token_keys(parse_full_name(text).first)
+        text = row.get(f"{part}_name", "") if part != "mother_family" else ""
+        if part == "mother":
+            keys = _token_keys(mother_tokens[0] if mother_tokens else None)
+        elif part == "mother_family":
+            keys = _token_keys(mother_tokens[-1] if len(mother_tokens) > 1 else None)
         elif text:
             keys = _keys(text)
         else:
             if parsed is None:
                 parsed = _parsed_full(row.get("full_name", "") or row.get("full_name_latin", ""))
-            keys = _token_keys(parsed.get(part)) if part != "mother" else (None, None, None, 0)
+            keys = _token_keys(parsed.get(part))
         out[f"{part}_id"], out[f"{part}_blk"], out[f"{part}_skel"], out[f"{part}_known"] = keys
     return out
 
@@ -160,6 +164,6 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64")
     out["arrest_precision"] = dates.map(lambda d: d[2])
     out["agency_id"] = get("arresting_agency").map(agency_id)
-    for col in ("first_known", "father_known", "grandfather_known", "family_known", "mother_known"):
-        out[col] = out[col].astype("int64")
+    for part in NAME_PARTS:
+        out[f"{part}_known"] = out[f"{part}_known"].astype("int64")
     return out

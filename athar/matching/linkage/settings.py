@@ -18,7 +18,7 @@ VERSION = 1
 
 NAME_LABELS = {
     "first": "first name", "father": "father's name", "grandfather": "grandfather's name",
-    "family": "family name", "mother": "mother's first name",
+    "family": "family name", "mother": "mother's first name", "mother_family": "mother's family name",
 }
 
 
@@ -89,6 +89,7 @@ def comparisons() -> list[cl.CustomComparison]:
         name_comparison("grandfather", tf=False, fuzzy=False),
         name_comparison("family"),
         name_comparison("mother", fuzzy=False),
+        name_comparison("mother_family", fuzzy=False),
         birth_year_comparison(),
         exact_comparison("sex", "sex"),
         exact_comparison("governorate_id", "governorate"),
@@ -108,6 +109,10 @@ FULL_RULES: list[tuple[str, ...]] = [
     ("father_blk", "family_blk", "mother_blk"),
     ("first_blk", "family_blk", "city_key"),
     ("first_blk", "father_blk", "family_blk", "arrest_year"),
+    # a typo in the family name must not hide a pair: rules without it
+    ("first_blk", "father_blk", "city_key"),
+    ("first_blk", "father_blk", "governorate_id", "arrest_year"),
+    ("father_blk", "family_blk", "birth_year"),
 ]
 # When the reports hold names only (no place, year or date), blocks use names alone.
 NAMES_ONLY_RULES: list[tuple[str, ...]] = [

@@ -65,11 +65,40 @@ class VariantIndex:
         self.exact = {k: next(iter(v)) for k, v in exact.items() if len(v) == 1}
         self.loose = {k: next(iter(v)) for k, v in loose.items() if len(v) == 1}
 
+        self._deletions: dict[str, set[str]] = defaultdict(set)  # one letter removed
+        for key, canonical in self.exact.items():
+            for d in _deletions(key):
+                self._deletions[d].add(canonical)
+
     def canonical(self, key: str) -> str | None:
-        """Canonical name of an index key, or None."""
+        """Canonical name of an index key, or None. The loose (vowel-blind) lookup is used
+        only for names with at least three consonants: short names are too close."""
         if key in self.ambiguous:
             return None
-        return self.exact.get(key) or self.loose.get(_loosen(key))
+        found = self.exact.get(key)
+        if found is None and len(re.sub(r"[aeiouاوي]", "", key[3:])) >= 3:
+            found = self.loose.get(_loosen(key))
+        return found
+
+    def near_canonical(self, key: str) -> str | None:
+        """Canonical name one typo away (a letter missing, extra, changed or swapped), when
+        exactly one known name is that close; None otherwise. Short names need more care:
+        a changed letter counts from six letters on, an extra letter from four."""
+        body = key[3:]
+        found: set[str] = set()
+        found |= self._deletions.get(key, set()) if len(body) >= 3 else set()  # letter missing
+        dels = _deletions(key) if len(body) >= 4 else []
+        for i, d in enumerate(dels):
+            if d in self.exact and i < len(dels) - 1:  # extra letter (not at the end: Salma/Salman)
+                found.add(self.exact[d])
+            if len(body) >= 6:
+                found |= self._deletions.get(d, set())  # changed or swapped letter
+        return next(iter(found)) if len(found) == 1 else None
+
+
+def _deletions(key: str) -> list[str]:
+    prefix, body = key[:3], key[3:]
+    return [prefix + body[:i] + body[i + 1:] for i in range(len(body))]
 
 
 def _form_key(form: str) -> str:

@@ -22,7 +22,7 @@ def face_a(lfw: Path) -> Image.Image:
 
 @pytest.fixture(scope="session")
 def face_b(lfw: Path) -> Image.Image:
-    return Image.open(sorted((lfw / "George_W_Bush").glob("*.jpg"))[0]).convert("RGB")
+    return Image.open(sorted((lfw / "Colin_Powell").glob("*.jpg"))[0]).convert("RGB")
 
 
 @pytest.fixture(scope="session")

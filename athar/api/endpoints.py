@@ -1,0 +1,102 @@
+"""API endpoints. Objects a caller may not see answer 404, exactly like the web pages."""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from django.db.models import Count
+from django.http import Http404, HttpRequest
+from ninja import Schema
+
+from athar.api.api import api
+from athar.archive.models import Case, Facility
+from athar.web import access
+from athar.web import identification as ident
+
+
+class ReportOut(Schema):
+    id: int
+    source: str
+    report_id: str
+    full_name_ar: str
+    full_name_latin: str
+    birth_year: int | None
+    arrest_date: date | None
+    arrest_date_precision: str
+    status: str
+    candidates: int
+    face_consent: bool
+
+
+class CandidateOut(Schema):
+    id: int
+    report: int
+    case: str
+    facility: str
+    likely_match: bool
+    reasons: list[Any]
+
+
+class FacilityCount(Schema):
+    facility: str
+    cases: int
+
+
+class StatsOut(Schema):
+    cases: int
+    facilities: list[FacilityCount]
+
+
+def _report_out(report: Any) -> dict[str, Any]:
+    summary = ident.report_summary(report)
+    return {"id": report.pk, "source": report.source, "report_id": report.report_id,
+            "full_name_ar": report.full_name_ar, "full_name_latin": report.full_name_latin,
+            "birth_year": report.birth_year, "arrest_date": report.arrest_date,
+            "arrest_date_precision": report.arrest_date_precision, "status": str(summary["status"]),
+            "candidates": summary["candidates"], "face_consent": summary["face_consent"]}
+
+
+@api.get("/reports", response=list[ReportOut], url_name="reports")
+def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
+    """The reports the caller may see (a family: its own; a caseworker: its families')."""
+    return [_report_out(r) for r in access.reports_visible_to(request.user).order_by("pk")[:500]]
+
+
+@api.get("/reports/{report_id}", response=ReportOut, url_name="report")
+def get_report(request: HttpRequest, report_id: int) -> dict[str, Any]:
+    report = access.reports_visible_to(request.user).filter(pk=report_id).first()
+    if report is None:
+        raise Http404
+    return _report_out(report)
+
+
+def _candidate_out(candidate: Any) -> dict[str, Any]:
+    view = ident.candidate_view(candidate)
+    return {"id": candidate.pk, "report": view["report"].pk, "case": str(view["case"].public_id),
+            "facility": view["case"].facility.code, "likely_match": view["likely"], "reasons": view["reasons"]}
+
+
+@api.get("/reports/{report_id}/candidates", response=list[CandidateOut], url_name="candidates")
+def list_candidates(request: HttpRequest, report_id: int) -> list[dict[str, Any]]:
+    """Likely matches of one report (never photos; those stay behind the web's reveal steps)."""
+    report = access.reports_visible_to(request.user).filter(pk=report_id).first()
+    if report is None:
+        raise Http404
+    rows = ident.candidates_for_reports(type(report).objects.filter(pk=report.pk), for_family=True)
+    return [_candidate_out(c) for c in rows]
+
+
+@api.get("/candidates/{candidate_id}", response=CandidateOut, url_name="candidate")
+def get_candidate(request: HttpRequest, candidate_id: int) -> dict[str, Any]:
+    candidate = access.candidates_visible_to(request.user).filter(pk=candidate_id).first()
+    if candidate is None:
+        raise Http404
+    return _candidate_out(candidate)
+
+
+@api.get("/stats", response=StatsOut, auth=None, url_name="stats")
+def stats(request: HttpRequest) -> dict[str, Any]:
+    """Public counts per facility (the same figures as the public statistics page)."""
+    rows = Facility.objects.annotate(n=Count("cases")).filter(n__gt=0).order_by("-n")
+    return {"cases": Case.objects.count(), "facilities": [{"facility": f.code, "cases": f.n} for f in rows]}

@@ -1,0 +1,180 @@
+"""Conflicts that block publication, and the evidence level of an identification.
+
+Kinds: one case claimed for two persons; one person claimed for two cases; a claim against the
+evidence beyond tolerance (a different sex; photographed well before the reported arrest; a forensic
+exclusion). A conflict stays open until a reviewer resolves it with a reason (reversible).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from athar.accounts.models import Role
+from athar.archive.models import Case
+from athar.audit.chain import actor_for_user, record
+from athar.identification.models import Claim, Conflict, ForensicResult, Identification, Verdict
+from athar.matching.scoring import CaseTable
+from athar.matching.scoring.features import FEATURES
+from athar.registry.models import MissingPerson
+
+STRONG_MARKS = {"content_and_place", "content", "place_and_side"}
+STRONG_NUMBER = {"same_number_same_facility", "same_number"}
+Kind = Conflict.Kind
+
+
+def _positive(**filters: Any) -> Any:
+    return Claim.objects.filter(verdict=Verdict.IS_THEM, withdrawn_at__isnull=True, **filters)
+
+
+def detect(person: MissingPerson, case: Case) -> list[Conflict]:
+    """Open (or extend) the conflicts the claims on this person and this case now show."""
+    opened = []
+    on_case = list(_positive(case=case))
+    if len({c.person_id for c in on_case}) >= 2:
+        opened += _open(Kind.CASE_TWO_PERSONS, f"case:{case.pk}", on_case, case=case,
+                        detail={"persons": sorted({c.person_id for c in on_case})})
+    on_person = list(_positive(person=person))
+    if len({c.case_id for c in on_person}) >= 2:
+        opened += _open(Kind.PERSON_TWO_CASES, f"person:{person.pk}", on_person, person=person,
+                        detail={"cases": sorted({c.case_id for c in on_person})})
+    for claim in _positive(person=person, case=case):
+        problems = against_evidence(person, case)
+        if problems:
+            opened += _open(Kind.AGAINST_EVIDENCE, f"claim:{claim.pk}", [claim], person=person, case=case,
+                            detail={"problems": problems})
+    return opened
+
+
+def against_evidence(person: MissingPerson, case: Case) -> list[dict[str, str]]:
+    """What contradicts "case is person" beyond tolerance, with readable details."""
+    from athar.identification.facts import case_record
+    from athar.identification.ranking import facts_of, subject_for_person
+    from athar.matching.scoring import load_algorithm
+
+    facts, _ = facts_of(subject_for_person(person), load_algorithm())
+    record_ = case_record(case)
+    table = CaseTable.build([record_])
+    out = []
+    for feature in FEATURES:
+        level = feature.levels[int(feature.compare(facts, table)[0])]
+        if (feature.name, level) in (("sex", "different"), ("time", "before_arrest")):
+            out.append({"feature": feature.name, "level": level, "detail": feature.explain(level, facts, record_)})
+    if ForensicResult.objects.filter(person=person, case=case, result=ForensicResult.Result.EXCLUSION,
+                                     withdrawn_at__isnull=True).exists():
+        out.append({"feature": "forensic", "level": "exclusion", "detail": "a forensic result excludes this case"})
+    return out
+
+
+def _open(kind: str, key: str, claims: list[Claim], *, person: MissingPerson | None = None,
+          case: Case | None = None, detail: dict[str, Any]) -> list[Conflict]:
+    ids = {c.pk for c in claims}
+    current = Conflict.objects.filter(kind=kind, key=key).order_by("-opened_at").first()
+    if current is not None and current.is_open:
+        current.claims.add(*claims)
+        return []
+    if current is not None and ids <= set(current.claims.values_list("id", flat=True)):
+        return []  # resolved already, and nothing new since
+    conflict = Conflict.objects.create(kind=kind, key=key, person=person, case=case, detail=detail)
+    conflict.claims.add(*claims)
+    record("identification.conflict_opened", object_type="conflict", object_id=conflict.pk,
+           data={"kind": kind, "key": key, "claims": sorted(ids)})
+    _block(conflict)
+    return [conflict]
+
+
+def _block(conflict: Conflict) -> None:
+    """A new or reopened conflict takes published identifications it touches back to review."""
+    from athar.identification.claims import refresh
+
+    for ident in _touching(conflict).filter(status=Identification.Status.PUBLISHED):
+        refresh(ident.person, ident.case)
+
+
+def _touching(conflict: Conflict) -> Any:
+    from django.db.models import Q
+
+    q = Q(pk__in=[])
+    if conflict.person_id:
+        q |= Q(person_id=conflict.person_id)
+    if conflict.case_id:
+        q |= Q(case_id=conflict.case_id)
+    return Identification.objects.filter(q)
+
+
+def resolve(conflict: Conflict, by: Any, reason: str) -> Conflict:
+    """A reviewer settles a conflict with a reason; identifications it blocked may publish."""
+    _check_reviewer(by)
+    if not reason.strip():
+        raise ValueError("a reason is required")
+    if not conflict.is_open:
+        raise ValueError(f"conflict {conflict.pk} is already resolved")
+    with transaction.atomic():
+        conflict.resolved_at, conflict.resolved_by, conflict.resolution = timezone.now(), by, reason.strip()
+        conflict.save(update_fields=["resolved_at", "resolved_by", "resolution"])
+        record("identification.conflict_resolved", object_type="conflict", object_id=conflict.pk,
+               actor=actor_for_user(by), data={"reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
+        _refresh_touching(conflict)
+    return conflict
+
+
+def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
+    """Reverse a resolution, with a reason: the conflict blocks publication again."""
+    _check_reviewer(by)
+    if not reason.strip():
+        raise ValueError("a reason is required")
+    if conflict.is_open:
+        raise ValueError(f"conflict {conflict.pk} is open")
+    with transaction.atomic():
+        conflict.resolved_at, conflict.resolved_by = None, None
+        conflict.resolution = ""
+        conflict.save(update_fields=["resolved_at", "resolved_by", "resolution"])
+        record("identification.conflict_reopened", object_type="conflict", object_id=conflict.pk,
+               actor=actor_for_user(by), data={"reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
+        _refresh_touching(conflict)
+    return conflict
+
+
+def _refresh_touching(conflict: Conflict) -> None:
+    from athar.identification.claims import refresh
+
+    for ident in _touching(conflict):
+        refresh(ident.person, ident.case)
+
+
+def _check_reviewer(user: Any) -> None:
+    from athar.identification.claims import REVIEW_ROLES, NotAllowed
+
+    if user.role not in REVIEW_ROLES:
+        raise NotAllowed(f"a {user.role} cannot resolve conflicts (reviewers can)")
+
+
+def evidence_level(person: MissingPerson, case: Case) -> str:
+    """forensic (a recorded match) > corroborated (two independent relatives, or a matching mark or
+    number) > family recognition."""
+    if ForensicResult.objects.filter(person=person, case=case, result=ForensicResult.Result.MATCH,
+                                     withdrawn_at__isnull=True).exists():
+        return Identification.Evidence.FORENSIC
+    claims = list(_positive(person=person, case=case))
+    witnesses = {(c.by_id, c.on_behalf_of.strip().casefold()) for c in claims}
+    if len(witnesses) >= 2 or _mark_or_number_matches(person, case):
+        return Identification.Evidence.CORROBORATED
+    return Identification.Evidence.FAMILY
+
+
+def _mark_or_number_matches(person: MissingPerson, case: Case) -> bool:
+    from athar.identification.facts import case_record
+    from athar.identification.ranking import facts_of, subject_for_person
+    from athar.matching.scoring import load_algorithm
+
+    facts, _ = facts_of(subject_for_person(person), load_algorithm())
+    table = CaseTable.build([case_record(case)])
+    levels = {f.name: f.levels[int(f.compare(facts, table)[0])] for f in FEATURES if f.name in ("marks", "number")}
+    return levels["marks"] in STRONG_MARKS or levels["number"] in STRONG_NUMBER
+
+
+def role_of(user: Any) -> str:
+    return str(getattr(user, "role", Role.FAMILY))

@@ -1,0 +1,40 @@
+"""Face vectors from the stores: archive faces (``archive.Face``) and photos of the person alive
+(``registry.ReportPhoto.faces``). Only vectors of the algorithm's face model are compared."""
+
+from __future__ import annotations
+
+import base64
+from typing import Iterable
+
+import numpy as np
+import numpy.typing as npt
+
+from athar.archive.models import Face
+from athar.matching.scoring import CaseTable
+from athar.matching.scoring.faces import CaseFaces
+from athar.registry.models import Report, ReportPhoto
+
+DIM = 512
+
+
+def case_faces(table: CaseTable, model: str) -> CaseFaces:
+    """Every archive face of ``model`` grouped by the case's position in the table."""
+    per_case: dict[int, list[npt.NDArray[np.float32]]] = {}
+    rows = Face.objects.filter(model_name=model, case__isnull=False).values_list("case_id", "embedding")
+    for case_id, blob in rows.iterator(chunk_size=5000):
+        pos = table.position.get(case_id)
+        if pos is not None:
+            per_case.setdefault(pos, []).append(np.frombuffer(bytes(blob), dtype=np.float32))
+    dim = len(next(iter(per_case.values()))[0]) if per_case else DIM
+    return CaseFaces.build({p: np.stack(v) for p, v in per_case.items()}, len(table), dim, model)
+
+
+def person_vectors(reports: Iterable[Report], model: str) -> npt.NDArray[np.float32]:
+    """The main face of every photo of the person alive, for ``model`` (empty when none)."""
+    vectors = []
+    for photo in ReportPhoto.objects.filter(report__in=list(reports)).order_by("id"):
+        for face in photo.faces or []:
+            if face.get("model") == model and face.get("embedding_b64"):
+                vectors.append(np.frombuffer(base64.b64decode(face["embedding_b64"]), dtype=np.float32))
+                break  # the family's face: the first (largest) one
+    return np.stack(vectors) if vectors else np.zeros((0, DIM), np.float32)

@@ -1,0 +1,117 @@
+"""From database rows to the plain facts the ranking core compares (athar.matching.scoring).
+
+A missing person's facts are the union of the current reports linked to them: the first known sex,
+birth year and arrest date (the most precise), every facility or agency named, every mark described.
+Facility names are resolved through the editable facility table in the database.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from django.db.models import Max
+
+from athar.archive.models import Agency, Case, Face, Facility
+from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts
+from athar.matching.scoring.faces import CaseFaces
+from athar.matching.scoring.places import FacilityTable
+from athar.registry.models import Report
+
+PRECISION_ORDER = {"day": 0, "month": 1, "year": 2, "unknown": 3}
+
+
+def facility_table() -> FacilityTable:
+    """The editable facility table as it is now."""
+    agencies = list(Agency.objects.values("id", "code", "name_en", "name_ar", "aliases"))
+    codes = {a["id"]: a["code"] for a in agencies}
+    facilities = [dict(f, agency=codes.get(f.pop("agency_id"), "")) for f in
+                  Facility.objects.values("code", "number", "name_en", "name_ar", "aliases", "agency_id")]
+    return FacilityTable.from_rows(facilities, agencies)
+
+
+def report_number(report: Report) -> str:
+    """A detainee number the family knows (an import column athar keeps in ``extra``)."""
+    extra = report.extra or {}
+    for key in ("detainee_number", "رقم المعتقل", "number"):
+        if extra.get(key):
+            return str(extra[key])
+    return ""
+
+
+def person_facts(subject_id: str, reports: Iterable[Report], ftable: FacilityTable, has_photo: bool) -> PersonFacts:
+    """Merge a person's reports into one set of facts (see the module docstring)."""
+    reports = [r for r in reports if r.erased_at is None]
+    sex = next((r.sex for r in reports if r.sex in ("M", "F")), "U")
+    born = next((r for r in reports if r.birth_year or r.birth_date), None)
+    birth_year = (born.birth_year or born.birth_date.year) if born else None  # type: ignore[union-attr]
+    dated = sorted((r for r in reports if r.arrest_date), key=lambda r: PRECISION_ORDER.get(r.arrest_date_precision, 3))
+    facilities: set[str] = set()
+    agencies: set[str] = set()
+    for r in reports:
+        f, a = ftable.resolve(r.arresting_agency)
+        facilities |= f
+        agencies |= a
+    return PersonFacts(
+        person_id=subject_id, sex=sex, birth_year=birth_year,
+        birth_year_tolerance=max((r.birth_year_margin for r in reports), default=0),
+        arrest=dated[0].arrest_date if dated else None,
+        arrest_precision=dated[0].arrest_date_precision if dated else "unknown",
+        facility_codes=frozenset(facilities), agency_codes=frozenset(agencies),
+        facility_named=any(r.arresting_agency.strip() for r in reports),
+        marks_text="; ".join(r.distinguishing_marks for r in reports if r.distinguishing_marks.strip()),
+        detainee_number=next((report_number(r) for r in reports if report_number(r)), ""),
+        has_photo=has_photo,
+    )
+
+
+def case_records() -> list[CaseRecord]:
+    """Every case's facts (one query, no model objects)."""
+    rows = Case.objects.values_list(
+        "id", "label", "facility__code", "facility__agency__code", "facility__name_en", "detainee_number",
+        "photographed", "photographed_precision", "sex", "age_min", "age_max", "marks").order_by("id")
+    return [CaseRecord(r[0], r[1], r[2] or "", r[3] or "", r[4] or r[2] or "", r[5], r[6], r[7], r[8], r[9], r[10],
+                       r[11]) for r in rows.iterator(chunk_size=5000)]
+
+
+@dataclass
+class CaseIndex:
+    """The case table and case faces, built once and reused while nothing changed."""
+
+    table: CaseTable
+    faces: CaseFaces
+    stamp: tuple[Any, ...]
+
+
+_lock = threading.Lock()
+_cache: dict[str, CaseIndex] = {}
+
+
+def _stamp() -> tuple[Any, ...]:
+    cases = Case.objects.aggregate(n=Max("id"), u=Max("updated_at"))
+    return (Case.objects.count(), cases["n"], cases["u"], Face.objects.count(), Face.objects.aggregate(m=Max("id"))["m"],
+            Facility.objects.count(), Agency.objects.count())
+
+
+def case_index(face_model: str) -> CaseIndex:
+    """The current case index for one face model (rebuilt when cases, faces or facilities change)."""
+    from athar.identification.faces import case_faces
+
+    stamp = _stamp()
+    with _lock:
+        cached = _cache.get(face_model)
+        if cached is not None and cached.stamp == stamp:
+            return cached
+        table = CaseTable.build(case_records())
+        index = CaseIndex(table, case_faces(table, face_model), stamp)
+        _cache[face_model] = index
+        return index
+
+
+def case_record(case: Case) -> CaseRecord:
+    """One case's facts, as the ranking core sees them."""
+    agency = case.facility.agency.code if case.facility.agency_id else ""
+    return CaseRecord(case.pk, case.label, case.facility.code, agency, case.facility.name_en or case.facility.code,
+                      case.detainee_number, case.photographed, case.photographed_precision, case.sex, case.age_min,
+                      case.age_max, case.marks)

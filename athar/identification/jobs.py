@@ -1,0 +1,146 @@
+"""A database-backed job queue for recomputing rankings (after healthchecks' ``sendalerts``).
+
+- A job is claimed with a conditional UPDATE (``status=queued`` → ``running``) that must change
+  exactly one row, so several workers can share one queue safely, on SQLite or PostgreSQL.
+- A failing job is delayed (exponential back-off), never retried in a loop; after MAX_ATTEMPTS it
+  stays ``failed`` with its error. A job left ``running`` by a killed worker is requeued after
+  STALE_AFTER.
+- Others call ``enqueue_for_report(report_id)``, ``enqueue_for_cases(case_ids)`` or
+  ``enqueue_for_archive(archive_id)`` when reports, cases or archives arrive; the worker's sweep
+  also notices new reports and changed cases by itself (watermarks), so nothing is missed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import socket
+import traceback
+from typing import Any, Iterable
+
+from django.db import transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from athar.archive.models import Case
+from athar.identification.models import Job, Ranking, Watermark
+from athar.registry.models import Report
+
+MAX_ATTEMPTS = 5
+STALE_AFTER = dt.timedelta(minutes=15)
+BACKOFF_SECONDS = 30
+
+
+def worker_name() -> str:
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def enqueue(kind: str, target: str = "", delay: float = 0) -> Job | None:
+    """Queue a job unless the same one is already waiting (then None)."""
+    if Job.objects.filter(kind=kind, target=target, status=Job.Status.QUEUED).exists():
+        return None
+    return Job.objects.create(kind=kind, target=target, run_after=timezone.now() + dt.timedelta(seconds=delay))
+
+
+def enqueue_for_report(report_id: int) -> Job | None:
+    """A report was imported or changed: rank its person (or the report itself) again."""
+    return enqueue("subject", f"report:{int(report_id)}")
+
+
+def enqueue_for_reports(report_ids: Iterable[int]) -> int:
+    return sum(enqueue_for_report(r) is not None for r in report_ids)
+
+
+def enqueue_for_person(person_id: int) -> Job | None:
+    return enqueue("subject", f"person:{int(person_id)}")
+
+
+def enqueue_for_cases(case_ids: Iterable[int]) -> Job | None:
+    """Cases were added or their facts edited: every subject may rank them differently."""
+    ids = sorted({int(c) for c in case_ids})
+    return enqueue("cases", ",".join(map(str, ids[:200])) + ("…" if len(ids) > 200 else "")) if ids else None
+
+
+def enqueue_for_archive(archive_id: int) -> Job | None:
+    """An archive was ingested (new cases and faces)."""
+    return enqueue("cases", f"archive:{int(archive_id)}")
+
+
+def claim_next(name: str | None = None) -> Job | None:
+    """Claim the next due job: exactly one worker wins each job."""
+    name = name or worker_name()
+    _requeue_stale()
+    now = timezone.now()
+    for job_id in Job.objects.filter(status=Job.Status.QUEUED, run_after__lte=now).values_list("id", flat=True)[:20]:
+        won = Job.objects.filter(id=job_id, status=Job.Status.QUEUED).update(
+            status=Job.Status.RUNNING, locked_by=name, locked_at=now, attempts=F("attempts") + 1)
+        if won == 1:
+            return Job.objects.get(id=job_id)
+    return None
+
+
+def _requeue_stale() -> None:
+    Job.objects.filter(status=Job.Status.RUNNING, locked_at__lt=timezone.now() - STALE_AFTER).update(
+        status=Job.Status.QUEUED, locked_by="", last_error="requeued: the worker stopped while running it")
+
+
+def run_job(job: Job) -> bool:
+    """Run one claimed job; on failure delay it (or give up after MAX_ATTEMPTS). True when done."""
+    try:
+        result = _dispatch(job)
+    except Exception as exc:  # noqa: BLE001 - recorded on the job, the worker carries on
+        failed = job.attempts >= MAX_ATTEMPTS
+        delay = dt.timedelta(seconds=BACKOFF_SECONDS * 2 ** (job.attempts - 1))
+        Job.objects.filter(pk=job.pk).update(
+            status=Job.Status.FAILED if failed else Job.Status.QUEUED, run_after=timezone.now() + delay,
+            locked_by="", last_error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"[:4000],
+            finished_at=timezone.now() if failed else None)
+        return False
+    Job.objects.filter(pk=job.pk).update(status=Job.Status.DONE, finished_at=timezone.now(), result=result,
+                                         last_error="")
+    return True
+
+
+def _dispatch(job: Job) -> dict[str, Any]:
+    from athar.identification.ranking import all_subject_keys, rank_and_store, subject_from_key
+
+    if job.kind == "subject":
+        row = rank_and_store(subject_from_key(job.target))
+        return {"ranking": row.pk, "likely_match": row.likely_match}
+    if job.kind == "cases":
+        keys = all_subject_keys()
+        return {"queued": sum(enqueue("subject", k) is not None for k in keys), "subjects": len(keys)}
+    if job.kind == "sweep":
+        return sweep()
+    raise ValueError(f"unknown job kind {job.kind!r}")
+
+
+def sweep() -> dict[str, int]:
+    """Queue work for reports and cases that arrived without a call to enqueue_*."""
+    with transaction.atomic():
+        mark_r, _ = Watermark.objects.select_for_update().get_or_create(name="reports")
+        mark_c, _ = Watermark.objects.select_for_update().get_or_create(name="cases")
+        last_report = int(mark_r.value or 0)
+        new_reports = list(Report.objects.filter(pk__gt=last_report, is_current=True).values_list("id", flat=True))
+        cases = Case.objects.aggregate(n=Max("id"), u=Max("updated_at"))
+        case_stamp = f"{cases['n'] or 0}|{cases['u'].isoformat() if cases['u'] else ''}"
+        changed = case_stamp != mark_c.value and (cases["n"] or 0) > 0
+        queued = sum(enqueue_for_report(r) is not None for r in new_reports)
+        if changed and (mark_c.value or Ranking.objects.exists()):
+            queued += enqueue("cases", "sweep") is not None
+        newest = Report.objects.aggregate(m=Max("id"))["m"] or last_report
+        Watermark.objects.filter(pk=mark_r.pk).update(value=str(newest))
+        Watermark.objects.filter(pk=mark_c.pk).update(value=case_stamp)
+    return {"new_reports": len(new_reports), "cases_changed": int(changed), "queued": queued}
+
+
+def drain(name: str | None = None, limit: int | None = None) -> dict[str, int]:
+    """Sweep, then run due jobs until none is left (``athar worker --once``)."""
+    counts = {"done": 0, "failed": 0}
+    sweep()
+    while limit is None or counts["done"] + counts["failed"] < limit:
+        job = claim_next(name)
+        if job is None:
+            break
+        counts["done" if run_job(job) else "failed"] += 1
+    return counts

@@ -1,0 +1,219 @@
+"""Candidates, claims, reviews, conflicts, identifications, and the job queue (docs/identification.md).
+
+Computed rows (rankings, candidates) are replaced on recomputation. People's decisions (claims,
+reviews, conflict resolutions, publications) are attributed, timestamped, reversed with a reason and
+never deleted; each is written to the audit chain.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Ranking(models.Model):
+    """One missing person (or a report not yet linked to a person) ranked against every case."""
+
+    person = models.ForeignKey("registry.MissingPerson", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="rankings")
+    report = models.ForeignKey("registry.Report", null=True, blank=True, on_delete=models.CASCADE,
+                               related_name="rankings")
+    algorithm = models.CharField(max_length=64)
+    algorithm_version = models.CharField(max_length=32)
+    face_model = models.CharField(max_length=64, blank=True)
+    has_photo = models.BooleanField(default=False)
+    cases = models.PositiveIntegerField(default=0)
+    likely_match = models.BooleanField(default=False)
+    shortlist = models.PositiveIntegerField(default=0)
+    scope = models.JSONField(default=dict, blank=True)  # e.g. cases in the reported facility
+    computed_at = models.DateTimeField(auto_now_add=True)
+    is_current = models.BooleanField(default=True, db_index=True)
+
+    class Meta:
+        ordering = ["-computed_at"]
+        indexes = [models.Index(fields=["person", "is_current"], name="ranking_person_idx"),
+                   models.Index(fields=["report", "is_current"], name="ranking_report_idx")]
+
+
+class Candidate(models.Model):
+    """One case in a ranking: score (sum of weights), probability, decision and the reasons."""
+
+    ranking = models.ForeignKey(Ranking, on_delete=models.CASCADE, related_name="candidates")
+    case = models.ForeignKey("archive.Case", on_delete=models.CASCADE, related_name="candidacies")
+    rank = models.PositiveIntegerField()
+    score = models.FloatField()
+    probability = models.FloatField()
+    likely_match = models.BooleanField(default=False)
+    reasons = models.JSONField(default=list)
+
+    class Meta:
+        ordering = ["ranking", "rank"]
+        constraints = [models.UniqueConstraint(fields=["ranking", "case"], name="candidate_unique_case")]
+
+
+class Verdict(models.TextChoices):
+    IS_THEM = "is_them", _("this is him/her")
+    NOT_THEM = "not_them", _("this is not him/her")
+    NOT_SURE = "not_sure", _("not sure")
+
+
+class Claim(models.Model):
+    """A family member's or caseworker's judgement on one candidate case: who said what, how sure."""
+
+    class Certainty(models.TextChoices):
+        CERTAIN = "certain", _("certain")
+        PROBABLE = "probable", _("fairly sure")
+        UNSURE = "unsure", _("unsure")
+
+    person = models.ForeignKey("registry.MissingPerson", on_delete=models.PROTECT, related_name="claims")
+    case = models.ForeignKey("archive.Case", on_delete=models.PROTECT, related_name="claims")
+    verdict = models.CharField(max_length=10, choices=Verdict.choices)
+    certainty = models.CharField(max_length=10, choices=Certainty.choices, default=Certainty.PROBABLE)
+    relation = models.CharField(max_length=60, blank=True, verbose_name=_("relation to the person"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="claims")
+    on_behalf_of = models.CharField(max_length=120, blank=True)  # a caseworker recording a relative's word
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="+")
+    withdrawn_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    @property
+    def active(self) -> bool:
+        return self.withdrawn_at is None
+
+
+class ForensicResult(models.Model):
+    """A DNA, dental, fingerprint or other result recorded from outside athar."""
+
+    class Kind(models.TextChoices):
+        DNA = "dna", _("DNA")
+        DENTAL = "dental", _("dental")
+        FINGERPRINT = "fingerprint", _("fingerprints")
+        OTHER = "other", _("other")
+
+    class Result(models.TextChoices):
+        MATCH = "match", _("match")
+        EXCLUSION = "exclusion", _("exclusion")
+        INCONCLUSIVE = "inconclusive", _("inconclusive")
+
+    person = models.ForeignKey("registry.MissingPerson", on_delete=models.PROTECT, related_name="forensic_results")
+    case = models.ForeignKey("archive.Case", on_delete=models.PROTECT, related_name="forensic_results")
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    result = models.CharField(max_length=12, choices=Result.choices)
+    reference = models.CharField(max_length=200, blank=True, verbose_name=_("laboratory or file reference"))
+    by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_reason = models.TextField(blank=True)
+
+
+class Identification(models.Model):
+    """The proposition "case C is person P", from the first positive claim to publication."""
+
+    class Status(models.TextChoices):
+        UNDER_REVIEW = "under_review", _("under review")
+        PUBLISHED = "published", _("published")
+        REJECTED = "rejected", _("rejected by review")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    class Evidence(models.TextChoices):
+        FAMILY = "family", _("family recognition")
+        CORROBORATED = "corroborated", _("corroborated")
+        FORENSIC = "forensic", _("forensic")
+
+    person = models.ForeignKey("registry.MissingPerson", on_delete=models.PROTECT, related_name="identifications")
+    case = models.ForeignKey("archive.Case", on_delete=models.PROTECT, related_name="identifications")
+    status = models.CharField(max_length=14, choices=Status.choices, default=Status.UNDER_REVIEW)
+    evidence_level = models.CharField(max_length=14, choices=Evidence.choices, default=Evidence.FAMILY)
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    status_changed_at = models.DateTimeField(auto_now=True)
+    status_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["person", "case"], name="identification_unique_pair")]
+
+
+class Review(models.Model):
+    """A reviewer's decision on an identification; publication needs two independent approvals."""
+
+    class Decision(models.TextChoices):
+        APPROVE = "approve", _("approve")
+        REJECT = "reject", _("reject")
+
+    identification = models.ForeignKey(Identification, on_delete=models.PROTECT, related_name="reviews")
+    reviewer = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    decision = models.CharField(max_length=8, choices=Decision.choices)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    reversed_at = models.DateTimeField(null=True, blank=True)
+    reversed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+")
+    reversed_reason = models.TextField(blank=True)
+
+
+class Conflict(models.Model):
+    """Something that blocks publication until a reviewer resolves it with a reason."""
+
+    class Kind(models.TextChoices):
+        CASE_TWO_PERSONS = "case_two_persons", _("one case claimed for two persons")
+        PERSON_TWO_CASES = "person_two_cases", _("one person claimed for two cases")
+        AGAINST_EVIDENCE = "against_evidence", _("a claim against the evidence")
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    key = models.CharField(max_length=120, db_index=True)  # what it is about, e.g. "case:12" or "claim:7"
+    person = models.ForeignKey("registry.MissingPerson", null=True, blank=True, on_delete=models.PROTECT,
+                               related_name="conflicts")
+    case = models.ForeignKey("archive.Case", null=True, blank=True, on_delete=models.PROTECT, related_name="conflicts")
+    claims = models.ManyToManyField(Claim, related_name="conflicts")
+    detail = models.JSONField(default=dict)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+")
+    resolution = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-opened_at"]
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None
+
+
+class Job(models.Model):
+    """A unit of background work (``athar worker``), claimed with a conditional UPDATE."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        RUNNING = "running", _("running")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
+
+    kind = models.CharField(max_length=16)  # subject | cases | sweep
+    target = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
+    run_after = models.DateTimeField(db_index=True)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    locked_by = models.CharField(max_length=120, blank=True)
+    locked_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    result = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["run_after", "id"]
+        indexes = [models.Index(fields=["status", "run_after"], name="job_queue_idx")]
+
+
+class Watermark(models.Model):
+    """How far the worker's sweep has seen new reports and changed cases."""
+
+    name = models.CharField(max_length=32, unique=True)
+    value = models.CharField(max_length=64, blank=True)

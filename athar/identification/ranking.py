@@ -1,0 +1,130 @@
+"""Ranking a missing person (or a report not yet linked to a person) against every case, and
+storing the result with the algorithm's name and version."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from django.db import transaction
+
+from athar.archive.models import Case
+from athar.identification.facts import case_index, facility_table, person_facts
+from athar.identification.faces import person_vectors
+from athar.identification.models import Candidate, Claim, Ranking
+from athar.matching.scoring import Algorithm, PersonFacts, load_algorithm
+from athar.registry.lookup import current_run, person_of, reports_of
+from athar.registry.models import MissingPerson, Report
+
+KEEP = 50  # candidates stored per ranking (plus any case a family has claimed)
+
+
+@dataclass
+class Subject:
+    """Who is ranked: a person (all their reports) or a single unlinked report."""
+
+    person: MissingPerson | None
+    report: Report | None
+    reports: list[Report] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return f"person:{self.person.pk}" if self.person else f"report:{self.report.pk}"  # type: ignore[union-attr]
+
+    def rankings(self) -> Any:
+        if self.person is not None:
+            return Ranking.objects.filter(person=self.person)
+        return Ranking.objects.filter(report=self.report, person__isnull=True)
+
+
+def subject_for_person(person: MissingPerson) -> Subject:
+    return Subject(person, None, reports_of(person))
+
+
+def subject_for_report(report: Report) -> Subject:
+    person = person_of(report) if report.is_current else None
+    return subject_for_person(person) if person else Subject(None, report, [report])
+
+
+def subject_from_key(key: str) -> Subject:
+    kind, _, pk = key.partition(":")
+    if kind == "person":
+        return subject_for_person(MissingPerson.objects.get(pk=int(pk)))
+    return subject_for_report(Report.objects.get(pk=int(pk)))
+
+
+def all_subject_keys() -> list[str]:
+    """Every person of the current linkage run, and every current report not linked to one."""
+    run = current_run()
+    persons = sorted(set(run.links.values_list("person_id", flat=True))) if run else []
+    linked = set(run.links.values_list("report_id", flat=True)) if run else set()
+    reports = Report.objects.filter(is_current=True, erased_at__isnull=True).values_list("id", flat=True)
+    return [f"person:{p}" for p in persons] + [f"report:{r}" for r in reports.order_by("id") if r not in linked]
+
+
+def facts_of(subject: Subject, algorithm: Algorithm) -> tuple[PersonFacts, np.ndarray]:
+    vectors = person_vectors(subject.reports, algorithm.face.get("model", ""))
+    return person_facts(subject.key, subject.reports, facility_table(), len(vectors) > 0), vectors
+
+
+def compute(subject: Subject, algorithm: Algorithm | None = None, limit: int = KEEP) -> dict[str, Any]:
+    """Rank without storing: the ranking core's answer plus what the store needs."""
+    algorithm = algorithm or load_algorithm()
+    index = case_index(algorithm.face.get("model", ""))
+    facts, vectors = facts_of(subject, algorithm)
+    sims = index.faces.similarities(vectors) if facts.has_photo else None
+    claimed = tuple(Claim.objects.filter(person=subject.person).values_list("case_id", flat=True)) if subject.person else ()
+    ranking = algorithm.rank(facts, index.table, sims, limit=limit, include=claimed)
+    in_facility = int(np.isin(index.table.facility, [i for i, c in enumerate(index.table.facility_codes)
+                                                      if c in facts.facility_codes]).sum())
+    scope = {"facilities": sorted(facts.facility_codes), "cases_in_reported_facilities": in_facility,
+             "cases": len(index.table), "to_look_at_first": ranking.shortlist}
+    return {"ranking": ranking, "facts": facts, "scope": scope, "algorithm": algorithm}
+
+
+def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Ranking:
+    """Compute and replace the subject's stored ranking in one transaction."""
+    out = compute(subject, algorithm)
+    ranking, algorithm = out["ranking"], out["algorithm"]
+    with transaction.atomic():
+        subject.rankings().filter(is_current=False).delete()
+        subject.rankings().filter(is_current=True).update(is_current=False)
+        row = Ranking.objects.create(
+            person=subject.person, report=subject.report if subject.person is None else None,
+            algorithm=algorithm.name, algorithm_version=algorithm.version, face_model=algorithm.face.get("model", ""),
+            has_photo=out["facts"].has_photo, cases=ranking.cases, likely_match=ranking.likely_match,
+            shortlist=ranking.shortlist, scope=out["scope"])
+        Candidate.objects.bulk_create([
+            Candidate(ranking=row, case_id=c.case_id, rank=c.rank, score=round(c.score, 4),
+                      probability=c.probability, likely_match=c.likely_match,
+                      reasons=[r.as_dict() for r in c.reasons]) for c in ranking.candidates])
+    return row
+
+
+def current_ranking(subject: Subject) -> Ranking | None:
+    return subject.rankings().filter(is_current=True).first()
+
+
+def ranking_result(row: Ranking, limit: int) -> dict[str, Any]:
+    """What ``athar candidates`` prints: the decision and the ranked cases with their reasons."""
+    candidates = row.candidates.select_related("case__facility", "case__archive").order_by("rank")[:limit]
+    scope = row.scope or {}
+    return {
+        "subject": {"person": row.person_id, "report": row.report_id},
+        "algorithm": row.algorithm, "algorithm_version": row.algorithm_version, "computed_at": row.computed_at,
+        "decision": "likely_match" if row.likely_match else "no_likely_match",
+        "has_photo": row.has_photo, "cases": row.cases, "to_look_at_first": row.shortlist,
+        "cases_in_reported_facilities": scope.get("cases_in_reported_facilities"),
+        "reported_facilities": scope.get("facilities", []),
+        "candidates": [{
+            "rank": c.rank, "case": c.case_id, "case_public_id": str(c.case.public_id), "archive": c.case.archive.name,
+            "facility": c.case.facility.code, "facility_name": str(c.case.facility), "label": c.case.label,
+            "detainee_number": c.case.detainee_number, "score": round(c.score, 2),
+            "probability": round(c.probability, 4), "likely_match": c.likely_match, "reasons": c.reasons,
+        } for c in candidates],
+    }
+
+
+def case_exists(case_id: int) -> bool:
+    return Case.objects.filter(pk=case_id).exists()

@@ -1,0 +1,67 @@
+"""Fitting an algorithm's weights on a benchmark set (Fellegi–Sunter style, numpy only).
+
+For each feature level: m = its share among true (person, case) pairs, u = its share among all other
+pairs; the weight is log(m / u), smoothed and clipped so no single fact can exclude a case. The face
+weight is a logistic fit of true vs other pairs on the cosine similarity, minus the log prior odds of
+the fitting sample (so it is a log-likelihood ratio, not a posterior).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from athar.matching.faces.calibration import fit_logistic
+from athar.matching.scoring.features import FEATURES
+
+MIN_WEIGHT, MAX_WEIGHT = -5.0, 9.0
+
+
+def level_weights(true_levels: dict[str, npt.NDArray[np.int8]], other_levels: dict[str, npt.NDArray[np.int8]],
+                  alpha: float = 1.0) -> dict[str, dict[str, float]]:
+    """log(m/u) per level; levels named "unknown"/"no_*" are fixed at 0 (no evidence)."""
+    out: dict[str, dict[str, float]] = {}
+    for feature in FEATURES:
+        t, o = true_levels[feature.name], other_levels[feature.name]
+        k = len(feature.levels)
+        m = (np.bincount(t, minlength=k) + alpha) / (len(t) + alpha * k)
+        u = (np.bincount(o, minlength=k) + alpha) / (len(o) + alpha * k)
+        weights = np.clip(np.log(m / u), MIN_WEIGHT, MAX_WEIGHT)
+        out[feature.name] = {lv: (0.0 if lv == "unknown" else round(float(w), 3))
+                             for lv, w in zip(feature.levels, weights)}
+    return out
+
+
+def face_weight(true_sims: npt.NDArray[np.float64], other_sims: npt.NDArray[np.float64]) -> dict[str, float]:
+    """Linear log-likelihood ratio of the cosine similarity, clipped to the range seen in fitting."""
+    scores = np.concatenate([true_sims, other_sims])
+    labels = np.concatenate([np.ones(len(true_sims)), np.zeros(len(other_sims))])
+    a, b = fit_logistic(scores, labels)
+    b -= math.log(len(true_sims) / len(other_sims))
+    return {"a": round(a, 4), "b": round(b, 4), "min": MIN_WEIGHT, "max": 14.0}
+
+
+def threshold_for_false_matches(absent_top_probabilities: list[float], target: float) -> float:
+    """The smallest probability threshold at which at most ``target`` of absent people get a likely
+    match (never below 0.5: a likely match must be more likely than not)."""
+    probs = sorted(absent_top_probabilities, reverse=True)
+    allowed = int(math.floor(target * len(probs)))
+    if allowed >= len(probs):
+        return 0.5
+    return max(0.5, min(0.999, probs[allowed] + 1e-6))
+
+
+def shortlist_threshold(true_scores_without_photo: list[float], recall: float = 0.9) -> float:
+    """The score above which ``recall`` of true cases lie (ranking on facts alone)."""
+    if not true_scores_without_photo:
+        return 0.0
+    return float(np.quantile(np.array(true_scores_without_photo), 1 - recall))
+
+
+def algorithm_dict(name: str, version: str, weights: dict[str, dict[str, float]], face: dict[str, Any],
+                   likely: float, shortlist: float, meta: dict[str, Any]) -> dict[str, Any]:
+    return {"name": name, "version": version, "prior_in_archive": 0.5, "likely_match_probability": round(likely, 4),
+            "shortlist_min_score": round(shortlist, 3), "face": face, "weights": weights, "meta": meta}

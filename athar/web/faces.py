@@ -1,0 +1,53 @@
+"""Finding the faces in a family's photo so the family can say which one is the person sought.
+
+Runs the face detector only (a few milliseconds); embedding is the face work's job, and it
+reads the chosen face from ``ReportPhoto.faces[i]["chosen"]``. Called only after consent.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.conf import settings
+
+from athar.archive.storage import MediaStore
+
+log = logging.getLogger(__name__)
+
+
+def detect_faces(photo: Any) -> list[dict[str, Any]]:
+    """Boxes (in the viewing copy's pixels) of the faces in a report photo; [] when none or unavailable."""
+    relpath = (photo.derivatives or {}).get("view")
+    if not relpath:
+        return []
+    try:
+        import numpy as np
+        from PIL import Image
+
+        from athar.matching.faces.models_registry import get_face_model
+
+        with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
+            arr = np.asarray(img.convert("RGB"))
+        detections = get_face_model().detector.detect(arr)
+    except Exception:  # noqa: BLE001 - a missing model must not break the family's page
+        log.warning("face detection unavailable for report photo %s", photo.pk, exc_info=True)
+        return []
+    faces = [{"box": [round(d.box.left), round(d.box.top), round(d.box.right), round(d.box.bottom)],
+              "score": round(float(d.score), 3), "source": "web-detector"} for d in detections]
+    faces.sort(key=lambda f: f["box"][0])
+    if len(faces) == 1:
+        faces[0]["chosen"] = True
+    return faces
+
+
+def view_size(photo: Any) -> tuple[int, int]:
+    """Width and height of a report photo's viewing copy (reads the header only)."""
+    from PIL import Image
+
+    relpath = (photo.derivatives or {}).get("view")
+    try:
+        with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
+            return img.size
+    except (OSError, TypeError):
+        return (800, 800)

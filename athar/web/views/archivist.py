@@ -1,0 +1,124 @@
+"""Archivists: archives, facilities and cases (blurred by default), case edits (audited),
+ingest runs with their refused files, and the ``verify`` check."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db import transaction
+from django.db.models import Count
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from athar.archive.models import Archive, Case, Facility, IngestRun
+from athar.audit.chain import actor_for_user, record
+from athar.web import access
+from athar.web.forms import CaseForm
+from athar.web.views.photos import case_images, record_reveal
+
+AUDITED_CASE_FIELDS = CaseForm.Meta.fields
+
+
+def _require_archivist(request: HttpRequest) -> None:
+    if not access.can_archive(request.user):
+        raise PermissionDenied
+
+
+def _require_case_viewer(request: HttpRequest) -> None:
+    if access.role_of(request.user) not in access.STAFF_ROLES:
+        raise PermissionDenied
+
+
+@login_required
+def archives(request: HttpRequest) -> HttpResponse:
+    _require_archivist(request)
+    rows = Archive.objects.annotate(n_cases=Count("cases", distinct=True))
+    return render(request, "web/archivist/archives.html", {"archives": rows})
+
+
+@login_required
+def archive(request: HttpRequest, archive_id: int) -> HttpResponse:
+    _require_archivist(request)
+    item = get_object_or_404(Archive, pk=archive_id)
+    cases = Case.objects.filter(archive=item).select_related("facility")
+    if request.GET.get("facility"):
+        cases = cases.filter(facility__code=request.GET["facility"])
+    page = Paginator(cases, 50).get_page(request.GET.get("page"))
+    return render(request, "web/archivist/archive.html", {"archive": item, "page": page})
+
+
+@login_required
+def facilities(request: HttpRequest) -> HttpResponse:
+    _require_archivist(request)
+    rows = Facility.objects.select_related("agency").annotate(n_cases=Count("cases"))
+    return render(request, "web/archivist/facilities.html", {"facilities": rows})
+
+
+@login_required
+def case(request: HttpRequest, case_id: int) -> HttpResponse:
+    """A case's facts and photos, blurred until the archivist or reviewer chooses to see more."""
+    _require_case_viewer(request)
+    item = get_object_or_404(Case.objects.select_related("facility", "archive"), pk=case_id)
+    return render(request, "web/archivist/case.html", {"case": item, "images": case_images(request, item),
+                                                       "can_edit": access.can_edit_case(request.user)})
+
+
+@login_required
+@require_POST
+def case_reveal(request: HttpRequest, case_id: int) -> HttpResponse:
+    _require_case_viewer(request)
+    item = get_object_or_404(Case, pk=case_id)
+    level = access.BODY if request.POST.get("level") == "body" else access.FACE
+    record_reveal(request, item, level, "case", item.pk)
+    return redirect("web:case", case_id=item.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def case_edit(request: HttpRequest, case_id: int) -> HttpResponse:
+    """Edit a case's facts; every change is audited (field names only, never the values)."""
+    _require_archivist(request)
+    item = get_object_or_404(Case, pk=case_id)
+    form = CaseForm(request.POST or None, instance=item)
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            form.save()
+            record("case.edited", object_type="case", object_id=item.pk, actor=actor_for_user(request.user),
+                   data={"fields": sorted(form.changed_data)})
+        messages.success(request, _("The case was saved."))
+        return redirect("web:case", case_id=item.pk)
+    return render(request, "web/archivist/case_edit.html", {"case": item, "form": form})
+
+
+@login_required
+def ingest_runs(request: HttpRequest) -> HttpResponse:
+    _require_archivist(request)
+    runs = IngestRun.objects.select_related("archive").annotate(n_rejected=Count("rejected"))[:100]
+    return render(request, "web/archivist/ingest_runs.html", {"runs": runs})
+
+
+@login_required
+def ingest_run(request: HttpRequest, run_id: int) -> HttpResponse:
+    _require_archivist(request)
+    run = get_object_or_404(IngestRun.objects.select_related("archive"), pk=run_id)
+    page = Paginator(run.rejected.order_by("path"), 100).get_page(request.GET.get("page"))
+    return render(request, "web/archivist/ingest_run.html", {"run": run, "page": page})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def verify(request: HttpRequest) -> HttpResponse:
+    """Run ``verify`` (re-hash every file, re-check the audit chain) and show what it found."""
+    _require_archivist(request)
+    report = None
+    if request.method == "POST":
+        from athar.archive.verify import verify_store
+
+        report = verify_store().as_dict()
+        record("verify.run", object_type="store", actor=actor_for_user(request.user),
+               data={"ok": report["ok"], "problems": len(report["problems"])})
+    return render(request, "web/archivist/verify.html", {"report": report})

@@ -1,0 +1,82 @@
+"""Candidate review, built to protect the person looking.
+
+A warning first; then the case's facts and a blurred face crop; the face unblurred only on an
+explicit tap (a POST, audited); the body photos only on a further explicit choice; then
+"this is him/her", "not him/her", "not sure". A way to stop is on every step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from athar.web import access
+from athar.web import identification as ident
+from athar.web.forms import ClaimForm
+from athar.web.views.family import visible_report
+from athar.web.views.photos import case_images, record_reveal
+
+
+def visible_candidate(request: HttpRequest, candidate_id: int) -> Any:
+    candidate = access.candidates_visible_to(request.user).filter(pk=candidate_id).first()
+    if candidate is None:
+        raise Http404
+    return candidate
+
+
+@login_required
+def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
+    """The likely matches for one report; when there are none, that is all the family sees."""
+    report = visible_report(request, report_id)
+    candidates = list(ident.candidates_for_reports(type(report).objects.filter(pk=report.pk), for_family=True))
+    return render(request, "web/family/candidates.html", {
+        "report": report, "summary": ident.report_summary(report),
+        "candidates": [ident.candidate_view(c) for c in candidates],
+    })
+
+
+@login_required
+def candidate(request: HttpRequest, candidate_id: int) -> HttpResponse:
+    item = visible_candidate(request, candidate_id)
+    view = ident.candidate_view(item)
+    ready = request.GET.get("ready") == "1" or access.revealed_level(request, view["case"].pk) > access.HIDDEN
+    return render(request, "web/family/candidate.html", {
+        "c": view, "ready": ready, "images": case_images(request, view["case"]) if ready else None,
+        "form": ClaimForm(), "can_claim": access.can_claim(request.user, item),
+        "claim": ident.claim_of(item, request.user),
+    })
+
+
+@login_required
+@require_POST
+def reveal(request: HttpRequest, candidate_id: int) -> HttpResponse:
+    """The explicit choice to see the face (level 1) or, further, the other photos (level 2)."""
+    item = visible_candidate(request, candidate_id)
+    case = ident.candidate_view(item)["case"]
+    level = access.BODY if request.POST.get("level") == "body" else access.FACE
+    if level == access.BODY and access.revealed_level(request, case.pk) < access.FACE:
+        level = access.FACE  # the face first, always
+    record_reveal(request, case, level, "candidate", item.pk)
+    return redirect(f"{request.path.rsplit('/reveal/', 1)[0]}/#photos")
+
+
+@login_required
+@require_POST
+def claim(request: HttpRequest, candidate_id: int) -> HttpResponse:
+    item = visible_candidate(request, candidate_id)
+    if not access.can_claim(request.user, item):
+        raise PermissionDenied
+    form = ClaimForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose one answer."))
+        return redirect("web:candidate", candidate_id=item.pk)
+    ident.make_claim(item, request.user, form.cleaned_data["verdict"], form.cleaned_data["note"])
+    messages.success(request, _("Thank you. Your answer was recorded. Two reviewers will look at it, and your caseworker will be in touch."))
+    return redirect("web:candidates", report_id=ident.candidate_view(item)["report"].pk)

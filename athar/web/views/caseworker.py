@@ -1,0 +1,81 @@
+"""Caseworkers: the queue of their families, invitations, importing lists of reports."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from athar.accounts.models import Role
+from athar.audit.chain import actor_for_user, record
+from athar.web import access
+from athar.web import identification as ident
+from athar.web.forms import ImportForm
+from athar.web.models import Invitation, format_code
+
+
+def _require_caseworker(request: HttpRequest) -> None:
+    if not access.has_role(request.user, Role.CASEWORKER, Role.ADMIN):
+        raise PermissionDenied
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    """Reports of my families (and those I filed), newest first, with their status and notices."""
+    _require_caseworker(request)
+    reports = access.reports_visible_to(request.user).select_related("reporter_user").order_by("-filed_at")[:200]
+    return render(request, "web/caseworker/home.html", {
+        "reports": [ident.report_summary(r) for r in reports], "families": access.families_of(request.user),
+        "notices": ident.notices_for(request.user),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest) -> HttpResponse:
+    """Make a one-time invitation code for a family (shown once, to read out or write down)."""
+    _require_caseworker(request)
+    code = None
+    if request.method == "POST":
+        invitation, plain = Invitation.issue(request.user)
+        record("invitation.created", object_type="invitation", object_id=invitation.pk,
+               actor=actor_for_user(request.user))
+        code = format_code(plain)
+    invitations = Invitation.objects.filter(caseworker=request.user)[:50]
+    return render(request, "web/caseworker/invite.html", {"code": code, "invitations": invitations})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_reports(request: HttpRequest) -> HttpResponse:
+    """The registry import from an uploaded CSV/XLSX, with a readable report of rejected rows."""
+    _require_caseworker(request)
+    from athar.registry.importing import import_reports as run_import
+    from athar.registry.models import Report
+
+    form = ImportForm(request.POST or None, request.FILES or None)
+    result = None
+    if request.method == "POST" and form.is_valid():
+        upload = form.cleaned_data["file"]
+        suffix = Path(upload.name).suffix.lower()
+        if suffix not in (".csv", ".xlsx"):
+            form.add_error("file", _("Use a CSV or Excel (.xlsx) file."))
+        else:
+            with tempfile.TemporaryDirectory() as folder:
+                path = Path(folder) / f"upload{suffix}"
+                path.write_bytes(upload.read())
+                try:
+                    result = run_import(path, source=form.cleaned_data["source"] or "",
+                                        actor=actor_for_user(request.user))
+                except ValueError as exc:
+                    form.add_error("file", str(exc))
+            if result:
+                Report.objects.filter(batch_id=result["batch"], caseworker=None).update(caseworker=request.user)
+    return render(request, "web/caseworker/import.html", {"form": form, "result": result})

@@ -1,0 +1,139 @@
+"""A family's pages: its reports, their status, consent, photos and the face to compare."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods
+
+from athar.audit.chain import actor_for_user, record
+from athar.web import access
+from athar.web import identification as ident
+from athar.web.filing import add_photo, consent_record
+from athar.web.forms import ConsentForm, PhotosForm
+from athar.web.faces import detect_faces, view_size
+
+
+def visible_report(request: HttpRequest, report_id: int) -> Any:
+    """The report if this person may see it; 404 otherwise (never reveal that it exists)."""
+    report = access.reports_visible_to(request.user).filter(pk=report_id).first()
+    if report is None:
+        raise Http404
+    return report
+
+
+@login_required
+def home(request: HttpRequest) -> HttpResponse:
+    if not access.is_family(request.user):
+        return redirect("web:dashboard")
+    reports = access.reports_visible_to(request.user).order_by("-filed_at")
+    return render(request, "web/family/home.html", {"reports": [ident.report_summary(r) for r in reports]})
+
+
+@login_required
+def report(request: HttpRequest, report_id: int) -> HttpResponse:
+    item = visible_report(request, report_id)
+    return render(request, "web/family/report.html", {
+        "report": item, "summary": ident.report_summary(item), "photos": item.photos.all(),
+        "can_edit": access.can_edit_report(request.user, item),
+    })
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def consent(request: HttpRequest, report_id: int) -> HttpResponse:
+    """Give or withdraw consent to face processing (and publication) for one report."""
+    item = visible_report(request, report_id)
+    if not access.can_edit_report(request.user, item):
+        raise PermissionDenied
+    current = item.consent or {}
+    form = ConsentForm(request.POST or None, initial={"face_processing": current.get("face_processing", False),
+                                                     "publication": current.get("publication", False)})
+    if request.method == "POST" and form.is_valid():
+        with transaction.atomic():
+            item.consent = consent_record(form.cleaned_data["face_processing"], form.cleaned_data["publication"])
+            item.save(update_fields=["consent"])
+            record("consent.changed", object_type="report", object_id=item.pk, actor=actor_for_user(request.user),
+                   data={"face_processing": item.consent["face_processing"], "publication": item.consent["publication"]})
+        messages.success(request, _("Your choice was saved."))
+        return redirect("web:report", report_id=item.pk)
+    return render(request, "web/family/consent.html", {"form": form, "report": item})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def photos(request: HttpRequest, report_id: int) -> HttpResponse:
+    """Add photos of the person alive, and see which face will be compared in each."""
+    item = visible_report(request, report_id)
+    if not access.can_edit_report(request.user, item):
+        raise PermissionDenied
+    form = PhotosForm(request.POST or None, request.FILES or None)
+    if request.method == "POST" and form.is_valid():
+        for upload in form.cleaned_data["photos"]:
+            try:
+                add_photo(item, upload, request.user)
+            except ValueError:
+                messages.error(request, _("This file could not be read as a photo: %(name)s") % {"name": upload.name})
+        return redirect("web:report_photos", report_id=item.pk)
+    consented = bool((item.consent or {}).get("face_processing"))
+    rows = [{"photo": p, "faces": _faces(p) if consented else [], "chosen": _chosen(p)} for p in item.photos.all()]
+    return render(request, "web/family/photos.html", {"report": item, "form": form, "rows": rows,
+                                                      "consented": consented})
+
+
+def _faces(photo: Any) -> list[dict[str, Any]]:
+    if not photo.faces:
+        found = detect_faces(photo)
+        if found:
+            photo.faces = found
+            photo.save(update_fields=["faces"])
+    return list(photo.faces or [])
+
+
+def _chosen(photo: Any) -> int | None:
+    for i, face in enumerate(photo.faces or []):
+        if face.get("chosen"):
+            return i
+    return None
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpResponse:
+    """When a photo holds several faces, the family says which one is the person sought."""
+    item = visible_report(request, report_id)
+    if not access.can_edit_report(request.user, item):
+        raise PermissionDenied
+    if not (item.consent or {}).get("face_processing"):
+        messages.error(request, _("Faces are only looked for after you agree to it."))
+        return redirect("web:consent", report_id=item.pk)
+    photo = get_object_or_404(item.photos, pk=photo_id)
+    faces = _faces(photo)
+    if request.method == "POST":
+        try:
+            index = int(request.POST.get("face", ""))
+            faces[index]
+        except (ValueError, IndexError):
+            messages.error(request, _("Choose one of the faces."))
+        else:
+            for i, face in enumerate(faces):
+                face["chosen"] = i == index
+            photo.faces = faces
+            photo.save(update_fields=["faces"])
+            record("report.face_chosen", object_type="report", object_id=item.pk, actor=actor_for_user(request.user),
+                   data={"photo": photo.pk, "face": index})
+            messages.success(request, _("Thank you. This face will be compared."))
+            return redirect("web:report_photos", report_id=item.pk)
+    width, height = view_size(photo)
+    boxes = [{"x": f["box"][0], "y": f["box"][1], "w": f["box"][2] - f["box"][0], "h": f["box"][3] - f["box"][1],
+              "n": i + 1, "ty": max(f["box"][1] - 8, 30)} for i, f in enumerate(faces)]
+    return render(request, "web/family/pick_face.html", {"report": item, "photo": photo, "faces": faces,
+                                                         "boxes": boxes, "width": width, "height": height,
+                                                         "chosen": _chosen(photo)})

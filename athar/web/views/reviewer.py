@@ -1,0 +1,70 @@
+"""Reviewers: the claims queue, conflicts, the comparison view and decisions with a reason."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from athar.web import access
+from athar.web import identification as ident
+from athar.web.forms import DecisionForm
+from athar.web.views.photos import case_images
+
+
+def _require_reviewer(request: HttpRequest) -> None:
+    if not access.can_review(request.user):
+        raise PermissionDenied
+
+
+@login_required
+def queue(request: HttpRequest) -> HttpResponse:
+    _require_reviewer(request)
+    return render(request, "web/reviewer/queue.html", {"claims": ident.open_claims(request.user),
+                                                       "available": ident.claim_model() is not None})
+
+
+@login_required
+def conflicts(request: HttpRequest) -> HttpResponse:
+    _require_reviewer(request)
+    return render(request, "web/reviewer/conflicts.html", {"conflicts": ident.open_conflicts()})
+
+
+def _claim(claim_id: int) -> dict[str, object]:
+    view = ident.claim_view(claim_id)
+    if view is None:
+        raise Http404
+    return view
+
+
+@login_required
+def compare(request: HttpRequest, claim_id: int) -> HttpResponse:
+    """The family's photo beside the case's face crop, the facts side by side, the score's reasons."""
+    _require_reviewer(request)
+    view = _claim(claim_id)
+    return render(request, "web/reviewer/compare.html", {
+        "v": view, "images": case_images(request, view["case"]), "form": DecisionForm(),  # type: ignore[arg-type]
+        "reveal_url": "web:case_reveal",
+    })
+
+
+@login_required
+@require_POST
+def decide(request: HttpRequest, claim_id: int) -> HttpResponse:
+    _require_reviewer(request)
+    view = _claim(claim_id)
+    form = DecisionForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("A decision and its reason are both required."))
+        return redirect("web:compare", claim_id=claim_id)
+    try:
+        ident.decide(view["obj"], request.user, form.cleaned_data["decision"], form.cleaned_data["reason"])
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect("web:compare", claim_id=claim_id)
+    messages.success(request, _("Your decision was recorded."))
+    return redirect("web:review_queue")

@@ -1,0 +1,170 @@
+"""``athar registry import``: encodings, Arabic headers, bad rows, re-import and versions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from openpyxl import Workbook
+
+from athar.audit.models import AuditEvent
+from athar.core import crypto
+from athar.registry.importing import contact_owner, import_reports
+from athar.registry.models import Report
+
+pytestmark = pytest.mark.django_db
+HEADER = ["report_id", "full_name_ar", "full_name_latin", "sex", "birth_year", "governorate", "city",
+          "arrest_date", "arresting_agency", "reporter_relation"]
+ROWS = [
+    ["R1", "محمود أحمد السالم", "Mahmoud Ahmad al-Salem", "ذكر", "1985", "ريف دمشق", "دوما", "2012-03", "فرع 215", "أخ"],
+    ["R2", "محمود احمد سالم", "", "M", "1985", "Rif Dimashq", "Douma", "2012", "215", "أم"],
+    ["R3", "", "Mhd Al Salim", "m", "", "", "", "", "", ""],
+]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "cp1256"])
+def test_arabic_file_in_every_encoding(write_csv: Callable[..., Path], encoding: str) -> None:
+    path = write_csv(HEADER, ROWS, encoding=encoding)
+    result = import_reports(path, source="hotline")
+    assert (result["imported"], result["rejected"]) == (3, [])
+    first = Report.objects.get(report_id="R1")
+    assert first.full_name_ar == "محمود أحمد السالم"
+    assert first.sex == "M" and first.birth_year == 1985 and first.reporter_relation == "أخ"
+    assert first.arrest_date.isoformat() == "2012-03-01" and first.arrest_date_precision == "month"
+    assert first.governorate_ref.pcode == "SY03"
+    assert Report.objects.get(report_id="R2").governorate_ref.pcode == "SY03"
+    assert result["format"] == ("csv:cp1256" if encoding == "cp1256" else "csv:utf-8-sig")
+
+
+def test_arabic_headers(write_csv: Callable[..., Path]) -> None:
+    path = write_csv(["رقم البلاغ", "الاسم الكامل بالعربية", "اسم الأم", "الجنس", "سنة الولادة", "المحافظة"],
+                     [["7", "سامر خالد الحسن", "فاطمة العلي", "ذكر", "١٩٩٠", "حمص"]])
+    result = import_reports(path, source="org")
+    assert result["imported"] == 1 and not result["warnings"]
+    report = Report.objects.get()
+    assert (report.report_id, report.mother_name, report.birth_year) == ("7", "فاطمة العلي", 1990)
+    assert report.governorate_ref.name_en == "Homs"
+
+
+def test_bad_rows_are_named_and_good_rows_go_in(write_csv: Callable[..., Path]) -> None:
+    rows = [
+        ["B1", "", "", "M", "1980", "", "", "", "", ""],
+        ["B2", "سامر علي", "", "X", "1980", "", "", "", "", ""],
+        ["B3", "سامر علي", "", "M", "19x0", "", "", "", "", ""],
+        ["B4", "سامر علي", "", "M", "1980", "", "", "2012-02-30", "", ""],
+        ["B5", "سامر علي", "", "M", "2015", "", "", "2012", "", ""],
+        ["B6", "سامر علي", "", "M", "1980", "", "", "", "", ""],
+        ["B6", "سامر علي", "", "M", "1981", "", "", "", "", ""],
+        ["B7", "رامي علي", "", "F", "1980", "", "", "", "", ""],
+    ]
+    result = import_reports(write_csv(HEADER, rows), source="s")
+    reasons = {r["row"]: r["reason"] for r in result["rejected"]}
+    assert set(reasons) == {2, 3, 4, 5, 6, 8}
+    assert "no name" in reasons[2] and "sex" in reasons[3] and "birth year" in reasons[4]
+    assert "impossible date" in reasons[5] and "born after" in reasons[6] and "row 7" in reasons[8]
+    assert result["imported"] == 2
+    assert AuditEvent.objects.filter(action="registry.import").count() == 1
+
+
+def test_reimport_adds_nothing_and_a_changed_row_is_a_new_version(write_csv: Callable[..., Path]) -> None:
+    path = write_csv(HEADER, ROWS)
+    import_reports(path, source="s")
+    again = import_reports(path, source="s")
+    assert (again["imported"], again["unchanged"]) == (0, 3)
+    changed = [list(r) for r in ROWS]
+    changed[0][4] = "1984"
+    result = import_reports(write_csv(HEADER, changed, name="v2.csv"), source="s")
+    assert (result["imported"], result["new_versions"], result["unchanged"]) == (1, 1, 2)
+    versions = Report.objects.filter(report_id="R1").order_by("version")
+    assert [(v.version, v.birth_year, v.is_current) for v in versions] == [(1, 1985, False), (2, 1984, True)]
+    assert versions[1].supersedes == versions[0]
+    assert versions[0].lineage == versions[1].lineage
+
+
+def test_rows_without_an_id_are_identified_by_content(write_csv: Callable[..., Path]) -> None:
+    path = write_csv(["full_name_ar", "birth_year"], [["محمود أحمد السالم", "1985"], ["خالد السالم", "1990"]])
+    assert import_reports(path, source="s")["imported"] == 2
+    assert import_reports(path, source="s")["unchanged"] == 2
+
+
+def test_unknown_columns_go_to_notes_with_a_warning(write_csv: Callable[..., Path]) -> None:
+    path = write_csv(["full_name_ar", "لون العينين", "notes"], [["محمود أحمد السالم", "بني", "يعرج قليلاً"]])
+    result = import_reports(path, source="s")
+    assert "لون العينين" in result["warnings"][0]
+    report = Report.objects.get()
+    assert "لون العينين: بني" in report.notes and "يعرج قليلاً" in report.notes
+    assert report.extra == {"لون العينين": "بني"}
+
+
+def test_contact_details_are_encrypted_at_rest(write_csv: Callable[..., Path]) -> None:
+    path = write_csv(["report_id", "full_name_ar", "reporter_contact"], [["C1", "محمود السالم", "+963 944 123 456"]])
+    import_reports(path, source="s")
+    report = Report.objects.get()
+    raw = bytes(report.reporter_contact)
+    assert b"944" not in raw
+    assert crypto.decrypt_for(contact_owner(report.lineage), raw) == "+963 944 123 456"
+
+
+def test_xlsx(tmp_path: Path) -> None:
+    book = Workbook()
+    sheet = book.active
+    sheet.append(["report_id", "full_name_ar", "birth_year", "arrest_date"])
+    sheet.append(["X1", "محمود أحمد السالم", 1985, "2012-03"])
+    sheet.append([None, None, None, None])
+    sheet.append(["X2", None, 1985, None])
+    path = tmp_path / "reports.xlsx"
+    book.save(path)
+    result = import_reports(path, source="s")
+    assert result["imported"] == 1 and result["format"] == "xlsx"
+    assert result["rejected"] == [{"row": 4, "reason": "no name: a report needs at least a full name, "
+                                                         "a first name or a family name"}]
+    assert Report.objects.get().birth_year == 1985
+
+
+SDF_HEADER = ["full_name", "date_of_detention", "last_seen_location", "detention_facility", "physical_description",
+              "age_at_detention", "gender", "status", "contact_info", "additional_notes", "organization"]
+
+
+def test_syrian_detainee_finder_format(write_csv: Callable[..., Path]) -> None:
+    rows = [
+        ["الاسم الكامل", "تاريخ الاعتقال", "آخر مكان شوهد فيه", "مكان الاحتجاز", "الوصف الجسدي",
+         "العمر عند الاعتقال", "الجنس", "الحالة", "معلومات الاتصال", "ملاحظات إضافية", "المنظمة"],
+        ["أحمد محمد علي", "2013-12-01", "حلب", "سجن حلب المركزي", "طويل القامة", "35", "ذكر", "معتقل",
+         "0123456789", "تم اعتقاله من منزله", "منظمة حقوق الإنسان"],
+        ["Omar Khaled", "2012-05", "Homs", "", "", "20", "male", "deceased", "", "", ""],
+        ["Bad Age", "2012", "Homs", "", "", "old", "male", "missing", "", "", ""],
+    ]
+    result = import_reports(write_csv(SDF_HEADER, rows))
+    assert any("second header row" in w for w in result["warnings"])
+    assert result["imported"] == 2 and [r["row"] for r in result["rejected"]] == [5]
+    ahmad = Report.objects.get(full_name_ar="أحمد محمد علي")
+    assert (ahmad.birth_year, ahmad.birth_year_margin) == (1978, 1)
+    assert ahmad.arresting_agency == "سجن حلب المركزي" and ahmad.reported_status == "detained"
+    assert ahmad.source == "منظمة حقوق الإنسان" and ahmad.arrest_place == "حلب"
+    omar = Report.objects.get(full_name_latin="Omar Khaled")
+    assert omar.reported_status == "dead" and omar.sex == "M" and omar.birth_year == 1992
+    assert omar.source == "syrian-detainee-finder"
+
+
+def test_photos_are_stored_by_content(write_csv: Callable[..., Path], tmp_path: Path, settings) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (64, 64), (200, 150, 100)).save(tmp_path / "a.jpg")
+    Image.new("RGB", (64, 64), (20, 150, 100)).save(tmp_path / "b.png")
+    path = write_csv(["report_id", "full_name_ar", "photos"],
+                     [["P1", "محمود السالم", "a.jpg; b.png"], ["P2", "خالد السالم", "missing.jpg"],
+                      ["P3", "سامر السالم", "../etc/passwd"]])
+    result = import_reports(path, source="s")
+    assert result["imported"] == 1
+    assert {r["row"] for r in result["rejected"]} == {3, 4}
+    photos = Report.objects.get(report_id="P1").photos.all()
+    assert len(photos) == 2
+    for photo in photos:
+        assert (settings.MEDIA_ROOT / f"originals/{photo.sha256[:2]}/{photo.sha256[2:4]}/{photo.sha256}").exists()
+        assert (settings.MEDIA_ROOT / photo.derivatives["thumb"]).exists()
+
+
+def test_a_file_without_a_name_column_is_refused(write_csv: Callable[..., Path]) -> None:
+    with pytest.raises(ValueError, match="no name column"):
+        import_reports(write_csv(["report_id", "birth_year"], [["1", "1980"]]), source="s")

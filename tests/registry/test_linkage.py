@@ -1,0 +1,119 @@
+"""``athar registry link``: persons from reports, explanations, review queue, decisions, atomicity."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from athar.audit.models import AuditEvent
+from athar.matching.linkage import evaluate_clusters, write_template_csv
+from athar.registry import decisions
+from athar.registry.importing import import_reports
+from athar.registry.linkage import link_all
+from athar.registry.lookup import find_report, person_of, reports_of
+from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink, ReviewPair
+from athar.registry.privacy import erase_report
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def synthetic(tmp_path: Path) -> dict[str, str]:
+    """600 synthetic reports imported (truth column hidden); report_id → true person."""
+    path = write_template_csv(tmp_path / "synthetic.csv", 600, seed=11)
+    import_reports(path, source="synthetic", ignore_columns={"person_id"})
+    with path.open(encoding="utf-8") as handle:
+        return {row["report_id"]: row["person_id"] for row in csv.DictReader(handle)}
+
+
+def persons_now() -> dict[str, int]:
+    links = ReportLink.objects.filter(run__is_current=True).values_list("report__report_id", "person_id")
+    return dict(links)
+
+
+def test_links_synthetic_reports_into_persons(synthetic: dict[str, str]) -> None:
+    result = link_all()
+    assert result["reports"] == 600 and 200 < result["persons"] < 600
+    persons = persons_now()
+    scores = evaluate_clusters(persons, {k: synthetic[k] for k in persons})
+    assert scores["pairwise_precision"] > 0.95 and scores["pairwise_f1"] > 0.85
+    run = LinkageRun.objects.get(is_current=True)
+    assert run.status == "done" and run.parameters["algorithm"] == run.algorithm
+    assert ReviewPair.objects.filter(run=run).count() == result["review_pairs"]
+    assert AuditEvent.objects.filter(action="registry.link", object_id=str(run.pk)).exists()
+    linked = ReportLink.objects.filter(run=run, probability__isnull=False).first()
+    assert linked.explanation["why"] and linked.explanation["linked_with"]
+
+
+def test_a_second_run_keeps_person_ids(synthetic: dict[str, str]) -> None:
+    link_all()
+    first = persons_now()
+    link_all()
+    assert persons_now() == first
+    assert LinkageRun.objects.filter(is_current=True).count() == 1
+    assert MissingPerson.objects.count() == len(set(first.values()))
+
+
+def _linked_pair() -> tuple[Report, Report]:
+    link = ReportLink.objects.filter(run__is_current=True, probability__isnull=False).first()
+    return link.report, Report.objects.get(pk=link.explanation["linked_with"])
+
+
+def test_reviewer_decisions_win_over_the_model_and_can_be_reversed(synthetic: dict[str, str], make_user) -> None:
+    link_all()
+    reviewer = make_user("reviewer")
+    a, b = _linked_pair()
+    decision = decisions.decide(a, b, "different", reviewer, "different mothers, confirmed by phone")
+    link_all()
+    assert person_of(a) != person_of(b)
+    other = Report.objects.exclude(pk__in=[r.pk for r in reports_of(person_of(a))]).first()
+    decisions.decide(a, other, "same", reviewer)
+    link_all()
+    assert person_of(a) == person_of(other)
+    decisions.reverse(decision, reviewer, "mistaken")
+    decision.refresh_from_db()
+    assert decision.reversed_by is not None and decision.reversed_by.verdict == "reversal"
+    assert AuditEvent.objects.filter(action__startswith="registry.link_decision").count() == 3
+
+
+def test_a_crash_while_writing_leaves_the_previous_assignment(synthetic: dict[str, str],
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    link_all()
+    before = persons_now()
+    calls = {"n": 0}
+    original = ReportLink.objects.bulk_create
+
+    def failing(objs, **kwargs):  # write some rows, then die
+        objs = list(objs)
+        original(objs[:100], **kwargs)
+        raise RuntimeError("power cut")
+
+    monkeypatch.setattr(ReportLink.objects, "bulk_create", failing)
+    with pytest.raises(RuntimeError):
+        link_all()
+    assert persons_now() == before
+    assert LinkageRun.objects.filter(status="failed").count() == 1
+    assert ReportLink.objects.filter(run__status="failed").count() == 0
+
+
+def test_new_versions_and_erased_reports(synthetic: dict[str, str], tmp_path: Path) -> None:
+    link_all()
+    report = Report.objects.filter(source="synthetic").first()
+    person = person_of(report)
+    row = {k: getattr(report, k) or "" for k in ("report_id", "full_name_ar", "full_name_latin")}
+    path = tmp_path / "v2.csv"
+    with path.open("w", encoding="utf-8", newline="") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["report_id", "source", "full_name_ar", "full_name_latin", "notes"])
+        writer.writerow([row["report_id"], "synthetic", row["full_name_ar"], row["full_name_latin"], "new detail"])
+    import_reports(path)
+    erased = Report.objects.filter(source="synthetic", is_current=True).exclude(pk=report.pk).last()
+    erase_report(erased)
+    result = link_all()
+    assert result["reports"] == 599
+    newest = find_report(report.report_id, "synthetic")
+    assert newest.version == 2 and not ReportLink.objects.filter(run__is_current=True, report=report).exists()
+    assert person_of(newest) is not None and person is not None
+    assert not ReportLink.objects.filter(run__is_current=True, report=erased).exists()

@@ -1,0 +1,121 @@
+"""Production settings: fail closed, and `athar check --deploy` passes with no warnings (SQLite, PostgreSQL)."""
+
+from __future__ import annotations
+
+import base64
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from tests.security.pg import pg_available, pg_url
+
+ATHAR = [sys.executable, "-m", "athar.cli"]
+
+
+def production_env(home: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("ATHAR_", "DATABASE_URL", "DJANGO_SETTINGS_MODULE"))}
+    env.update({
+        "ATHAR_ENV": "production", "ATHAR_HOME": str(home), "ATHAR_ALLOWED_HOSTS": "athar.example.org",
+        "ATHAR_SECRET_KEY": secrets.token_urlsafe(64),
+        "ATHAR_DATA_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+    })
+    env.update(extra)
+    return env
+
+
+def athar(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([*ATHAR, *args], env=env, capture_output=True, text=True, timeout=300)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    home = tmp_path / "home"
+    home.mkdir(mode=0o700)
+    (home / "media").mkdir()
+    return home
+
+
+def _deploy_check(env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return athar(env, "check", "--deploy", "--fail-level", "WARNING")
+
+
+def test_check_deploy_passes_with_no_warnings_on_sqlite(home):
+    proc = _deploy_check(production_env(home))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "System check identified no issues" in proc.stdout
+
+
+@pytest.mark.skipif(not pg_available(), reason="PostgreSQL not reachable on 127.0.0.1:5432")
+def test_check_deploy_passes_with_no_warnings_on_postgresql(home):
+    proc = _deploy_check(production_env(home, DATABASE_URL=pg_url("test")))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "System check identified no issues" in proc.stdout
+
+
+@pytest.mark.parametrize("key", ["", "django-insecure-abc", "short", "changeme" * 10])
+def test_production_refuses_to_start_with_a_missing_or_default_secret_key(home, key):
+    proc = athar(production_env(home, ATHAR_SECRET_KEY=key), "check")
+    assert proc.returncode != 0
+    assert "ATHAR_SECRET_KEY" in proc.stderr
+
+
+def test_production_refuses_to_start_without_the_data_key(home):
+    env = production_env(home)
+    env.pop("ATHAR_DATA_KEY")
+    proc = athar(env, "check", "--deploy")
+    assert proc.returncode != 0
+    assert "ATHAR_DATA_KEY" in proc.stdout + proc.stderr
+
+
+@pytest.mark.parametrize("extra,check_id", [
+    ({"ATHAR_DEBUG": "true"}, "athar.E105"),
+    ({"ATHAR_ALLOWED_HOSTS": "*"}, "athar.E106"),
+    ({"ATHAR_REQUIRE_TWO_FACTOR": "false"}, "athar.E107"),
+    ({"ATHAR_SESSION_SECONDS": str(3 * 24 * 3600)}, "athar.W112"),
+    ({"ATHAR_RATE_LIMITS": '{"login": "ten per minute"}'}, "athar.E111"),
+])
+def test_check_deploy_names_each_unsafe_setting(home, extra, check_id):
+    proc = _deploy_check(production_env(home, **extra))
+    assert proc.returncode != 0
+    assert check_id in proc.stdout + proc.stderr
+
+
+def test_check_deploy_refuses_media_inside_a_public_folder(tmp_path):
+    public = tmp_path / "www"
+    home = public / "athar"
+    home.mkdir(parents=True)
+    (home / "media").mkdir()
+    proc = _deploy_check(production_env(home, ATHAR_PUBLIC_PATHS=str(public)))
+    assert proc.returncode != 0 and "athar.E103" in proc.stdout + proc.stderr
+
+
+def test_check_deploy_warns_about_a_world_readable_media_store(tmp_path):
+    home = tmp_path / "open-home"
+    home.mkdir()
+    (home / "media").mkdir()
+    os.chmod(tmp_path, 0o755)
+    home.chmod(0o755)
+    (home / "media").chmod(0o755)
+    proc = _deploy_check(production_env(home))
+    assert proc.returncode != 0 and "athar.W104" in proc.stdout + proc.stderr
+
+
+def test_passwords_are_hashed_with_argon2(make_user):
+    user = make_user("family")
+    assert user.password.startswith("argon2")
+    assert settings.PASSWORD_HASHERS[0].endswith("Argon2PasswordHasher")
+
+
+def test_production_settings_turn_on_hsts_and_secure_cookies(home):
+    code = ("from django.conf import settings as s; print(s.SESSION_COOKIE_SECURE, s.CSRF_COOKIE_SECURE, "
+            "s.SECURE_HSTS_SECONDS > 0, s.SECURE_SSL_REDIRECT, s.ATHAR_REQUIRE_TWO_FACTOR, s.DEBUG)")
+    env = production_env(home, DJANGO_SETTINGS_MODULE="athar.settings")
+    proc = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + code], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.stdout.split() == ["True", "True", "True", "True", "True", "False"], proc.stderr

@@ -1,0 +1,130 @@
+"""Every page as an outsider: a signed-out visitor and another family see nothing of this family.
+
+The matrix covers every URL name of the web app; a new page without a row here fails
+``test_every_page_is_in_the_matrix``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.urls import get_resolver, reverse
+
+from athar.archive.models import Derivative
+from athar.web import access
+
+PUBLIC = {"home", "about", "method", "support", "identified", "stats"}
+
+
+def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
+    derivative = Derivative.objects.filter(photo__case=world.case, kind="blur_thumb").first()
+    return {
+        "report": {"report_id": world.report.pk}, "consent": {"report_id": world.report.pk},
+        "report_photos": {"report_id": world.report.pk},
+        "pick_face": {"report_id": world.report.pk, "photo_id": world.photo.pk},
+        "candidates": {"report_id": world.report.pk},
+        "candidate": {"candidate_id": 1}, "photo_reveal": {"candidate_id": 1}, "claim": {"candidate_id": 1},
+        "derivative": {"derivative_id": derivative.pk},
+        "report_photo": {"photo_id": world.photo.pk, "kind": "thumb"},
+        "report_step": {"step": "person"},
+        "compare": {"claim_id": 1}, "decide": {"claim_id": 1},
+        "archive": {"archive_id": world.case.archive_id}, "case": {"case_id": world.case.pk},
+        "case_edit": {"case_id": world.case.pk}, "case_reveal": {"case_id": world.case.pk},
+        "ingest_run": {"run_id": 1},
+    }
+
+
+def web_url_names() -> list[str]:
+    resolver = get_resolver()
+    names = set()
+    for key in resolver.reverse_dict.keys():
+        pass
+    namespace = resolver.namespace_dict["web"][1] if "web" in resolver.namespace_dict else None
+    if namespace is None:  # under i18n_patterns
+        for pattern in resolver.url_patterns:
+            inner = getattr(pattern, "url_patterns", [])
+            for sub in inner:
+                if getattr(sub, "namespace", None) == "web":
+                    names |= {p.name for p in sub.url_patterns if p.name}
+    else:
+        names = {n for n in namespace.reverse_dict.keys() if isinstance(n, str)}
+    return sorted(names)
+
+
+def _url(world: Any, name: str) -> str:
+    return reverse(f"web:{name}", kwargs=_kwargs(world).get(name, {}))
+
+
+def test_every_page_is_in_the_matrix():
+    assert set(web_url_names()) - PUBLIC, "no private page found"
+    assert "candidate" in web_url_names()
+
+
+@pytest.mark.django_db
+def test_signed_out_visitor_sees_no_private_page(world, client_for):
+    client = client_for(None)
+    for name in web_url_names():
+        if name in PUBLIC:
+            continue
+        url = _url(world, name)
+        for method in ("get", "post"):
+            response = getattr(client, method)(url)
+            assert response.status_code in (302, 403, 404, 405), (name, method, response.status_code)
+            if response.status_code == 302:
+                assert "/accounts/sign-in/" in response["Location"], (name, response["Location"])
+
+
+@pytest.mark.django_db
+def test_another_family_sees_nothing_of_this_family(world, client_for):
+    client = client_for(world.other_family)
+    allowed = PUBLIC | {"dashboard", "family_home", "report_new", "report_step"}
+    for name in web_url_names():
+        if name in allowed:
+            continue
+        url = _url(world, name)
+        for method in ("get", "post"):
+            response = getattr(client, method)(url)
+            assert response.status_code in (403, 404, 405), (name, method, response.status_code)
+    home = client.get(reverse("web:family_home")).content.decode()
+    assert world.report.full_name_ar not in home
+
+
+@pytest.mark.django_db
+def test_another_caseworker_sees_nothing_of_this_family(world, client_for):
+    client = client_for(world.other_caseworker)
+    for name in ("report", "consent", "report_photos", "candidates", "report_photo", "pick_face"):
+        response = client.get(_url(world, name))
+        assert response.status_code in (403, 404), name
+    html = client.get(reverse("web:caseworker_home")).content.decode()
+    assert world.report.full_name_ar not in html
+
+
+@pytest.mark.django_db
+def test_family_never_browses_the_archive(world, client_for):
+    client = client_for(world.family)
+    for name in ("archives", "archive", "facilities", "case", "case_edit", "ingest_runs", "verify", "derivative",
+                 "review_queue", "conflicts", "caseworker_home", "invite", "import"):
+        assert client.get(_url(world, name)).status_code in (403, 404), name
+
+
+@pytest.mark.django_db
+def test_access_rules_matrix(world):
+    report = world.report
+    assert access.can_view_report(world.family, report)
+    assert access.can_view_report(world.caseworker, report)
+    assert access.can_view_report(world.reviewer, report)
+    assert access.can_view_report(world.admin, report)
+    assert not access.can_view_report(world.other_family, report)
+    assert not access.can_view_report(world.other_caseworker, report)
+    assert not access.can_view_report(world.archivist, report)
+    assert access.can_view_case(world.archivist, world.case) and access.can_view_case(world.reviewer, world.case)
+    assert not access.can_view_case(world.family, world.case)
+    assert not access.can_view_case(world.caseworker, world.case)
+
+
+@pytest.mark.django_db
+def test_inactive_user_sees_nothing(world):
+    world.family.is_active = False
+    world.family.save()
+    assert not access.can_view_report(world.family, world.report)

@@ -1,0 +1,65 @@
+"""Public pages answer without sign-in, in Arabic by default and English under /en/."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.urls import reverse
+from django.utils.translation import override
+
+from tests.web.factories import make_case
+
+PUBLIC = ["web:home", "web:about", "web:method", "web:support", "web:identified", "web:stats"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_pages_answer_in_arabic_rtl(client, name):
+    response = client.get(reverse(name))
+    assert response.status_code == 200
+    assert '<html lang="ar" dir="rtl">' in response.content.decode()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_pages_answer_in_english_ltr(client, name):
+    with override("en"):
+        path = reverse(name)
+    assert path.startswith("/en/")
+    response = client.get(path)
+    assert response.status_code == 200
+    assert '<html lang="en" dir="ltr">' in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_home_is_200_at_root_with_language_switch_and_quick_exit(client):
+    html = client.get("/").content.decode()
+    assert 'href="/en/"' in html and 'id="quick-exit"' in html
+    english = client.get("/en/").content.decode()
+    assert 'href="/"' in english
+
+
+@pytest.mark.django_db
+def test_public_pages_never_show_a_photo(client):
+    make_case()
+    for name in PUBLIC:
+        html = client.get(reverse(name)).content.decode()
+        assert "<img" not in html and "/photos/" not in html
+
+
+@pytest.mark.django_db
+def test_statistics_chart_is_server_side_svg(client):
+    make_case("A1")
+    make_case("A2", "227")
+    html = client.get(reverse("web:stats")).content.decode()
+    assert "<svg" in html and "<script" not in html.split("</head>")[1]
+    assert re.search(r"<rect [^>]*width=\"\d+\"", html)
+
+
+@pytest.mark.django_db
+def test_pages_use_no_inline_script_or_style(client):
+    for name in PUBLIC + ["accounts:login", "accounts:redeem"]:
+        html = client.get(reverse(name)).content.decode()
+        assert "<style" not in html and " style=" not in html
+        assert re.search(r"<script(?![^>]*\bsrc=)", html) is None
