@@ -1,10 +1,227 @@
-"""Faces found and embedded for ingested photos. Wired to the face pipeline in the faces work."""
+"""Faces of archive photos: found, embedded, stored (rows, crops) and indexed for search.
+
+The database is the truth (every face row holds its embedding, model name and version); the
+FAISS index on disk is a derived cache, rebuilt from the rows whenever it disagrees with them.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import io
+import os
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator
+
+import numpy as np
+from django.conf import settings
+from django.db import transaction
+from PIL import Image
+
+from athar.archive.imaging import blur, save_derivative
+from athar.archive.models import Derivative, Face, Photo
+from athar.archive.storage import MediaStore
+from athar.matching.faces import DEFAULT_MODEL, FaceIndex, FacePipeline, ImageError, load_image
+
+BATCH = 32
+SAVE_EVERY_BATCHES = 50  # the index is a cache of the face rows: rebuilt if a crash leaves it behind
+CROP_MARGIN = 0.35
+CROP_MAX = 224
 
 
-def index_after_ingest(photo_ids: list[int]) -> dict[str, Any]:
-    """Index faces of newly ingested photos (a no-op report until the face pipeline is wired)."""
-    return {"indexed": 0, "pending": len(photo_ids), "note": "face pipeline not wired yet"}
+@lru_cache(maxsize=2)
+def pipeline(model: str = DEFAULT_MODEL) -> FacePipeline:
+    """One pipeline per process (loading the models costs a fraction of a second)."""
+    return FacePipeline(model)
+
+
+@dataclass
+class FoundFace:
+    box: list[float]
+    rotation: int
+    quality: float
+    embedding: bytes
+    crop_jpeg: bytes
+
+
+def upright_crop(image: Image.Image, box: Any, rotation: int) -> Image.Image:
+    """A loose crop around the face, turned upright, small: what a reviewer is shown."""
+    width, height = box.right - box.left, box.bottom - box.top
+    mx, my = width * CROP_MARGIN, height * CROP_MARGIN
+    crop = image.crop((int(max(0, box.left - mx)), int(max(0, box.top - my)),
+                       int(min(image.width, box.right + mx)), int(min(image.height, box.bottom + my))))
+    if rotation:
+        crop = crop.rotate(-rotation, expand=True)  # rotation is the clockwise turn that makes it upright
+    crop.thumbnail((CROP_MAX, CROP_MAX))
+    return crop
+
+
+def analyse_original(path: str, model: str = DEFAULT_MODEL) -> list[FoundFace]:
+    """Worker-side: every face of one stored original (empty when none or unreadable)."""
+    try:
+        image = load_image(path)
+    except ImageError:
+        return []
+    faces = []
+    for face in pipeline(model).analyse(image):
+        crop = upright_crop(image, face.box, face.rotation)
+        buffer = io.BytesIO()
+        crop.convert("RGB").save(buffer, "JPEG", quality=85)
+        box = [float(face.box.left), float(face.box.top), float(face.box.right), float(face.box.bottom)]
+        faces.append(FoundFace(box, int(face.rotation), float(face.quality),
+                               np.asarray(face.embedding, dtype=np.float32).tobytes(), buffer.getvalue()))
+    return faces
+
+
+def model_identity(model: str = DEFAULT_MODEL) -> tuple[str, str, int]:
+    pipe = pipeline(model)
+    return pipe.model_name, pipe.model_version, int(pipe.model.dim)
+
+
+def index_dir(model_name: str) -> Path:
+    return Path(settings.INDEX_ROOT) / f"faces-{model_name}"
+
+
+def pending_photos(photo_ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
+    query = Photo.objects.filter(viewable=True, faces_indexed=False)
+    if photo_ids is not None:
+        query = query.filter(pk__in=list(photo_ids))
+    return list(query.order_by("pk").values_list("pk", "sha256"))
+
+
+def index_photos(photo_ids: Iterable[int] | None = None, progress: Callable[[int], None] | None = None,
+                 workers: int = 0, model: str = DEFAULT_MODEL) -> dict[str, Any]:
+    """Find and embed faces of photos not yet indexed (resumable: done photos are skipped)."""
+    todo = pending_photos(photo_ids)
+    store = MediaStore(settings.MEDIA_ROOT)
+    name, version, _ = model_identity(model)
+    index = load_index(model)
+    counts = {"photos": 0, "faces": 0, "photos_without_face": 0}
+    for number, batch in enumerate(_batches(_analyse_all(todo, store, workers, model), BATCH), start=1):
+        new_ids, new_vectors = _write_faces(batch, store, name, version, counts)
+        if new_ids:
+            index.add(np.array(new_ids, dtype=np.int64), np.vstack(new_vectors))
+        if number % SAVE_EVERY_BATCHES == 0:
+            index.save(index_dir(name))
+        if progress:
+            progress(len(batch))
+    index.save(index_dir(name))
+    return {**counts, "model": name, "model_version": version, "index_size": len(index)}
+
+
+def _analyse_all(todo: list[tuple[int, str]], store: MediaStore, workers: int,
+                 model: str) -> Iterator[tuple[int, list[FoundFace]]]:
+    paths = [str(store.original_path(sha)) for _, sha in todo]
+    workers = workers or min(2, os.cpu_count() or 1)
+    if workers <= 1 or len(todo) < 4:
+        for (pk, _), path in zip(todo, paths):
+            yield pk, analyse_original(path, model)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for (pk, _), faces in zip(todo, pool.map(analyse_original, paths, [model] * len(paths), chunksize=4)):
+            yield pk, faces
+
+
+def _write_faces(batch: list[tuple[int, list[FoundFace]]], store: MediaStore, name: str, version: str,
+                 counts: dict[str, int]) -> tuple[list[int], list[np.ndarray]]:
+    ids: list[int] = []
+    vectors: list[np.ndarray] = []
+    with transaction.atomic():
+        for photo_id, faces in batch:
+            photo = Photo.objects.select_for_update().get(pk=photo_id)
+            if photo.faces_indexed:  # another indexer got here first
+                continue
+            for i, found in enumerate(faces):
+                face = Face.objects.create(photo=photo, case_id=photo.case_id, index=i, box=found.box,
+                                           rotation=found.rotation, quality=found.quality,
+                                           embedding=found.embedding, model_name=name, model_version=version)
+                _save_crops(photo, i, found.crop_jpeg, store)
+                ids.append(face.pk)
+                vectors.append(np.frombuffer(found.embedding, dtype=np.float32))
+            photo.faces_indexed = True
+            photo.save(update_fields=["faces_indexed"])
+            counts["photos"] += 1
+            counts["faces"] += len(faces)
+            counts["photos_without_face"] += int(not faces)
+    return ids, vectors
+
+
+def _save_crops(photo: Photo, index: int, jpeg: bytes, store: MediaStore) -> None:
+    crop = Image.open(io.BytesIO(jpeg)).convert("RGB")
+    for kind, image in (("face", crop), ("face_blur", blur(crop, crop.size))):
+        file = save_derivative(image, photo.sha256, kind, store, index + 1)
+        Derivative.objects.update_or_create(photo=photo, kind=kind, face_index=index, defaults={
+            "path": file.relpath, "sha256": file.sha256, "width": file.width, "height": file.height})
+
+
+def face_rows(model_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(face ids, case ids (-1 for none), vectors) of every stored face of a model."""
+    rows = list(Face.objects.filter(model_name=model_name).order_by("pk").values_list("pk", "case_id", "embedding"))
+    if not rows:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
+    ids = np.array([r[0] for r in rows], dtype=np.int64)
+    cases = np.array([r[1] if r[1] is not None else -1 for r in rows], dtype=np.int64)
+    vectors = np.vstack([np.frombuffer(bytes(r[2]), dtype=np.float32) for r in rows])
+    return ids, cases, vectors
+
+
+def load_index(model: str = DEFAULT_MODEL) -> FaceIndex:
+    """The persisted index, or one rebuilt from the face rows when missing or out of step."""
+    name, version, dim = model_identity(model)
+    folder = index_dir(name)
+    expected = Face.objects.filter(model_name=name).count()
+    try:
+        index = FaceIndex.load(folder, name)
+        if len(index) == expected and index.model_version == version:
+            return index
+    except (FileNotFoundError, ValueError, RuntimeError, KeyError, OSError):
+        pass
+    return rebuild_index(model)
+
+
+def rebuild_index(model: str = DEFAULT_MODEL) -> FaceIndex:
+    name, version, dim = model_identity(model)
+    ids, _, vectors = face_rows(name)
+    index = FaceIndex.for_size(name, version, vectors.shape[1] if len(ids) else dim, len(ids))
+    if len(ids):
+        index.add(ids, vectors)
+    index.save(index_dir(name))
+    return index
+
+
+def check_index() -> list[str]:
+    """For ``athar verify``: the index on disk must hold exactly the stored faces' vectors."""
+    problems = []
+    for name in Face.objects.values_list("model_name", flat=True).distinct():
+        try:
+            index = FaceIndex.load(index_dir(name), name)
+        except (FileNotFoundError, ValueError, RuntimeError, KeyError, OSError) as exc:
+            problems.append(f"face index {name} cannot be read ({exc}); run 'athar faces index --rebuild'")
+            continue
+        ids, _, vectors = face_rows(name)
+        if len(index) != len(ids):
+            problems.append(f"face index {name} holds {len(index)} faces, the database {len(ids)}")
+            continue
+        if len(ids):
+            found, sims = index.search(vectors, 1)
+            wrong = int((found[:, 0] != ids).sum() - ((found[:, 0] != ids) & (sims[:, 0] > 0.9999)).sum())
+            if wrong:
+                problems.append(f"face index {name}: {wrong} vectors differ from the stored embeddings")
+    return problems
+
+
+def index_after_ingest(photo_ids: list[int], progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Called by ``athar ingest`` unless --no-faces."""
+    return index_photos(photo_ids, progress)
+
+
+def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    batch: list[Any] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch

@@ -44,3 +44,77 @@ def export_evidence_command(options: dict[str, Any]) -> dict[str, Any]:
         sightings = PhotoSighting.objects.filter(case__facility=facility)
         scope = {"type": "facility", "id": str(facility.pk), "code": facility.code}
     return export_evidence(sightings, Path(options["out_dir"]), scope)
+
+
+def _index_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--rebuild", action="store_true", help="rebuild the vector index from the stored faces")
+    parser.add_argument("--workers", type=int, default=0, help="processes (default: up to two)")
+
+
+@subcommand("faces", "index", "Find and embed faces of ingested photos not yet indexed (resumable).",
+            arguments=_index_arguments)
+def faces_index(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.archive.face_indexing import index_photos, pending_photos, rebuild_index
+    from athar.core.command import progress_bar
+
+    if options.get("rebuild"):
+        index = rebuild_index()
+        return {"rebuilt": True, "index_size": len(index), "model": index.model_name}
+    with progress_bar("faces", total=len(pending_photos())) as advance:
+        return index_photos(progress=advance, workers=options.get("workers", 0))
+
+
+def _search_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("photos", nargs="+", metavar="PHOTO", help="photos of the person alive (JPEG, PNG, HEIC)")
+    parser.add_argument("--face", type=int, metavar="N",
+                        help="which face when a photo shows several (numbered from 1, left to right); default: the largest")
+    parser.add_argument("--limit", type=int, default=10, metavar="N", help="how many cases to list")
+
+
+def _describe_search(result: dict[str, Any]) -> str:
+    lines = [result["message"]]
+    lines += [f"warning: {w}" for w in result["warnings"]]
+    if result["cases"]:
+        lines.append(f"ranked cases ({result['cases_searched']} searched; model {result['model']}):")
+        lines += [f"  {c['rank']:>3}. case {c['case_id']}  facility {c['facility']}  case {c['case_label']}  "
+                  f"detainee no. {c['detainee_number'] or '-'}  score {c['score']:.3f}  "
+                  f"probability {c['probability']:.3f}{'  LIKELY MATCH' if c['likely_match'] else ''}"
+                  for c in result["cases"]]
+    return "\n".join(lines)
+
+
+@subcommand("faces", "search", "Rank archive cases for photos of a person alive, with a likely-match decision.",
+            arguments=_search_arguments, describe=_describe_search)
+def faces_search(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.archive.face_search import search
+
+    paths = [Path(p) for p in options["photos"]]
+    missing = [str(p) for p in paths if not p.is_file()]
+    if missing:
+        raise ValueError(f"photo not found: {', '.join(missing)}")
+    if options.get("limit", 10) < 1:
+        raise ValueError("--limit must be at least 1")
+    return search(paths, options.get("face"), options.get("limit", 10))
+
+
+def _eval_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--gallery", required=True, metavar="G", help="archive photos: G/<identity>/*")
+    parser.add_argument("--probes", required=True, metavar="P", help="family photos: P/<identity>/*")
+
+
+@subcommand("eval", "faces", "Face benchmark: ingest G into a scratch store, search every photo of P, report ranks.",
+            arguments=_eval_arguments)
+def eval_faces(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.core.scratch import in_scratch_store, run_in_scratch_store
+
+    gallery, probes = Path(options["gallery"]).resolve(), Path(options["probes"]).resolve()
+    for folder in (gallery, probes):
+        if not folder.is_dir():
+            raise ValueError(f"folder not found: {folder}")
+    if not in_scratch_store():
+        return run_in_scratch_store(["eval", "faces", "--gallery", str(gallery), "--probes", str(probes)])
+    from athar.archive.face_eval import evaluate
+    from athar.core.command import progress_bar
+
+    with progress_bar("eval faces") as advance:
+        return evaluate(gallery, probes, advance)

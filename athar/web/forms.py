@@ -122,13 +122,11 @@ class FamilyChoiceForm(forms.Form):
 class ClaimForm(forms.Form):
     verdict = forms.ChoiceField(choices=[("yes", _("This is him / her")), ("no", _("This is not him / her")),
                                          ("unsure", _("I am not sure"))], widget=forms.RadioSelect, label=_("Your answer"))
-    note = forms.CharField(label=_("What makes you say so (optional)"), required=False, max_length=2000,
-                           widget=forms.Textarea(attrs={"rows": 3}))
 
 
 class DecisionForm(forms.Form):
     decision = forms.ChoiceField(label=_("Decision"), widget=forms.RadioSelect, choices=[
-        ("confirm", _("Confirm the claim")), ("reject", _("Reject the claim")), ("unsure", _("Unsure: needs more evidence"))])
+        ("approve", _("Approve: the case is this person")), ("reject", _("Reject: not shown to be this person"))])
     reason = forms.CharField(label=_("Reason (required)"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000)
 
 

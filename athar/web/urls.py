@@ -36,8 +36,8 @@ urlpatterns = [
     # reviewers
     path("review/", reviewer.queue, name="review_queue"),
     path("review/conflicts/", reviewer.conflicts, name="conflicts"),
-    path("review/claims/<int:claim_id>/", reviewer.compare, name="compare"),
-    path("review/claims/<int:claim_id>/decide/", reviewer.decide, name="decide"),
+    path("review/identifications/<int:identification_id>/", reviewer.compare, name="compare"),
+    path("review/identifications/<int:identification_id>/decide/", reviewer.decide, name="decide"),
     # archivists
     path("archive/", archivist.archives, name="archives"),
     path("archive/<int:archive_id>/", archivist.archive, name="archive"),

@@ -54,3 +54,27 @@ def add_report_photo(report: Any) -> Any:
     from athar.registry.photos import store_photo
 
     return store_photo(report, Path("alive.jpg"), jpeg_bytes((30, 60, 90), 200))
+
+
+def link_person(report: Any) -> Any:
+    """Put the report under a missing person in the current linkage run."""
+    from athar.registry.models import LinkageRun, MissingPerson, ReportLink
+
+    run = LinkageRun.objects.filter(is_current=True).first() or LinkageRun.objects.create(
+        status="done", is_current=True, engine="test", algorithm="test", algorithm_version="1")
+    person = MissingPerson.objects.create()
+    ReportLink.objects.create(run=run, report=report, person=person, probability=1.0)
+    return person
+
+
+def make_candidate(report: Any, case: Any, likely: bool = True, linked: bool = True) -> Any:
+    """A current ranking of the report's person with the case as candidate."""
+    from athar.identification.models import Candidate, Ranking
+
+    person = link_person(report) if linked else None
+    ranking = Ranking.objects.create(person=person, report=None if person else report, algorithm="test",
+                                     algorithm_version="1", cases=1, likely_match=likely, shortlist=1)
+    return Candidate.objects.create(ranking=ranking, case=case, rank=1, score=9.5, probability=0.9,
+                                    likely_match=likely,
+                                    reasons=[{"feature": "face", "level": "strong", "weight": 6.0,
+                                              "detail": "faces very similar"}])

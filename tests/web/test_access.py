@@ -28,7 +28,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "derivative": {"derivative_id": derivative.pk},
         "report_photo": {"photo_id": world.photo.pk, "kind": "thumb"},
         "report_step": {"step": "person"},
-        "compare": {"claim_id": 1}, "decide": {"claim_id": 1},
+        "compare": {"identification_id": 1}, "decide": {"identification_id": 1},
         "archive": {"archive_id": world.case.archive_id}, "case": {"case_id": world.case.pk},
         "case_edit": {"case_id": world.case.pk}, "case_reveal": {"case_id": world.case.pk},
         "ingest_run": {"run_id": 1},

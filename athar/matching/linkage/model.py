@@ -80,10 +80,16 @@ def model_from_splink(saved: dict[str, Any], trained_on: str) -> LinkageModel:
         for level in comp["comparison_levels"]:
             if level.get("is_null_level"):
                 continue
-            levels[level["label_for_charts"]] = {"m": level.get("m_probability"), "u": level.get("u_probability")}
+            levels[level["label_for_charts"]] = {"m": _round(level.get("m_probability")),
+                                                 "u": _round(level.get("u_probability"))}
         params[comp["output_column_name"]] = levels
-    return LinkageModel(probability_two_random_records_match=float(saved["probability_two_random_records_match"]),
+    return LinkageModel(probability_two_random_records_match=_round(float(saved["probability_two_random_records_match"])) or 0.0,
                         parameters=params, trained_on=trained_on)
+
+
+def _round(value: float | None) -> float | None:
+    # 9 significant digits: DuckDB's parallel sums differ in the last bits from run to run
+    return None if value is None else float(f"{value:.9g}")
 
 
 def build_settings(populated: set[str], dialect: str, model: LinkageModel | None,

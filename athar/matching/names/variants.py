@@ -85,6 +85,8 @@ class VariantIndex:
         exactly one known name is that close; None otherwise. Short names need more care:
         a changed letter counts from six letters on, an extra letter from four."""
         body = key[3:]
+        if key in self.ambiguous:
+            return None
         found: set[str] = set()
         found |= self._deletions.get(key, set()) if len(body) >= 3 else set()  # letter missing
         dels = _deletions(key) if len(body) >= 4 else []

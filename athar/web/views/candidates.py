@@ -38,19 +38,19 @@ def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
     candidates = list(ident.candidates_for_reports(type(report).objects.filter(pk=report.pk), for_family=True))
     return render(request, "web/family/candidates.html", {
         "report": report, "summary": ident.report_summary(report),
-        "candidates": [ident.candidate_view(c) for c in candidates],
+        "candidates": [ident.candidate_view(c, access.reports_visible_to(request.user)) for c in candidates],
     })
 
 
 @login_required
 def candidate(request: HttpRequest, candidate_id: int) -> HttpResponse:
     item = visible_candidate(request, candidate_id)
-    view = ident.candidate_view(item)
+    view = ident.candidate_view(item, access.reports_visible_to(request.user))
     ready = request.GET.get("ready") == "1" or access.revealed_level(request, view["case"].pk) > access.HIDDEN
     return render(request, "web/family/candidate.html", {
         "c": view, "ready": ready, "images": case_images(request, view["case"]) if ready else None,
         "form": ClaimForm(), "can_claim": access.can_claim(request.user, item),
-        "claim": ident.claim_of(item, request.user),
+        "claim": ident.claim_of(item, request.user), "show_reasons": not access.is_family(request.user),
     })
 
 
@@ -77,6 +77,11 @@ def claim(request: HttpRequest, candidate_id: int) -> HttpResponse:
     if not form.is_valid():
         messages.error(request, _("Choose one answer."))
         return redirect("web:candidate", candidate_id=item.pk)
-    ident.make_claim(item, request.user, form.cleaned_data["verdict"], form.cleaned_data["note"])
+    view = ident.candidate_view(item, access.reports_visible_to(request.user))
+    try:
+        ident.make_claim(item, request.user, form.cleaned_data["verdict"], view["report"].reporter_relation)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect("web:candidate", candidate_id=item.pk)
     messages.success(request, _("Thank you. Your answer was recorded. Two reviewers will look at it, and your caseworker will be in touch."))
-    return redirect("web:candidates", report_id=ident.candidate_view(item)["report"].pk)
+    return redirect("web:candidates", report_id=view["report"].pk)

@@ -1,6 +1,12 @@
-"""Reviewers: the claims queue, conflicts, the comparison view and decisions with a reason."""
+"""Reviewers: identifications to review, conflicts, the comparison view, decisions with a reason.
+
+The rules (two independent approvals, no open conflict, a claimant never reviews) are the
+identification app's (``athar.identification.claims``); these pages make them visible.
+"""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -24,8 +30,7 @@ def _require_reviewer(request: HttpRequest) -> None:
 @login_required
 def queue(request: HttpRequest) -> HttpResponse:
     _require_reviewer(request)
-    return render(request, "web/reviewer/queue.html", {"claims": ident.open_claims(request.user),
-                                                       "available": ident.claim_model() is not None})
+    return render(request, "web/reviewer/queue.html", {"items": ident.open_identifications()})
 
 
 @login_required
@@ -34,37 +39,36 @@ def conflicts(request: HttpRequest) -> HttpResponse:
     return render(request, "web/reviewer/conflicts.html", {"conflicts": ident.open_conflicts()})
 
 
-def _claim(claim_id: int) -> dict[str, object]:
-    view = ident.claim_view(claim_id)
+def _view(identification_id: int) -> dict[str, Any]:
+    view = ident.identification_view(identification_id)
     if view is None:
         raise Http404
     return view
 
 
 @login_required
-def compare(request: HttpRequest, claim_id: int) -> HttpResponse:
+def compare(request: HttpRequest, identification_id: int) -> HttpResponse:
     """The family's photo beside the case's face crop, the facts side by side, the score's reasons."""
     _require_reviewer(request)
-    view = _claim(claim_id)
+    view = _view(identification_id)
     return render(request, "web/reviewer/compare.html", {
-        "v": view, "images": case_images(request, view["case"]), "form": DecisionForm(),  # type: ignore[arg-type]
-        "reveal_url": "web:case_reveal",
+        "v": view, "images": case_images(request, view["case"]), "form": DecisionForm(),
     })
 
 
 @login_required
 @require_POST
-def decide(request: HttpRequest, claim_id: int) -> HttpResponse:
+def decide(request: HttpRequest, identification_id: int) -> HttpResponse:
     _require_reviewer(request)
-    view = _claim(claim_id)
+    view = _view(identification_id)
     form = DecisionForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("A decision and its reason are both required."))
-        return redirect("web:compare", claim_id=claim_id)
+        return redirect("web:compare", identification_id=identification_id)
     try:
         ident.decide(view["obj"], request.user, form.cleaned_data["decision"], form.cleaned_data["reason"])
     except ValueError as exc:
         messages.error(request, str(exc))
-        return redirect("web:compare", claim_id=claim_id)
+        return redirect("web:compare", identification_id=identification_id)
     messages.success(request, _("Your decision was recorded."))
     return redirect("web:review_queue")

@@ -36,7 +36,8 @@ class Command(AtharCommand):
         if opts.faces:
             from athar.archive.face_indexing import index_after_ingest
 
-            result["faces"] = index_after_ingest(summary.photo_ids)
+            with progress_bar("faces", total=len(summary.photo_ids)) as advance:
+                result["faces"] = index_after_ingest(summary.photo_ids, advance)
         return result
 
     def describe(self, result: dict[str, Any]) -> str:

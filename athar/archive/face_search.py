@@ -1,0 +1,96 @@
+"""From photos of the person alive to ranked archive cases, a calibrated probability and a
+decision — "likely match" or, most of the time, "no likely match here"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from athar.archive.face_indexing import face_rows, load_index, pipeline
+from athar.archive.models import Case
+from athar.matching.faces import (
+    DEFAULT_MODEL, FaceError, ImageError, family_face, load_calibration, load_image, probe_vector,
+)
+
+NO_MATCH_MESSAGE = ("No likely match in the archive. Most people searched for are not in any given archive; "
+                    "this does not say anything about whether the person is alive.")
+LIKELY_MESSAGE = "A likely match was found. It must be reviewed before anything is concluded."
+
+
+@dataclass
+class QueryFaces:
+    vectors: list[np.ndarray] = field(default_factory=list)
+    used: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def query_faces(photos: list[Path | bytes], face_number: int | None = None, model: str = DEFAULT_MODEL) -> QueryFaces:
+    """The chosen face of each photo; photos without a usable face become warnings."""
+    out = QueryFaces()
+    for i, photo in enumerate(photos, start=1):
+        label = photo.name if isinstance(photo, Path) else f"photo {i}"
+        try:
+            faces = pipeline(model).analyse(load_image(photo))
+            face = family_face(faces, face_number)
+        except (ImageError, FaceError) as exc:
+            out.warnings.append(f"{label}: {exc}")
+            continue
+        out.vectors.append(np.asarray(face.embedding, dtype=np.float32))
+        out.used.append({"photo": label, "faces_in_photo": len(faces), "quality": round(float(face.quality), 3),
+                         "box": [round(float(v)) for v in (face.box.left, face.box.top, face.box.right, face.box.bottom)]})
+    return out
+
+
+class CaseScorer:
+    """Scores every case against a person's face vectors, with the index loaded once."""
+
+    def __init__(self, model: str = DEFAULT_MODEL) -> None:
+        self.index = load_index(model)
+        ids, cases, _ = face_rows(self.index.model_name)
+        self.face_to_case = dict(zip(ids.tolist(), cases.tolist()))
+
+    def scores(self, vectors: list[np.ndarray]) -> dict[int, float]:
+        """Every case's score: the best match over its faces to the mean of the person's photos
+        (the "mean-max" rule measured in docs/faces.md)."""
+        if not vectors or len(self.index) == 0:
+            return {}
+        found, sims = self.index.search(probe_vector(np.vstack(vectors))[None, :], len(self.index))
+        best: dict[int, float] = {}
+        for fid, sim in zip(found[0].tolist(), sims[0].tolist()):
+            case = self.face_to_case.get(fid, -1)
+            if case >= 0 and sim > best.get(case, -2.0):
+                best[case] = float(sim)
+        return best
+
+
+def search(photos: list[Path | bytes], face_number: int | None = None, limit: int = 10,
+           model: str = DEFAULT_MODEL) -> dict[str, Any]:
+    """The answer a family or caseworker gets: the decision first, then the ranked cases."""
+    query = query_faces(photos, face_number, model)
+    if not query.vectors:
+        raise ValueError("no usable face in the photos: " + "; ".join(query.warnings)
+                         + ". Use a recent, frontal photo where the face is clearly visible.")
+    scores = CaseScorer(model).scores(query.vectors)
+    calibration = load_calibration(pipeline(model).model_name)
+    ranked = sorted(scores.items(), key=lambda kv: -kv[1])
+    top = ranked[:limit]
+    cases = Case.objects.select_related("facility").in_bulk([c for c, _ in top])
+    rows = [_row(rank, cases[c], score, calibration) for rank, (c, score) in enumerate(top, start=1) if c in cases]
+    likely = bool(rows) and rows[0]["likely_match"]
+    return {
+        "decision": "likely_match" if likely else "no_likely_match",
+        "message": LIKELY_MESSAGE if likely else NO_MATCH_MESSAGE,
+        "model": calibration.model_name, "model_version": calibration.model_version,
+        "cases_searched": len(scores), "query_faces": query.used, "warnings": query.warnings, "cases": rows,
+    }
+
+
+def _row(rank: int, case: Case, score: float, calibration: Any) -> dict[str, Any]:
+    return {
+        "rank": rank, "case_id": case.pk, "facility": case.facility.code, "case_label": case.label,
+        "detainee_number": case.detainee_number, "score": round(score, 4),
+        "probability": round(calibration.probability(score), 4), "likely_match": calibration.likely_match(score),
+    }

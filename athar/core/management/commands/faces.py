@@ -1,0 +1,6 @@
+from athar.core.command import GroupCommand
+
+
+class Command(GroupCommand):
+    help = "Faces: athar faces index (embed faces of ingested photos), athar faces search PHOTO..."
+    group = "faces"

@@ -1,0 +1,31 @@
+"""Running a command in a scratch store: a temporary data directory and SQLite database, so a
+benchmark never touches the user's data (``athar eval …``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from typing import Any
+
+SCRATCH_FLAG = "ATHAR_SCRATCH_STORE"
+
+
+def in_scratch_store() -> bool:
+    return os.environ.get(SCRATCH_FLAG) == "1"
+
+
+def run_in_scratch_store(args: list[str]) -> dict[str, Any]:
+    """Run ``athar ARGS --json`` with a fresh temporary ATHAR_HOME; return its JSON result."""
+    with tempfile.TemporaryDirectory(prefix="athar-scratch-") as home:
+        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)}
+        env.update({"ATHAR_HOME": home, SCRATCH_FLAG: "1", "ATHAR_ENV": "development"})
+        proc = subprocess.run([sys.executable, "-m", "athar.cli", *args, "--json"], env=env,
+                              stdout=subprocess.PIPE, text=True)
+        lines = proc.stdout.strip().splitlines()
+        result: dict[str, Any] = json.loads(lines[-1]) if lines else {}
+        if proc.returncode != 0:
+            raise ValueError(result.get("error") or f"scratch run failed with exit status {proc.returncode}")
+        return result
