@@ -36,7 +36,7 @@ def complete_sign_in(request: HttpRequest, user: User) -> HttpResponse:
 
 
 def sign_in(request: HttpRequest) -> HttpResponse:
-    form = SignInForm(request.POST or None)
+    form = SignInForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = authenticate(request, username=login_from_identifier(form.cleaned_data["identifier"]),
                             password=form.cleaned_data["password"])
@@ -54,7 +54,7 @@ def sign_out(request: HttpRequest) -> HttpResponse:
 
 def redeem(request: HttpRequest) -> HttpResponse:
     """A family's first visit with the caseworker's invitation code."""
-    form = RedeemForm(request.POST or None)
+    form = RedeemForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         user = _create_family(form)
         record("invitation.redeemed", object_type="user", object_id=user.pk, actor=actor_for_user(user),

@@ -100,3 +100,48 @@ def stats(request: HttpRequest) -> dict[str, Any]:
     """Public counts per facility (the same figures as the public statistics page)."""
     rows = Facility.objects.annotate(n=Count("cases")).filter(n__gt=0).order_by("-n")
     return {"cases": Case.objects.count(), "facilities": [{"facility": f.code, "cases": f.n} for f in rows]}
+
+
+class ClaimIn(Schema):
+    verdict: str  # yes | no | unsure
+
+
+class ClaimOut(Schema):
+    id: int
+    case: str
+    verdict: str
+    certainty: str
+    created_at: Any
+    withdrawn: bool
+
+
+def _claim_out(claim: Any) -> dict[str, Any]:
+    return {"id": claim.pk, "case": str(claim.case.public_id), "verdict": claim.verdict, "certainty": claim.certainty,
+            "created_at": claim.created_at, "withdrawn": claim.withdrawn_at is not None}
+
+
+@api.get("/claims", response=list[ClaimOut], url_name="claims")
+def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
+    """Claims on the persons of the reports the caller may see (reviewers: all)."""
+    from athar.identification.models import Claim
+
+    if access.can_review(request.user):
+        rows = Claim.objects.all()
+    else:
+        rows = Claim.objects.filter(person_id__in=ident.persons_of(access.reports_visible_to(request.user)))
+    return [_claim_out(c) for c in rows.select_related("case").order_by("pk")[:500]]
+
+
+@api.post("/candidates/{candidate_id}/claim", response={201: ClaimOut, 400: dict}, url_name="claim")
+def post_claim(request: HttpRequest, candidate_id: int, body: ClaimIn) -> Any:
+    """Say "this is him/her" (yes), "not him/her" (no) or "not sure" (unsure), as on the web."""
+    candidate = access.candidates_visible_to(request.user).filter(pk=candidate_id).first()
+    if candidate is None or not access.can_claim(request.user, candidate):
+        raise Http404
+    if body.verdict not in ident.VERDICTS:
+        return 400, {"detail": "verdict must be yes, no or unsure"}
+    try:
+        claim = ident.make_claim(candidate, request.user, body.verdict)
+    except ValueError as exc:
+        return 400, {"detail": str(exc)}
+    return 201, _claim_out(claim)

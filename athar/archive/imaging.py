@@ -26,6 +26,7 @@ except ImportError:  # pragma: no cover - pillow-heif is a declared dependency
 
 IMAGE_EXTENSIONS = {".jpg", ".jpeg", ".png", ".tif", ".tiff", ".bmp", ".gif", ".webp", ".heic", ".heif"}
 VIEW_MAX, THUMB_MAX, BLUR_MAX = 1600, 320, 480
+BLUR_GRID = 12  # the blurred copy keeps this many pixels across: colours, no shapes or faces
 EXIF_VALUE_LIMIT = 300
 
 
@@ -181,6 +182,6 @@ def _fit(image: Image.Image, limit: int) -> Image.Image:
 
 
 def blur(image: Image.Image, size: tuple[int, int]) -> Image.Image:
-    """A blur no detail survives: shrink to a couple of dozen pixels, enlarge to ``size``, soften."""
-    tiny = image.resize(_fit_size(image.size, 24), Image.Resampling.BOX).filter(ImageFilter.GaussianBlur(1))
+    """A blur no detail survives: shrink to about a dozen pixels, enlarge to ``size``, soften."""
+    tiny = image.resize(_fit_size(image.size, BLUR_GRID), Image.Resampling.BOX).filter(ImageFilter.GaussianBlur(0.7))
     return tiny.resize(size, Image.Resampling.BICUBIC)

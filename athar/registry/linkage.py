@@ -123,6 +123,12 @@ def explain(pairs: pd.DataFrame, result: Any) -> list[str]:
 
     if pairs.empty:
         return []
+    pairs = pairs.copy()  # pairs added for reviewer decisions have no model columns
+    for column in pairs.columns:
+        if column == "guard":
+            pairs[column] = pairs[column].fillna("")
+        elif column.startswith("level_"):
+            pairs[column] = pairs[column].fillna("missing")
     if len(inspect.signature(explain_pairs).parameters) > 1:  # older form took the level labels
         return list(explain_pairs(pairs, getattr(result, "level_labels", {})))
     return list(explain_pairs(pairs))

@@ -31,6 +31,9 @@ def local_session(cores: int = 2, memory: str | None = None) -> Any:
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.ui.enabled", "false")
         .config("spark.sql.session.timeZone", "UTC")
+        # Custom comparison levels are written in DuckDB SQL with "double-quoted" identifiers.
+        .config("spark.sql.ansi.enabled", "true")
+        .config("spark.sql.ansi.doubleQuotedIdentifiers", "true")
         .config("spark.driver.extraJavaOptions", "-Dlog4j.rootCategory=ERROR")
         .getOrCreate()
     )

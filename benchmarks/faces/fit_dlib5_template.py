@@ -4,6 +4,7 @@ For each clean LFW photo: detect (ONNX), align with the 68-point ONNX model to t
 ArcFace template, map dlib's 5 points through the same transform, and average.
 Result goes into onnx_models.DLIB5_IN_ARCFACE_112.
 
+    cd /tmp && npm pack faceplugin-face-recognition-js@0.0.1 && mkdir -p fp && tar xzf faceplugin-*.tgz -C fp
     nice .venv/bin/python benchmarks/faces/fit_dlib5_template.py --n 400
 """
 
@@ -27,10 +28,16 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--lfw", type=Path, default=LFW)
+    ap.add_argument(
+        "--landmark-model",
+        type=Path,
+        default=Path("/tmp/fp/package/model/fr_landmark.onnx"),
+        help="fr_landmark.onnx from `npm pack faceplugin-face-recognition-js@0.0.1` (not vendored)",
+    )
     args = ap.parse_args()
     files = sorted(args.lfw.glob("*/*.jpg"))
     random.Random(7).shuffle(files)
-    det, lm68, lm5 = OnnxDetector(), Onnx68Landmarker(), Dlib5Landmarker()
+    det, lm68, lm5 = OnnxDetector(), Onnx68Landmarker(args.landmark_model), Dlib5Landmarker()
     mapped = []
     for path in files[: args.n]:
         rgb = np.asarray(load_image(path))

@@ -46,7 +46,7 @@ def _levels(data: dict) -> tuple[dict, dict, np.ndarray, np.ndarray]:
 def fit_and_write(data: dict, root: Path, name: str) -> None:
     true_lv, other_lv, ts, os_ = _levels(data)
     weights, face = level_weights(true_lv, other_lv), face_weight(ts, os_)
-    face["model"] = data["faces"].model
+    face["model"], face["pipeline"] = data["faces"].model, data.get("pipeline", "arcface")
     draft = Algorithm.from_dict(algorithm_dict("athar-ident", VERSION, weights, face, 0.5, 0.0, {}))
     table, absent_top, true_scores = data["table"], [], []
     for person, probe, pos in zip(data["people"], data["probes"], data["truth"]):

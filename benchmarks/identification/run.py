@@ -111,7 +111,7 @@ def load(root: Path, model: str) -> dict:
         people.append(person_facts(r, ft, len(vecs) > 0))
         probes.append(vecs)
         truth.append(by_label.get(r["true_case"]) if r["true_case"] else None)
-    return {"table": table, "faces": faces, "people": people, "probes": probes, "truth": truth,
+    return {"pipeline": model, "table": table, "faces": faces, "people": people, "probes": probes, "truth": truth,
             "with_photo_field": [bool(r["photos"]) for r in reports]}
 
 
@@ -156,6 +156,8 @@ def main() -> None:
     result = {"set": str(args.root), "algorithm": f"{algorithm.name} {algorithm.version}", "cases": len(data["table"])}
     for mode in ("combined", "face", "facts"):
         metrics, _ = evaluate(data, algorithm, mode)
+        if mode == "face":
+            metrics = {"with_photo": metrics["with_photo"]}
         result[mode] = metrics
     print(json.dumps(result, indent=1))
 

@@ -139,6 +139,38 @@ def describe_mark(rng: random.Random, mark: tuple[str, str, str, str], lang: str
     return f"{text} على {AR[loc]}" + (f" {AR[side]}" if side else "")
 
 
+def _same(img: Image.Image, rng: random.Random) -> Image.Image:
+    return img
+
+
+def moderate(img: Image.Image, rng: random.Random, other: Image.Image | None = None) -> Image.Image:
+    """The headline archive degradation (see DEGRADATION)."""
+    img = rng.choice((degrade.grey_cast, degrade.low_light, _same))(img, rng)
+    img = rng.choice((degrade.blur, degrade.noise, lambda i, r: degrade.jpeg(i, r, 20)))(img, rng)
+    r = rng.random()
+    if r < 0.35:
+        img = degrade.closed_eyes(img, rng)
+    elif r < 0.55:
+        img = degrade.swelling(img, rng)
+    if rng.random() < 0.15:
+        img = degrade.canvas(img, rng, other)
+    if rng.random() < 0.4:
+        img = degrade.quarter_turn(img, rng)
+    elif rng.random() < 0.5:
+        img = degrade.tilt(img, rng)
+    return degrade.jpeg(img, rng, 35)
+
+
+DEGRADATIONS = {"moderate": moderate, "harsh": degrade.archive}
+DEGRADATION = {
+    "moderate": "grey cast or low light (2 in 3); one of blur σ1.5–2.5, noise σ10–16 or JPEG q20; closed eyes (35%) "
+                "or swelling (20%); pasted on a sheet with a number card and another body's face (15%); a quarter "
+                "turn (40%) or a tilt of 8–20° (30%); JPEG q35",
+    "harsh": "benchmarks/faces/degrade.py archive(): always grey/low light, always closed eyes or swelling, blur/JPEG "
+             "q6–12/noise, canvas 25%, small 25%, quarter turn 75%, JPEG q15",
+}
+
+
 def case_row(rng: random.Random, truth: Truth, label: str, photo: dt.date) -> dict[str, str]:
     """cases.csv facts of one body as an examiner would record them."""
     code, _, agency, folders, _ = FACILITIES[truth.facility]
@@ -223,7 +255,8 @@ def photo_date(rng: random.Random) -> dt.date:
     return _months(dt.date(2011, 5, 1), rng.randint(0, 27))
 
 
-def build(out: Path, split: str, mated: int, distractors: int, seed: int = 5) -> dict[str, int]:
+def build(out: Path, split: str, mated: int, distractors: int, seed: int = 5,
+          degradation: str = "moderate") -> dict[str, int]:
     """Write ``out/archive`` (folders + cases.csv) and ``out/reports/reports.csv`` (+ photos)."""
     rng = random.Random(f"{split}-{seed}")
     sp = make_split(split, mated, distractors)
@@ -246,7 +279,7 @@ def build(out: Path, split: str, mated: int, distractors: int, seed: int = 5) ->
         folder = out / "archive" / row["facility"] / label
         folder.mkdir(parents=True, exist_ok=True)
         other = Image.open(rng.choice(gallery)[1]).convert("RGB")
-        degrade.archive(Image.open(case_photo).convert("RGB"), rng, other).save(folder / "1.jpg", quality=90)
+        DEGRADATIONS[degradation](Image.open(case_photo).convert("RGB"), rng, other).save(folder / "1.jpg", quality=90)
         (folder / "2.jpg").write_bytes(synthetic_photo(rng, 250, f"{row['facility']}/{truth.number}"))
     for i, (name, probe, _, present) in enumerate(people):
         if present:

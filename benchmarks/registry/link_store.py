@@ -25,6 +25,31 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[2]
 
 
+CHUNK = 100_000
+
+
+def split(path: Path, folder: Path, rows: int) -> list[Path]:
+    """The CSV cut into files of ``rows`` data rows, each with the header."""
+    folder.mkdir(exist_ok=True)
+    parts: list[Path] = []
+    with path.open(encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        header = next(reader)
+        writer, out = None, None
+        for index, row in enumerate(reader):
+            if index % rows == 0:
+                if out:
+                    out.close()
+                parts.append(folder / f"part-{len(parts):03d}.csv")
+                out = parts[-1].open("w", encoding="utf-8", newline="")
+                writer = csv.writer(out)
+                writer.writerow(header)
+            writer.writerow(row)  # type: ignore[union-attr]
+        if out:
+            out.close()
+    return parts
+
+
 def fill(home: Path, reports: int, seed: int) -> dict[str, float]:
     """Generate and import the reports (skipped when the store already holds them)."""
     from athar.matching.linkage import write_template_csv
@@ -40,8 +65,10 @@ def fill(home: Path, reports: int, seed: int) -> dict[str, float]:
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["ATHAR_HOME"] = str(home)
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "athar.cli", "registry", "import", str(truth), "--json"],
-                   env=env, check=True, stdout=subprocess.DEVNULL)
+    for part in split(truth, home / "parts", CHUNK):  # the importer holds one file in memory
+        subprocess.run([sys.executable, "-m", "athar.cli", "registry", "import", str(part), "--json"],
+                       env=env, check=True, stdout=subprocess.DEVNULL)
+        part.unlink()
     marker.write_text("ok")
     return {"generate_seconds": round(generated, 1), "import_seconds": round(time.perf_counter() - started, 1)}
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 import base64
 import os
 import secrets
+import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -95,15 +97,16 @@ def test_check_deploy_refuses_media_inside_a_public_folder(tmp_path):
     assert proc.returncode != 0 and "athar.E103" in proc.stdout + proc.stderr
 
 
-def test_check_deploy_warns_about_a_world_readable_media_store(tmp_path):
-    home = tmp_path / "open-home"
-    home.mkdir()
-    (home / "media").mkdir()
-    os.chmod(tmp_path, 0o755)
-    home.chmod(0o755)
-    (home / "media").chmod(0o755)
-    proc = _deploy_check(production_env(home))
-    assert proc.returncode != 0 and "athar.W104" in proc.stdout + proc.stderr
+def test_check_deploy_warns_about_a_world_readable_media_store():
+    home = Path(tempfile.mkdtemp(prefix="athar-open-home-", dir="/tmp"))  # /tmp: every parent traversable
+    try:
+        (home / "media").mkdir()
+        home.chmod(0o755)
+        (home / "media").chmod(0o755)
+        proc = _deploy_check(production_env(home))
+        assert proc.returncode != 0 and "athar.W104" in proc.stdout + proc.stderr
+    finally:
+        shutil.rmtree(home)
 
 
 def test_passwords_are_hashed_with_argon2(make_user):

@@ -61,18 +61,22 @@ def load_calibration(model_name: str) -> Calibration:
     return Calibration(**raw)
 
 
-def fit_logistic(scores: np.ndarray, labels: np.ndarray, l2: float = 1e-3, iters: int = 50) -> tuple[float, float]:
+def fit_logistic(
+    scores: np.ndarray, labels: np.ndarray, weights: np.ndarray | None = None, l2: float = 1e-3, iters: int = 50
+) -> tuple[float, float]:
     """Platt scaling by Newton's method with a tiny ridge penalty; returns (a, b).
 
-    Numpy only, so refitting needs no extra dependency. Labels are 1 (same) / 0.
+    Numpy only, so refitting needs no extra dependency. Labels are 1 (same) / 0;
+    optional per-pair weights (e.g. to give both classes equal total weight).
     """
     x = np.stack([np.asarray(scores, np.float64), np.ones(len(scores))], axis=1)
     y = np.asarray(labels, np.float64)
+    sw = np.ones(len(y)) if weights is None else np.asarray(weights, np.float64)
     w = np.zeros(2)
     for _ in range(iters):
         p = 1 / (1 + np.exp(-np.clip(x @ w, -30, 30)))
-        grad = x.T @ (p - y) + l2 * w
-        hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(2)
+        grad = x.T @ (sw * (p - y)) + l2 * w
+        hess = (x * (sw * p * (1 - p))[:, None]).T @ x + l2 * np.eye(2)
         step = np.linalg.solve(hess, grad)
         w -= step
         if np.abs(step).max() < 1e-9:

@@ -2,8 +2,11 @@
 
 fr_detect.onnx: a 320×240 anchor detector with decoded, normalised boxes.
 fr_feature.onnx: an ArcFace-style 512-d embedder on 112×112 aligned RGB faces.
-fr_landmark.onnx: 68 points from a 64×64 grey crop (used only to fit the dlib→ArcFace
-template; see PROVENANCE.md). Files are vendored in ``models/``; nothing is downloaded.
+fr_landmark.onnx: 68 points from a 64×64 grey crop. Not vendored and not used by the
+product (the 68-point layout comes from iBUG 300-W, whose licence is non-commercial,
+and the model's training data is undocumented); only the template-fitting script
+uses it from an ``npm pack`` copy. The two used files are vendored in ``models/``
+(PROVENANCE.md); nothing is downloaded at run time.
 """
 
 from __future__ import annotations
@@ -53,13 +56,18 @@ def sha256_of(path: Path) -> str:
 
 @lru_cache(maxsize=None)
 def _session(filename: str) -> Any:
+    return _session_at(str(model_file(filename)))
+
+
+@lru_cache(maxsize=None)
+def _session_at(path: str) -> Any:
     import onnxruntime as ort
 
     opts = ort.SessionOptions()
     # One thread: the machines are small and shared; parallelism comes from processes.
     opts.intra_op_num_threads = 1
     opts.inter_op_num_threads = 1
-    return ort.InferenceSession(str(model_file(filename)), opts, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(path, opts, providers=["CPUExecutionProvider"])
 
 
 def _nms(boxes: FloatArray, scores: FloatArray, thresh: float) -> list[int]:
@@ -125,13 +133,16 @@ class Onnx68Landmarker:
     name = "faceplugin-landmark-68"
     scheme = "arcface5"
 
+    def __init__(self, model_path: Path) -> None:
+        self.model_path = str(model_path)
+
     def landmarks(self, rgb: UInt8Array, box: Box) -> FloatArray:
         side = box.height  # the JS code squares the box on its height
         cx, cy = (box.left + box.right) / 2, (box.top + box.bottom) / 2
         x1, y1 = cx - side / 2, cy - side / 2
         grey = Image.fromarray(rgb).convert("L").crop((int(x1), int(y1), int(x1 + side), int(y1 + side)))
         x = (np.asarray(grey.resize((64, 64), Image.Resampling.BILINEAR), dtype=np.float32) / 256.0)[None, None]
-        pts = _session("fr_landmark.onnx").run(None, {"input": x})[0].reshape(68, 2)
+        pts = _session_at(self.model_path).run(None, {"input": x})[0].reshape(68, 2)
         pts = pts * np.array([int(x1 + side) - int(x1), int(y1 + side) - int(y1)]) + np.array([int(x1), int(y1)])
         return np.array(
             [

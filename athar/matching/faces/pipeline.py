@@ -17,7 +17,7 @@ from PIL import Image, ImageFilter, ImageOps
 from .datatypes import Box, DetectedFace, Detection, FloatArray, UInt8Array
 from .errors import FaceNumberOutOfRange, FaceTooSmall, NoFaceFound
 from .images import ImageSource, load_image
-from .orientation import upright_logit
+from .orientation import upright_logits
 from .models_registry import DEFAULT_MODEL, FaceModel, get_face_model
 from .quality import combine_quality, quality_parts
 from .rotation import ROTATIONS, box_to_original, points_to_original, rotate_cw
@@ -26,10 +26,11 @@ MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
 MIN_FAMILY_FACE_SIDE = 40  # family photos: ask for a better photo below this
 DETECTION_BLUR = 1.5  # Gaussian radius in pixels of the photo
 SMALL_IMAGE_SIDE = 200  # photos smaller than this are upsampled ×2 before detection
-TILE_ABOVE_SIDE = 800  # larger photos are also searched in 2×2 overlapping tiles
+TILE_ABOVE_SIDE = 480  # larger photos are also searched in 2×2 overlapping tiles
 # Detector logit + upright logit below this is dropped before embedding: on LFW dev it
 # removed 35 % of off-centre detections (many false) and 0.5 % of the real faces.
 MIN_FACE_EVIDENCE = 0.0
+TURN_DETECTOR_WEIGHT = 0.25
 SAME_FACE_OVERLAP = 0.5  # intersection over the smaller box
 
 
@@ -146,19 +147,20 @@ class FacePipeline:
         return [self._choose_turn(img, g) for g in groups]
 
     def _choose_turn(self, img: Image.Image, group: list[_Candidate]) -> tuple[_Candidate, FloatArray, float]:
-        best: tuple[float, _Candidate, FloatArray] | None = None
-        seen: set[int] = set()
-        for c in group:  # strongest first: one candidate per turn
-            if c.rotation in seen:
-                continue
-            seen.add(c.rotation)
-            rimg = rotate_cw(img, c.rotation)
-            points = self.model.landmarker.landmarks(np.asarray(rimg), c.det.box)
-            score = c.strength + upright_logit(rimg, points)
-            if best is None or score > best[0]:
-                best = (score, c, points)
-        assert best is not None
-        return best[1], best[2], best[0]
+        """Among the turns the face was detected at, the one the upright model prefers.
+
+        Score = upright logit + TURN_DETECTOR_WEIGHT × detector logit (weights measured
+        in benchmarks/faces/train_orientation.py). Returns the candidate, its landmarks
+        and the score (low scores are dropped as non-faces).
+        """
+        upright = upright_logits(img, group[0].original_box)
+        best: dict[int, _Candidate] = {}
+        for c in group:  # strongest first: keep one candidate per turn
+            best.setdefault(c.rotation, c)
+        score = {r: upright[r] + TURN_DETECTOR_WEIGHT * c.strength for r, c in best.items()}
+        chosen = best[max(score, key=score.__getitem__)]
+        points = self.model.landmarker.landmarks(np.asarray(rotate_cw(img, chosen.rotation)), chosen.det.box)
+        return chosen, points, score[chosen.rotation]
 
     def _embed(self, img: Image.Image, c: _Candidate, points: FloatArray) -> DetectedFace:
         rimg = rotate_cw(img, c.rotation)

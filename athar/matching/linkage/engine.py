@@ -22,17 +22,26 @@ def make_db_api(engine: str, spark: Any = None) -> tuple[Any, str]:
 
 def local_spark_session(cores: int = 2, memory: str = "2g") -> Any:
     """A local-mode Spark session (needs pyspark and Java 17)."""
-    from pyspark.sql import SparkSession
+    import tempfile
 
-    return (
+    from pyspark.sql import SparkSession
+    from splink.backends.spark import similarity_jar_location
+
+    session = (
         SparkSession.builder.master(f"local[{cores}]")
         .appName("athar-linkage")
         .config("spark.driver.memory", memory)
+        .config("spark.jars", similarity_jar_location())  # Splink's jaro_winkler etc.
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .getOrCreate()
     )
+    session.sparkContext.setLogLevel("ERROR")
+    if not session.sparkContext.getCheckpointDir():
+        session.sparkContext.setCheckpointDir(tempfile.mkdtemp(prefix="athar-spark-checkpoints-"))
+    return session
 
 
 def register(db_api: Any, engine: str, table: pd.DataFrame, name: str) -> Any:

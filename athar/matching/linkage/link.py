@@ -64,7 +64,7 @@ def _populated(prepared: pd.DataFrame) -> set[str]:
 
 def _linker(prepared: pd.DataFrame, model: LinkageModel | None, engine: str, spark: Any, retain: bool) -> Linker:
     db_api, dialect = make_db_api(engine, spark)
-    settings = build_settings(_populated(prepared), dialect, model, retain=retain)
+    settings = build_settings(_populated(prepared), dialect, model, retain=retain, n_rows=len(prepared))
     table = register(db_api, engine, prepared, "reports")
     return Linker(table, settings, log_level=None)
 
@@ -225,4 +225,4 @@ def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs
         linker.training.estimate_parameters_using_expectation_maximisation(
             block_on(*rule), estimate_without_term_frequencies=True)
     saved = linker.misc.save_model_to_json()
-    return model_from_splink(saved, trained_on or f"{len(table)} reports, seed {seed}")
+    return model_from_splink(saved, trained_on or f"{len(table)} reports, seed {seed}", trained_rows=len(table))

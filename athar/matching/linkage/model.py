@@ -31,13 +31,21 @@ class LinkageModel:
     parameters: dict[str, dict[str, dict[str, float | None]]] = field(default_factory=dict)
     trained_on: str = ""
     splink_version: str = splink.__version__
+    trained_rows: int = 0  # reports in the training data: λ is rescaled to other sizes
+
+    def prior_for(self, n_rows: int) -> float:
+        """λ for a table of ``n_rows`` reports: each report has about the same number of
+        duplicates whatever the size, so λ scales as 1 / n (capped at 0.5)."""
+        if not self.trained_rows or n_rows <= 1:
+            return self.probability_two_random_records_match
+        return min(0.5, self.probability_two_random_records_match * self.trained_rows / n_rows)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "algorithm": self.algorithm, "version": self.version, "splink_version": self.splink_version,
             "trained_on": self.trained_on,
             "probability_two_random_records_match": self.probability_two_random_records_match,
-            "parameters": self.parameters,
+            "trained_rows": self.trained_rows, "parameters": self.parameters,
         }
 
     def to_json(self) -> str:
@@ -55,7 +63,8 @@ class LinkageModel:
         if int(data.get("version", -1)) != VERSION:
             raise ValueError(f"model version {data.get('version')} but this code implements version {VERSION}")
         return cls(ALGORITHM, VERSION, float(data["probability_two_random_records_match"]),
-                   data["parameters"], data.get("trained_on", ""), data.get("splink_version", ""))
+                   data["parameters"], data.get("trained_on", ""), data.get("splink_version", ""),
+                   int(data.get("trained_rows", 0)))
 
     @classmethod
     def from_json(cls, text: str) -> "LinkageModel":
@@ -72,7 +81,7 @@ def default_model() -> LinkageModel:
     return LinkageModel.from_json(text)
 
 
-def model_from_splink(saved: dict[str, Any], trained_on: str) -> LinkageModel:
+def model_from_splink(saved: dict[str, Any], trained_on: str, trained_rows: int = 0) -> LinkageModel:
     """Extract m/u per level from a settings dict saved by Splink."""
     params: dict[str, dict[str, dict[str, float | None]]] = {}
     for comp in saved["comparisons"]:
@@ -84,7 +93,7 @@ def model_from_splink(saved: dict[str, Any], trained_on: str) -> LinkageModel:
                                                  "u": _round(level.get("u_probability"))}
         params[comp["output_column_name"]] = levels
     return LinkageModel(probability_two_random_records_match=_round(float(saved["probability_two_random_records_match"])) or 0.0,
-                        parameters=params, trained_on=trained_on)
+                        parameters=params, trained_on=trained_on, trained_rows=trained_rows)
 
 
 def _round(value: float | None) -> float | None:
@@ -92,14 +101,23 @@ def _round(value: float | None) -> float | None:
     return None if value is None else float(f"{value:.9g}")
 
 
+# Below this many reports, name frequencies from the batch itself mean little: no TF.
+TF_MIN_ROWS = 1000
+
+
 def build_settings(populated: set[str], dialect: str, model: LinkageModel | None,
-                   *, retain: bool = True) -> dict[str, Any]:
+                   *, retain: bool = True, n_rows: int = 0) -> dict[str, Any]:
     """Splink settings in the engine's SQL dialect, with the model's parameters filled in."""
     spec = settings_dict(populated, retain=retain)
     plain = SettingsCreator(**spec).create_settings_dict(dialect)
+    if 0 < n_rows < TF_MIN_ROWS:
+        for comp in plain["comparisons"]:
+            for level in comp["comparison_levels"]:
+                level.pop("tf_adjustment_column", None)
+                level.pop("tf_adjustment_weight", None)
     if model is None:
         return plain
-    plain["probability_two_random_records_match"] = model.probability_two_random_records_match
+    plain["probability_two_random_records_match"] = model.prior_for(n_rows) if n_rows else model.probability_two_random_records_match
     for comp in plain["comparisons"]:
         trained = model.parameters.get(comp["output_column_name"])
         if trained is None:

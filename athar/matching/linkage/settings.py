@@ -24,7 +24,7 @@ NAME_LABELS = {
 
 def _not_both_known(part: str) -> cll.CustomLevel:
     # two different names from the variants table are different, whatever their letters
-    return cll.CustomLevel(f'("{part}_known_l" + "{part}_known_r") < 2')
+    return cll.CustomLevel(f"({part}_known_l + {part}_known_r) < 2")
 
 
 def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.CustomComparison:
@@ -55,9 +55,9 @@ def _custom(sql: str, label: str) -> cll.CustomLevel:
 def birth_year_comparison() -> cl.CustomComparison:
     return cl.CustomComparison(output_column_name="birth_year", comparison_description="birth year", comparison_levels=[
         cll.NullLevel("birth_year"),
-        _custom('"birth_year_l" = "birth_year_r"', "same year"),
-        _custom('abs("birth_year_l" - "birth_year_r") <= 1', "one year apart"),
-        _custom('abs("birth_year_l" - "birth_year_r") <= 2', "two years apart"),
+        _custom("birth_year_l = birth_year_r", "same year"),
+        _custom("abs(birth_year_l - birth_year_r) <= 1", "one year apart"),
+        _custom("abs(birth_year_l - birth_year_r) <= 2", "two years apart"),
         cll.ElseLevel().configure(label_for_charts="more than two years apart"),
     ])
 
@@ -65,10 +65,10 @@ def birth_year_comparison() -> cl.CustomComparison:
 def arrest_date_comparison() -> cl.CustomComparison:
     return cl.CustomComparison(output_column_name="arrest_date", comparison_description="arrest date", comparison_levels=[
         cll.NullLevel("arrest_year"),
-        _custom('"arrest_ym_l" = "arrest_ym_r"', "same month"),
-        _custom('abs("arrest_ym_l" - "arrest_ym_r") <= 2', "within two months"),
-        _custom('"arrest_year_l" = "arrest_year_r"', "same year"),
-        _custom('abs("arrest_year_l" - "arrest_year_r") <= 1', "one year apart"),
+        _custom("arrest_ym_l = arrest_ym_r", "same month"),
+        _custom("abs(arrest_ym_l - arrest_ym_r) <= 2", "within two months"),
+        _custom("arrest_year_l = arrest_year_r", "same year"),
+        _custom("abs(arrest_year_l - arrest_year_r) <= 1", "one year apart"),
         cll.ElseLevel().configure(label_for_charts="further apart"),
     ])
 

@@ -150,10 +150,10 @@ def _score_order(ta: tuple[NameToken, ...], tb: tuple[NameToken, ...], order: st
     first_ok = bool(pairs) and pairs[0][0] == 0 and pairs[0][1] == 0
     if not first_ok:
         score *= 0.5
-        notes.append("first names differ")
+        notes.append(f"first names differ: {compare_tokens(ta[0], tb[0])[1]}")
     if len(ta) > 1 and len(tb) > 1 and not any(p[0] == len(ta) - 1 and p[1] == len(tb) - 1 for p in pairs):
         score *= 0.8
-        notes.append("family names differ")
+        notes.append(f"family names differ: {compare_tokens(ta[-1], tb[-1])[1]}")
     if order != "written order":
         score *= 0.95
         notes.append(order)

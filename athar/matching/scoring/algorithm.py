@@ -97,9 +97,13 @@ class Algorithm:
         return np.array([float(table.get(level, 0.0)) for level in feature.levels])
 
     def face_weight(self, similarity: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
-        """Cosine similarity to a log-likelihood ratio (linear, clipped); NaN (no face) gives 0."""
+        """Cosine similarity to a log-likelihood ratio (monotone knots, or linear), NaN (no face) gives 0."""
         f = self.face
-        weight = np.clip(f["a"] * similarity + f["b"], f["min"], f["max"])
+        if f.get("knots"):
+            xs, ws = zip(*f["knots"])
+            weight = np.interp(np.nan_to_num(similarity, nan=0.0), xs, ws)
+        else:
+            weight = np.clip(f["a"] * similarity + f["b"], f["min"], f["max"])
         return np.where(np.isnan(similarity), 0.0, weight)
 
     def score(self, person: PersonFacts, table: CaseTable,

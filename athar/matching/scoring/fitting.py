@@ -20,28 +20,52 @@ from athar.matching.scoring.features import FEATURES
 MIN_WEIGHT, MAX_WEIGHT = -5.0, 9.0
 
 
+def shrunk_log_ratio(m_counts: npt.NDArray[np.float64], u_counts: npt.NDArray[np.float64],
+                     alpha: float = 5.0) -> npt.NDArray[np.float64]:
+    """log(m/u) with one pseudo-observation per level on each side, shrunk toward 0 by c/(c + α), c
+    being how often the level was seen (other pairs rescaled to the number of true pairs): a level
+    rare everywhere says little; one common among other pairs and never seen in true pairs is strong
+    evidence against."""
+    k, n_m, n_u = len(m_counts), m_counts.sum(), u_counts.sum()
+    m = (m_counts + 1) / (n_m + k)
+    u = (u_counts + 1) / (n_u + k)
+    seen = m_counts + u_counts * n_m / max(n_u, 1)
+    return np.log(m / u) * seen / (seen + alpha)
+
+
 def level_weights(true_levels: dict[str, npt.NDArray[np.int8]], other_levels: dict[str, npt.NDArray[np.int8]],
-                  alpha: float = 1.0) -> dict[str, dict[str, float]]:
-    """log(m/u) per level; levels named "unknown"/"no_*" are fixed at 0 (no evidence)."""
+                  alpha: float = 5.0) -> dict[str, dict[str, float]]:
+    """log(m/u) per level (shrunk); the "unknown" level is fixed at 0 (no evidence)."""
     out: dict[str, dict[str, float]] = {}
     for feature in FEATURES:
         t, o = true_levels[feature.name], other_levels[feature.name]
         k = len(feature.levels)
-        m = (np.bincount(t, minlength=k) + alpha) / (len(t) + alpha * k)
-        u = (np.bincount(o, minlength=k) + alpha) / (len(o) + alpha * k)
-        weights = np.clip(np.log(m / u), MIN_WEIGHT, MAX_WEIGHT)
+        ratio = shrunk_log_ratio(np.bincount(t, minlength=k).astype(float), np.bincount(o, minlength=k).astype(float),
+                                 alpha)
+        weights = np.clip(ratio, MIN_WEIGHT, MAX_WEIGHT)
         out[feature.name] = {lv: (0.0 if lv == "unknown" else round(float(w), 3))
                              for lv, w in zip(feature.levels, weights)}
     return out
 
 
-def face_weight(true_sims: npt.NDArray[np.float64], other_sims: npt.NDArray[np.float64]) -> dict[str, float]:
-    """Linear log-likelihood ratio of the cosine similarity, clipped to the range seen in fitting."""
+FACE_EDGES = (-1.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 1.0)
+
+
+def face_weight(true_sims: npt.NDArray[np.float64], other_sims: npt.NDArray[np.float64]) -> dict[str, Any]:
+    """The cosine similarity's log-likelihood ratio as monotone knots (binned, shrunk, made
+    non-decreasing), interpolated between bin centres; plus a logistic fit for reference."""
+    edges = np.array(FACE_EDGES)
+    m_counts = np.histogram(true_sims, edges)[0].astype(float)
+    u_counts = np.histogram(other_sims, edges)[0].astype(float)
+    ratio = np.maximum.accumulate(np.clip(shrunk_log_ratio(m_counts, u_counts, alpha=3.0), MIN_WEIGHT, 14.0))
+    centres = [max(-0.2, (a + b) / 2) for a, b in zip(edges[:-1], edges[1:])]
+    centres[-1] = 0.85
     scores = np.concatenate([true_sims, other_sims])
     labels = np.concatenate([np.ones(len(true_sims)), np.zeros(len(other_sims))])
     a, b = fit_logistic(scores, labels)
     b -= math.log(len(true_sims) / len(other_sims))
-    return {"a": round(a, 4), "b": round(b, 4), "min": MIN_WEIGHT, "max": 14.0}
+    return {"knots": [[round(float(x), 3), round(float(w), 3)] for x, w in zip(centres, ratio)],
+            "a": round(a, 4), "b": round(b, 4), "min": MIN_WEIGHT, "max": 14.0}
 
 
 def threshold_for_false_matches(absent_top_probabilities: list[float], target: float) -> float:

@@ -59,3 +59,11 @@ def facility_label(facility: Any) -> str:
     if facility.number and str(facility.number) not in name:
         return _("Branch %(number)s — %(name)s") % {"number": facility.number, "name": name} if name else str(facility.number)
     return name or facility.code
+
+
+@register.filter
+def sex_label(code: str) -> str:
+    """'M' / 'F' / 'U' as words in the active language."""
+    from athar.archive.models import Sex
+
+    return str(dict(Sex.choices).get(code or "U", code))

@@ -83,7 +83,7 @@ def case_edit(request: HttpRequest, case_id: int) -> HttpResponse:
     """Edit a case's facts; every change is audited (field names only, never the values)."""
     _require_archivist(request)
     item = get_object_or_404(Case, pk=case_id)
-    form = CaseForm(request.POST or None, instance=item)
+    form = CaseForm(request.POST if request.method == "POST" else None, instance=item)
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             form.save()

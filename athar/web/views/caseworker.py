@@ -60,7 +60,7 @@ def import_reports(request: HttpRequest) -> HttpResponse:
     from athar.registry.importing import import_reports as run_import
     from athar.registry.models import Report
 
-    form = ImportForm(request.POST or None, request.FILES or None)
+    form = ImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
     result = None
     if request.method == "POST" and form.is_valid():
         upload = form.cleaned_data["file"]

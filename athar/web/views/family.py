@@ -54,7 +54,7 @@ def consent(request: HttpRequest, report_id: int) -> HttpResponse:
     if not access.can_edit_report(request.user, item):
         raise PermissionDenied
     current = item.consent or {}
-    form = ConsentForm(request.POST or None, initial={"face_processing": current.get("face_processing", False),
+    form = ConsentForm(request.POST if request.method == "POST" else None, initial={"face_processing": current.get("face_processing", False),
                                                      "publication": current.get("publication", False)})
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
@@ -74,7 +74,7 @@ def photos(request: HttpRequest, report_id: int) -> HttpResponse:
     item = visible_report(request, report_id)
     if not access.can_edit_report(request.user, item):
         raise PermissionDenied
-    form = PhotosForm(request.POST or None, request.FILES or None)
+    form = PhotosForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
     if request.method == "POST" and form.is_valid():
         for upload in form.cleaned_data["photos"]:
             try:

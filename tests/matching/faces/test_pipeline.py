@@ -63,10 +63,10 @@ def test_two_faces_largest_by_default_and_by_number(pipeline, face_a, face_b) ->
 
 def test_face_too_small(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]
     sheet = Image.new("RGB", (640, 480), (128, 128, 128))
-    sheet.paste(face_a.resize((90, 90)), (270, 200))
+    sheet.paste(face_a.resize((130, 130)), (250, 180))  # face ≈ 50 px
     faces = pipeline.analyse(sheet)
     with pytest.raises(FaceTooSmall, match="original photo"):
-        family_face(faces, min_side=60)
+        family_face(faces, min_side=80)
 
 
 def test_exif_rotated_jpeg_is_upright(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]

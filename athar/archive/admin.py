@@ -1,0 +1,57 @@
+"""Admin for the editable reference data (agencies, facilities) and read-only evidence rows."""
+
+from typing import Any
+
+from django.contrib import admin
+from django.http import HttpRequest
+
+from athar.archive.models import Agency, Archive, Case, Facility, IngestRun, Photo
+
+
+@admin.register(Agency)
+class AgencyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("code", "name_en", "name_ar")
+    search_fields = ("code", "name_en", "name_ar")
+
+
+@admin.register(Facility)
+class FacilityAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("code", "number", "name_en", "name_ar", "agency", "kind", "place")
+    list_filter = ("kind", "agency")
+    search_fields = ("code", "name_en", "name_ar")
+
+
+@admin.register(Archive)
+class ArchiveAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("name", "custodian", "received_date")
+
+
+@admin.register(Case)
+class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    list_display = ("label", "facility", "archive", "detainee_number", "sex", "status")
+    list_filter = ("archive", "facility", "status")
+    readonly_fields = ("public_id", "archive", "facility", "label")
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Evidence is never edited from the admin."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Photo)
+class PhotoAdmin(ReadOnlyAdmin):
+    list_display = ("sha256", "archive", "case", "original_name", "format", "viewable", "kind")
+    list_filter = ("archive", "viewable", "kind")
+
+
+@admin.register(IngestRun)
+class IngestRunAdmin(ReadOnlyAdmin):
+    list_display = ("archive", "started_at", "finished_at", "status")

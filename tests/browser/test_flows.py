@@ -1,0 +1,162 @@
+"""End to end in a real browser: the family flow in Arabic on a phone, the reviewer flow in English.
+
+Screenshots of each step go to artifacts/screenshots/; every archive photo the browser loads is
+checked: blurred kinds only, the face only after the explicit tap, a body photo never unless chosen.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image, ImageDraw
+
+from athar.identification import claims
+from athar.identification.models import Claim, Identification
+from athar.registry.models import Report
+from athar.web.models import Invitation, format_code
+from tests.browser.conftest import DESKTOP, PHONE
+from tests.web.factories import make_candidate, make_case, make_report
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PASSWORD = "a long test password"
+
+
+def _alive_photo(tmp_path: Path) -> Path:
+    image = Image.new("RGB", (480, 480), (180, 170, 150))
+    draw = ImageDraw.Draw(image)
+    draw.ellipse((150, 110, 330, 330), fill=(210, 180, 150))
+    path = tmp_path / "ahmad.jpg"
+    image.save(path, "JPEG")
+    return path
+
+
+def test_family_flow_in_arabic_on_a_phone(browser, live_server, make_user, tmp_path, shots, photo_watch):
+    caseworker = make_user("caseworker")
+    case = make_case("C-1041", "215")
+    _, code = Invitation.issue(caseworker)
+    context = browser.new_context(viewport=PHONE, locale="ar", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    watch = photo_watch(page)
+    shot = shots(page, "family")
+
+    page.goto(live_server.url + "/")
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    assert page.locator("html").get_attribute("lang") == "ar"
+    shot("home")
+    page.click("text=لديّ رمز دعوة")
+    page.fill("input[name=code]", format_code(code))
+    page.fill("input[name=password]", "shams-of-damascus-77")
+    shot("invitation")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/family/")
+    shot("signed-in")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1  # no sideways scroll
+
+    page.click("text=تقديم بلاغ عن شخص مفقود")
+    page.check("input[name=face_processing]")
+    shot("consent")
+    page.click("button[name=next]")
+    page.fill("input[name=full_name_ar]", "أحمد محمد الخطيب")
+    page.fill("input[name=father_name]", "محمد")
+    page.fill("input[name=mother_name]", "فاطمة الحسن")
+    shot("name")
+    page.click("button[name=next]")
+    page.fill("input[name=birth_year]", "1987")
+    page.check("input[name=birth_year_approximate]")
+    page.fill("input[name=city]", "دوما")
+    shot("birth")
+    page.click("button[name=next]")
+    page.fill("input[name=arrest_year]", "2012")
+    page.fill("input[name=arrest_month]", "3")
+    page.fill("input[name=arresting_agency]", "فرع فلسطين")
+    shot("arrest")
+    page.click("button[name=next]")
+    page.fill("textarea[name=distinguishing_marks]", "ندبة فوق الحاجب الأيمن")
+    shot("marks")
+    page.click("button[name=next]")
+    page.set_input_files("input[name=photos]", str(_alive_photo(tmp_path)))
+    shot("photos")
+    page.click("button[name=next]")
+    page.wait_for_load_state()
+    shot("filed")
+    report = Report.objects.get(full_name_ar="أحمد محمد الخطيب")
+    assert report.photos.count() == 1 and report.consent["face_processing"] is True
+
+    make_candidate(report, case)  # what the worker does after the comparison
+    page.goto(live_server.url + "/family/")
+    shot("something-to-look-at")
+    page.click("text=الاطلاع على النتائج")
+    shot("before-you-look")
+    page.click("text=التطابق المحتمل 1")
+    shot("warning")
+    assert watch.kinds() == set()  # a warning first, no picture at all
+    page.click("text=أنا مستعد للمتابعة")
+    page.wait_for_load_state("networkidle")
+    shot("facts-blurred")
+    assert watch.kinds() == {"face_blur"}
+    page.click("text=أظهِر الوجه")
+    page.wait_for_load_state("networkidle")
+    shot("face-revealed")
+    assert watch.kinds() == {"face_blur", "face"}  # never a body photo without the further choice
+    page.check("input[name=verdict][value=yes]")
+    shot("claim")
+    page.click("text=أرسِل جوابي")
+    page.wait_for_load_state()
+    shot("claimed")
+    assert Claim.objects.get().verdict == "is_them"
+    assert not watch.kinds() & {"view", "thumb", "blur"}
+
+    page.click("#quick-exit")
+    page.wait_for_timeout(300)
+    assert live_server.url not in page.url  # left, and the history entry was replaced
+    context.close()
+
+
+def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_user, shots, photo_watch):
+    family = make_user("family")
+    other_family = make_user("family")
+    reviewer = make_user("reviewer", login="reviewer@example.org")
+    first_reviewer = make_user("reviewer")
+    case = make_case("C-2207", "227")
+    report = make_report(family, None, name="سامر علي")
+    candidate = make_candidate(report, case)
+    claims.make_claim(candidate.ranking.person, case, "is_them", family)
+    ident = Identification.objects.get()
+    claims.review(ident, first_reviewer, "approve", "same face and scar")
+
+    context = browser.new_context(viewport=DESKTOP, locale="en")
+    page = context.new_page()
+    watch = photo_watch(page)
+    shot = shots(page, "reviewer")
+    page.goto(live_server.url + "/en/accounts/sign-in/")
+    assert page.locator("html").get_attribute("dir") == "ltr"
+    page.fill("input[name=identifier]", "reviewer@example.org")
+    page.fill("input[name=password]", PASSWORD)
+    shot("sign-in")
+    page.click("button[type=submit]")
+    page.wait_for_url("**/en/review/")
+    shot("queue")
+    page.click(f"text=#{ident.pk}")
+    page.wait_for_load_state("networkidle")
+    shot("compare")
+    assert "1 of the 2" in page.content()
+    assert watch.kinds() <= {"face_blur"}
+    page.check("input[name=decision][value=approve]")
+    page.fill("textarea[name=reason]", "Same scar above the right eyebrow; face consistent.")
+    shot("decision")
+    page.click("text=Record my decision")
+    page.wait_for_url("**/en/review/")
+    shot("confirmed")
+    ident.refresh_from_db()
+    assert ident.status == "published"
+
+    other = make_candidate(make_report(other_family, None, name="خالد"), case)
+    claims.make_claim(other.ranking.person, case, "is_them", other_family)
+    page.click("text=Conflicts")
+    page.wait_for_load_state()
+    shot("conflict")
+    assert page.locator("tr.conflict").count() == 1
+    assert not watch.kinds() & {"view", "thumb", "face"}
+    context.close()

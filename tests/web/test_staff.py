@@ -1,0 +1,102 @@
+"""Caseworkers, reviewers and archivists at work; each page also refused to the wrong role."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.urls import reverse
+
+from athar.audit.models import AuditEvent
+from athar.identification import claims
+from athar.identification.models import Identification
+from tests.web.factories import make_candidate
+
+
+def _claimed(world):
+    candidate = make_candidate(world.report, world.case)
+    claims.make_claim(candidate.ranking.person, world.case, "is_them", world.family)
+    return Identification.objects.get()
+
+
+@pytest.mark.django_db
+def test_caseworker_queue_shows_their_families_reports_and_notices(client_for, world):
+    make_candidate(world.report, world.case)
+    html = client_for(world.caseworker).get(reverse("web:caseworker_home")).content.decode()
+    assert world.report.full_name_ar in html and world.other_report.full_name_ar not in html
+    assert "likely" in html.lower() or "محتمل" in html
+
+
+@pytest.mark.django_db
+def test_caseworker_imports_a_list_with_a_readable_error_report(client_for, world):
+    csv = "report_id,full_name_ar,birth_year\nR1,سامر علي,1980\nR2,,notayear\n".encode()
+    response = client_for(world.caseworker).post(reverse("web:import"), {
+        "file": SimpleUploadedFile("list.csv", csv, "text/csv"), "source": "ngo"})
+    html = response.content.decode()
+    assert response.status_code == 200 and "errorlist" not in html
+    from athar.registry.models import Report
+
+    imported = Report.objects.filter(source="ngo")
+    assert imported.exists() and all(r.caseworker == world.caseworker for r in imported)
+
+
+@pytest.mark.django_db
+def test_reviewer_sees_queue_compares_and_approves_with_a_reason(client_for, world):
+    ident = _claimed(world)
+    client = client_for(world.reviewer)
+    assert f"#{ident.pk}" in client.get(reverse("web:review_queue")).content.decode()
+    page = client.get(reverse("web:compare", kwargs={"identification_id": ident.pk})).content.decode()
+    assert "faces very similar" in page and 'data-kind="face_blur"' in page and "0 of the 2" in page or "0" in page
+    decide = reverse("web:decide", kwargs={"identification_id": ident.pk})
+    client.post(decide, {"decision": "approve", "reason": ""})
+    assert not ident.reviews.exists()  # a reason is required
+    client.post(decide, {"decision": "approve", "reason": "same scar, same face"})
+    assert ident.reviews.count() == 1
+    other = client_for(world.admin)
+    other.post(decide, {"decision": "approve", "reason": "agree"})
+    ident.refresh_from_db()
+    assert ident.status == "published"
+
+
+@pytest.mark.django_db
+def test_reviewer_sees_a_conflict(client_for, world):
+    _claimed(world)
+    candidate = make_candidate(world.other_report, world.case)
+    claims.make_claim(candidate.ranking.person, world.case, "is_them", world.other_family)
+    html = client_for(world.reviewer).get(reverse("web:conflicts")).content.decode()
+    assert 'class="conflict"' in html
+
+
+@pytest.mark.django_db
+def test_published_identification_is_public_only_with_consent_and_without_photo(client, world):
+    ident = _claimed(world)
+    for user in (world.reviewer, world.admin):
+        claims.review(ident, user, "approve", "ok")
+    assert world.report.full_name_ar not in client.get(reverse("web:identified")).content.decode()
+    world.report.consent = {**world.report.consent, "publication": True}
+    world.report.save()
+    html = client.get(reverse("web:identified")).content.decode()
+    assert world.report.full_name_ar in html and "<img" not in html
+
+
+@pytest.mark.django_db
+def test_archivist_pages_and_audited_case_edit(client_for, world):
+    client = client_for(world.archivist)
+    for name, kwargs in (("archives", {}), ("facilities", {}), ("ingest_runs", {}), ("verify", {}),
+                         ("archive", {"archive_id": world.case.archive_id}), ("case", {"case_id": world.case.pk})):
+        assert client.get(reverse(f"web:{name}", kwargs=kwargs)).status_code == 200, name
+    case_html = client.get(reverse("web:case", kwargs={"case_id": world.case.pk})).content.decode()
+    assert 'data-kind="face_blur"' in case_html and 'data-kind="view"' not in case_html
+    response = client.post(reverse("web:case_edit", kwargs={"case_id": world.case.pk}), {
+        "detainee_number": "1234", "hospital_number": "", "photographed": "2013-05-02",
+        "photographed_precision": "day", "sex": "M", "marks": "scar", "notes": ""})
+    assert response.status_code == 302
+    event = AuditEvent.objects.get(action="case.edited")
+    assert "detainee_number" in event.data["fields"] and "1234" not in str(event.data)
+    assert client.post(reverse("web:verify")).status_code == 200
+
+
+@pytest.mark.django_db
+def test_reviewer_cannot_edit_cases_and_archivist_cannot_review(client_for, world):
+    assert client_for(world.reviewer).get(reverse("web:case_edit", kwargs={"case_id": world.case.pk})).status_code == 403
+    assert client_for(world.archivist).get(reverse("web:review_queue")).status_code == 403
+    assert client_for(world.caseworker).get(reverse("web:case", kwargs={"case_id": world.case.pk})).status_code == 403
