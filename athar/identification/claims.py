@@ -189,6 +189,9 @@ def _refresh_one(ident: Identification) -> None:
         ident.save(update_fields=["evidence_level", "status_changed_at"])
     if ident.status == Identification.Status.WITHDRAWN:
         return
+    if not _still_claimed(ident):
+        _set_status(ident, Identification.Status.WITHDRAWN, None, "every positive claim was withdrawn")
+        return
     active = ident.reviews.filter(reversed_at__isnull=True)
     rejected = active.filter(decision=Review.Decision.REJECT).exists()
     approved = len({r.reviewer_id for r in approvals(ident)}) >= 2
@@ -200,6 +203,13 @@ def _refresh_one(ident: Identification) -> None:
         target = Identification.Status.UNDER_REVIEW
     if target != ident.status:
         _set_status(ident, target, None, "")
+
+
+def _still_claimed(ident: Identification) -> bool:
+    return (Claim.objects.filter(person=ident.person, case=ident.case, verdict=Verdict.IS_THEM,
+                                 withdrawn_at__isnull=True).exists()
+            or ForensicResult.objects.filter(person=ident.person, case=ident.case, withdrawn_at__isnull=True,
+                                             result=ForensicResult.Result.MATCH).exists())
 
 
 def _set_status(ident: Identification, status: str, by: Any, reason: str) -> None:

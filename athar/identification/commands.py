@@ -4,7 +4,7 @@ in athar/core/management/commands are thin wrappers)."""
 from __future__ import annotations
 
 import json
-from argparse import ArgumentParser
+from argparse import SUPPRESS, ArgumentParser
 from typing import Any
 
 from athar.accounts.models import User
@@ -69,10 +69,10 @@ def describe_candidates(result: dict[str, Any]) -> str:
                 else "No case is a likely match.")
     scope = f"{result['cases']} cases"
     if result.get("reported_facilities"):
-        scope = f"{result['cases_in_reported_facilities']} cases in {', '.join(result['reported_facilities'])}"
+        scope += f" ({result['cases_in_reported_facilities']} in {', '.join(result['reported_facilities'])})"
     lines = [f"{decision}  [{result['algorithm']} {result['algorithm_version']}; "
              f"{'with' if result['has_photo'] else 'without'} a family photo]",
-             f"{scope} → {result['to_look_at_first']} to look at first (of {result['cases']} in all)", ""]
+             f"{scope} → {result['to_look_at_first']} to look at first", ""]
     for c in result["candidates"]:
         lines.append(f"#{c['rank']:<3} case {c['case']} {c['facility']}/{c['label']} number {c['detainee_number'] or '—'}"
                      f"  score {c['score']:+.1f}  p={c['probability']:.3f}{'  LIKELY MATCH' if c['likely_match'] else ''}")
@@ -115,6 +115,14 @@ def claims_arguments(parser: ArgumentParser) -> None:
         p.add_argument("--by", required=True, metavar="LOGIN")
     for p in (wd, rv, rr, wi):
         p.add_argument("--reason", default="")
+    _json_everywhere(ls, add, wd, rv, rr, wi, fo)
+
+
+def _json_everywhere(*parsers: ArgumentParser) -> None:
+    """``--json`` also after an action's arguments (without overriding one given before it)."""
+    for p in parsers:
+        p.add_argument("--json", action="store_true", default=SUPPRESS,
+                       help="print the result as one JSON object (last line)")
 
 
 def claims(options: dict[str, Any]) -> dict[str, Any]:
@@ -209,6 +217,8 @@ def conflicts_arguments(parser: ArgumentParser) -> None:
         p.add_argument("conflict")
         p.add_argument("--by", required=True, metavar="LOGIN")
         p.add_argument("--reason", required=True)
+        _json_everywhere(p)
+    _json_everywhere(ls)
 
 
 def conflicts(options: dict[str, Any]) -> dict[str, Any]:

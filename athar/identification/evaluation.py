@@ -36,7 +36,9 @@ def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Pa
         env.update(ATHAR_HOME=home, ATHAR_ENV="development", DJANGO_SETTINGS_MODULE="athar.settings")
         command = [sys.executable, "-m", "athar.identification.evaluation", str(archive_dir), str(reports),
                    truth_column, str(face_cache or ""), str(out)]
-        done = subprocess.run(command, env=env, stdout=sys.stderr, stderr=sys.stderr, check=False)
+        done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                              check=False)
+        sys.stderr.write(done.stdout[-20000:])
         if done.returncode != 0:
             raise ValueError(f"the scratch ingest, import and ranking failed (exit {done.returncode})")
         child = json.loads(out.read_text(encoding="utf-8"))

@@ -5,9 +5,10 @@
 - A failing job is delayed (exponential back-off), never retried in a loop; after MAX_ATTEMPTS it
   stays ``failed`` with its error. A job left ``running`` by a killed worker is requeued after
   STALE_AFTER.
-- Others call ``enqueue_for_report(report_id)``, ``enqueue_for_cases(case_ids)`` or
-  ``enqueue_for_archive(archive_id)`` when reports, cases or archives arrive; the worker's sweep
-  also notices new reports and changed cases by itself (watermarks), so nothing is missed.
+- Others call ``enqueue_for_report(report_id)``, ``enqueue_for_cases(case_ids)``,
+  ``enqueue_for_archive(archive_id)`` or ``enqueue_for_linkage()`` when reports, cases or archives arrive; the worker's sweep
+  also notices new reports, changed cases and a new linkage run by itself (watermarks), so
+  nothing is missed.
 """
 
 from __future__ import annotations
@@ -128,10 +129,29 @@ def sweep() -> dict[str, int]:
         queued = sum(enqueue_for_report(r) is not None for r in new_reports)
         if changed and (mark_c.value or Ranking.objects.exists()):
             queued += enqueue("cases", "sweep") is not None
+        queued += _linkage_changed()
         newest = Report.objects.aggregate(m=Max("id"))["m"] or last_report
         Watermark.objects.filter(pk=mark_r.pk).update(value=str(newest))
         Watermark.objects.filter(pk=mark_c.pk).update(value=case_stamp)
     return {"new_reports": len(new_reports), "cases_changed": int(changed), "queued": queued}
+
+
+def _linkage_changed() -> int:
+    """A new linkage run regroups reports into persons: every subject is ranked again."""
+    from athar.registry.lookup import current_run
+
+    run = current_run()
+    mark, _ = Watermark.objects.select_for_update().get_or_create(name="linkage")
+    stamp = str(run.pk) if run else ""
+    if stamp == mark.value:
+        return 0
+    Watermark.objects.filter(pk=mark.pk).update(value=stamp)
+    return int(enqueue_for_linkage() is not None) if stamp else 0
+
+
+def enqueue_for_linkage() -> Job | None:
+    """A linkage run finished (reports regrouped into persons): rank every subject again."""
+    return enqueue("cases", "linkage")
 
 
 def drain(name: str | None = None, limit: int | None = None) -> dict[str, int]:

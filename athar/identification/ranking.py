@@ -90,6 +90,8 @@ def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Rank
     with transaction.atomic():
         subject.rankings().filter(is_current=False).delete()
         subject.rankings().filter(is_current=True).update(is_current=False)
+        if subject.person is not None:  # its reports are ranked as this person from now on
+            Ranking.objects.filter(report__in=subject.reports, person__isnull=True).delete()
         row = Ranking.objects.create(
             person=subject.person, report=subject.report if subject.person is None else None,
             algorithm=algorithm.name, algorithm_version=algorithm.version, face_model=algorithm.face.get("model", ""),

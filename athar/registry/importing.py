@@ -77,7 +77,7 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
             extra[column] = value
     if row.extra:
         extra["(cells beyond the header)"] = " | ".join(row.extra)
-    fields, _ = build_fields(values, today)
+    fields = build_fields(values, today)
     if extra:
         lines = "\n".join(f"{k}: {v}" for k, v in extra.items())
         fields["notes"] = (fields.get("notes", "") + "\n" + lines).strip()

@@ -24,8 +24,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from athar.audit.chain import record
+from athar.registry.bulk import create_persons, insert_links
 from athar.registry.decisions import decisions_in_force
-from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink, ReviewPair
+from athar.registry.models import LinkageRun, Report, ReportLink, ReviewPair
 
 log = logging.getLogger(__name__)
 WRITE_BATCH = 5000
@@ -52,30 +53,33 @@ def _rows() -> Iterator[tuple[Any, ...]]:
             yield from batch
 
 
+OUTPUT_COLUMNS = ("unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name",
+                  "full_name", "full_name_latin", "sex", "birth_year", "birth_place", "governorate", "city",
+                  "arrest_date", "arresting_agency")
+PLAIN = ("first_name", "father_name", "grandfather_name", "family_name", "mother_name", "birth_place",
+         "governorate", "city", "arresting_agency")
+
+
 def load_input() -> tuple[pd.DataFrame, dict[str, str]]:
-    """The linkage input (one row per current report) and report id → lineage."""
-    records, lineage = [], {}
+    """The linkage input (one row per current report, built column by column to stay small at
+    a million reports) and report id → lineage."""
+    columns: dict[str, list[str]] = {name: [] for name in OUTPUT_COLUMNS}
+    lineage: dict[str, str] = {}
+    position = {name: i for i, name in enumerate(("id", "lineage", *INPUT_FIELDS))}
     for row in _rows():
-        values = dict(zip(("id", "lineage", *INPUT_FIELDS), row))
-        uid = str(values["id"])
-        lineage[uid] = values["lineage"]
-        full_ar, full_la = values["full_name_ar"] or "", values["full_name_latin"] or ""
-        records.append({
-            "unique_id": uid,
-            "first_name": values["first_name"] or "", "father_name": values["father_name"] or "",
-            "grandfather_name": values["grandfather_name"] or "", "family_name": values["family_name"] or "",
-            "mother_name": values["mother_name"] or "",
-            "full_name": full_ar or full_la, "full_name_latin": full_la if full_ar else "",
-            "sex": "" if values["sex"] == "U" else values["sex"],
-            "birth_year": str(values["birth_year"] or ""), "birth_place": values["birth_place"] or "",
-            "governorate": values["governorate"] or "", "city": values["city"] or "",
-            "arrest_date": _iso(values["arrest_date"], values["arrest_date_precision"]),
-            "arresting_agency": values["arresting_agency"] or "",
-        })
-    return pd.DataFrame.from_records(records, columns=[
-        "unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name", "full_name",
-        "full_name_latin", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date",
-        "arresting_agency"]), lineage
+        uid = str(row[0])
+        lineage[uid] = row[1]
+        columns["unique_id"].append(uid)
+        for name in PLAIN:
+            columns[name].append(row[position[name]] or "")
+        full_ar, full_la = row[position["full_name_ar"]] or "", row[position["full_name_latin"]] or ""
+        columns["full_name"].append(full_ar or full_la)
+        columns["full_name_latin"].append(full_la if full_ar else "")
+        sex = row[position["sex"]]
+        columns["sex"].append("" if sex in ("U", None) else sex)
+        columns["birth_year"].append(str(row[position["birth_year"]] or ""))
+        columns["arrest_date"].append(_iso(row[position["arrest_date"]], row[position["arrest_date_precision"]]))
+    return pd.DataFrame(columns, columns=list(OUTPUT_COLUMNS)), lineage
 
 
 def decisions_for(lineage: dict[str, str]) -> list[tuple[str, str, str]]:
@@ -135,17 +139,22 @@ def explain(pairs: pd.DataFrame, result: Any) -> list[str]:
 
 
 def best_pairs(result: Any) -> pd.DataFrame:
-    """For each report, its strongest linked pair (both directions), with an explanation."""
+    """For each report, its strongest linked pair (either side), with an explanation.
+
+    Pairs are ranked on a narrow table, and only the chosen pairs are explained."""
     linked = result.pairs[result.pairs["status"] == "linked"]
     if linked.empty:
         return pd.DataFrame(columns=["uid", "other", "match_probability", "decision", "why"])
+    left, right, prob = linked["unique_id_l"], linked["unique_id_r"], linked["match_probability"]
     both = pd.concat([
-        linked.assign(uid=linked["unique_id_l"], other=linked["unique_id_r"]),
-        linked.assign(uid=linked["unique_id_r"], other=linked["unique_id_l"]),
+        pd.DataFrame({"uid": left, "other": right, "match_probability": prob, "row": linked.index}),
+        pd.DataFrame({"uid": right, "other": left, "match_probability": prob, "row": linked.index}),
     ], ignore_index=True)
     both = both.sort_values("match_probability", ascending=False, na_position="first", kind="stable")
     best = both.drop_duplicates("uid").reset_index(drop=True)
-    best["why"] = explain(best, result)
+    chosen = linked.loc[best["row"]]
+    best["decision"] = chosen["decision"].to_numpy() if "decision" in chosen else ""
+    best["why"] = explain(chosen.reset_index(drop=True), result)
     return best[["uid", "other", "match_probability", "decision", "why"]]
 
 
@@ -173,18 +182,22 @@ def _previous_person_by_lineage() -> dict[str, int]:
 
 def write_back(run: LinkageRun, result: Any, lineage: dict[str, str], actor: str) -> dict[str, Any]:
     """Persons, links, review pairs and the switch of the current run, in one transaction."""
+    clock = Clock()
     clusters: dict[str, list[str]] = defaultdict(list)
     for uid, cid in zip(result.clusters["unique_id"], result.clusters["cluster_id"]):
         clusters[str(cid)].append(str(uid))
     best = best_pairs(result)
     reasons = {u: (o, p, d, w) for u, o, p, d, w in best.itertuples(index=False, name=None)}
+    clock.lap("explain_seconds")
     with transaction.atomic():
         chosen = assign_persons(clusters, lineage)
+        clock.lap("assign_seconds")
         fresh = [cid for cid, person in chosen.items() if person is None]
-        made = MissingPerson.objects.bulk_create([MissingPerson() for _ in fresh], batch_size=WRITE_BATCH)
-        chosen.update({cid: p.pk for cid, p in zip(fresh, made)})
-        ReportLink.objects.bulk_create(_links(run, clusters, chosen, reasons), batch_size=WRITE_BATCH)
+        made = create_persons(len(fresh))
+        chosen.update(zip(fresh, made))
+        insert_links(run.pk, _links(clusters, chosen, reasons))
         review = _review_pairs(run, result)
+        clock.lap("insert_seconds")
         LinkageRun.objects.filter(is_current=True).update(is_current=False)
         counts = {"reports": len(lineage), "persons": len(clusters), "new_persons": len(made),
                   "linked_pairs": int((result.pairs["status"] == "linked").sum()), "review_pairs": review,
@@ -193,11 +206,25 @@ def write_back(run: LinkageRun, result: Any, lineage: dict[str, str], actor: str
             status=LinkageRun.Status.DONE, is_current=True, finished_at=timezone.now(), counts=counts,
             parameters=result.model.to_dict() if result.model else {})
         record("registry.link", object_type="linkage_run", object_id=run.pk, actor=actor, data=counts)
-    return counts
+    clock.lap("commit_seconds")
+    return {**counts, "write_detail": clock.laps}
 
 
-def _links(run: LinkageRun, clusters: dict[str, list[str]], chosen: dict[str, int | None],
-           reasons: dict[str, tuple[Any, ...]]) -> Iterator[ReportLink]:
+class Clock:
+    """Named laps of wall-clock time, in seconds."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+        self.laps: dict[str, float] = {}
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.laps[name] = round(now - self.last, 2)
+        self.last = now
+
+
+def _links(clusters: dict[str, list[str]], chosen: dict[str, int | None],
+           reasons: dict[str, tuple[Any, ...]]) -> Iterator[tuple[int, int, float | None, dict[str, Any]]]:
     for cid, members in clusters.items():
         for uid in members:
             if uid in reasons:
@@ -209,8 +236,7 @@ def _links(run: LinkageRun, clusters: dict[str, list[str]], chosen: dict[str, in
             else:
                 prob, explanation = None, {"why": "no other report is close enough" if len(members) == 1
                                            else "linked through other reports of this person"}
-            yield ReportLink(run=run, report_id=int(uid), person_id=chosen[cid], probability=prob,
-                             explanation=explanation)
+            yield int(uid), chosen[cid], prob, explanation
 
 
 def _review_pairs(run: LinkageRun, result: Any) -> int:

@@ -13,7 +13,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from athar.audit.chain import record
+from athar.audit.chain import actor_for_user, record
 from athar.core import crypto
 from athar.core.crypto import DecryptionError
 from athar.registry.importing import contact_owner
@@ -50,6 +50,22 @@ def _version(report: Report, include_contact: bool) -> dict[str, Any]:
         except DecryptionError:
             data["reporter_contact"] = None
     return data
+
+
+def contact_for(report: Report, user: Any) -> str | None:
+    """The reporter's contact details, for the report's own caseworker only (audited).
+
+    Raises PermissionError for anyone else; None when there are none or they were erased.
+    """
+    if user is None or not getattr(user, "is_authenticated", False) or report.caseworker_id != user.pk:
+        raise PermissionError("only the report's caseworker may see the reporter's contact details")
+    if not report.reporter_contact:
+        return None
+    record("registry.contact_viewed", object_type="report", object_id=report.pk, actor=actor_for_user(user))
+    try:
+        return crypto.decrypt_for(contact_owner(report.lineage), bytes(report.reporter_contact))
+    except DecryptionError:
+        return None
 
 
 def erase_report(report: Report, *, actor: str = "system", reason_code: str = "family_request") -> dict[str, Any]:

@@ -105,8 +105,8 @@ def split_full_name(value: str, fields: dict[str, Any]) -> None:
         fields.setdefault(target, value.strip())
 
 
-def build_fields(values: dict[str, str], today: dt.date) -> tuple[dict[str, Any], list[str]]:
-    """Report fields from mapped values; returns the fields and the structured-value notes."""
+def build_fields(values: dict[str, str], today: dt.date) -> dict[str, Any]:
+    """Report fields from mapped values (RowError when a structured value cannot be read)."""
     fields: dict[str, Any] = {}
     for name in TEXT_FIELDS:
         text = values.get(name, "").strip()
@@ -121,7 +121,7 @@ def build_fields(values: dict[str, str], today: dt.date) -> tuple[dict[str, Any]
     fields["reported_status"] = parse_status(values.get("reported_status", ""))
     fields["birth_year"], fields["birth_date"] = parse_birth(values.get("birth_year", ""), today)
     _arrest(values, fields, today)
-    return fields, []
+    return fields
 
 
 def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date) -> None:

@@ -11,13 +11,15 @@ deliberately simple, documented approximations — see docs/faces.md:
 - small: downscale to 30–40 % (face ≈ 35–45 px wide), not upscaled back
 - tilt: in-plane rotation of ±8–20°
 - quarter_turn: rotation by 90, 180 or 270° (shot from above)
-- closed_eyes: eye band blurred (radius 4) and darkened ×0.7 (lids shut, bruising)
+- closed_eyes: each eye covered by a lid of skin colour (sampled below the eye) with a
+  dark lash line; the socket around it darkened ×0.75 (bruising)
 - swelling: radial bulge (radius 35–50 px, strength 0.35–0.5) on one cheek or eye
 - noise: Gaussian noise σ 10–16
 - canvas: shrunk to 55 % and pasted on a 640×480 grey sheet with a white number card
   and a second (distractor) face
-- archive: the mix — grey_cast or low_light, one of blur/jpeg/noise, one of
-  closed_eyes/swelling, tilt or quarter turn (75 %), small (25 %), canvas (25 %), jpeg q 15
+- archive: the mix — grey_cast (60 %) or low_light; closed_eyes (50 %); swelling (50 %);
+  one milder quality loss (blur 1–1.5 px, JPEG q 20–35 or noise σ 6–10); canvas (25 %)
+  or else small (20 %); quarter turn (75 %) or else tilt; final JPEG q 30
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from PIL import Image, ImageDraw, ImageEnhance, ImageFilter, ImageOps
 from scipy.ndimage import map_coordinates
 
 Degrade = Callable[[Image.Image, random.Random], Image.Image]
-EYE_BAND = (55, 95, 195, 135)  # deep-funneled LFW: both eyes lie inside this box
+EYES = ((105.0, 114.0), (144.0, 113.0))  # mean eye centres in deep-funneled LFW (dlib points)
 
 
 def low_light(img: Image.Image, rng: random.Random) -> Image.Image:
@@ -71,11 +73,24 @@ def quarter_turn(img: Image.Image, rng: random.Random) -> Image.Image:
 
 
 def closed_eyes(img: Image.Image, rng: random.Random) -> Image.Image:
-    band = img.crop(EYE_BAND).filter(ImageFilter.GaussianBlur(4))
-    band = ImageEnhance.Brightness(band).enhance(0.7)
+    """Shut lids: each eye covered by skin colour sampled below it, a dark lash line,
+    and some darkening around the socket (bruising)."""
     out = img.copy()
-    out.paste(band, EYE_BAND[:2])
-    return out
+    draw_mask = Image.new("L", img.size, 0)
+    socket = Image.new("L", img.size, 0)
+    md, sd = ImageDraw.Draw(draw_mask), ImageDraw.Draw(socket)
+    a = np.asarray(img, dtype=np.float32)
+    lid = Image.new("RGB", img.size)
+    for ex, ey in EYES:
+        ex, ey = ex + rng.uniform(-3, 3), ey + rng.uniform(-2, 2)
+        md.ellipse((ex - 12, ey - 6, ex + 12, ey + 6), fill=255)
+        sd.ellipse((ex - 17, ey - 10, ex + 17, ey + 10), fill=90)
+        skin = a[int(ey) + 12 : int(ey) + 18, int(ex) - 6 : int(ex) + 6].reshape(-1, 3).mean(0)
+        ImageDraw.Draw(lid).ellipse((ex - 12, ey - 6, ex + 12, ey + 6), fill=tuple(int(v) for v in skin))
+        ImageDraw.Draw(lid).line((ex - 11, ey + 1, ex + 11, ey + 1), fill=tuple(int(v * 0.45) for v in skin), width=2)
+    out = Image.composite(lid, out, draw_mask.filter(ImageFilter.GaussianBlur(1.5)))
+    dark = ImageEnhance.Brightness(out).enhance(0.75)
+    return Image.composite(dark, out, socket.filter(ImageFilter.GaussianBlur(3)))
 
 
 def swelling(img: Image.Image, rng: random.Random) -> Image.Image:
@@ -130,16 +145,27 @@ SINGLE: dict[str, Degrade] = {
 
 
 def archive(img: Image.Image, rng: random.Random, other: Image.Image | None = None) -> Image.Image:
-    """The mixed degradation used for the headline 'degraded' figures."""
-    img = rng.choice((grey_cast, low_light))(img, rng)
-    img = rng.choice((closed_eyes, swelling))(img, rng)
-    img = rng.choice((blur, jpeg, noise))(img, rng)
+    """The mixed degradation used for the headline 'degraded' figures (see module doc)."""
+    img = grey_cast(img, rng) if rng.random() < 0.6 else low_light(img, rng)
+    if rng.random() < 0.5:
+        img = closed_eyes(img, rng)
+    if rng.random() < 0.5:
+        img = swelling(img, rng)
+    pick = rng.randrange(3)
+    if pick == 0:
+        img = img.filter(ImageFilter.GaussianBlur(rng.uniform(1.0, 1.5)))
+    elif pick == 1:
+        img = jpeg(img, rng, quality=rng.randint(20, 35))
+    else:
+        a = np.asarray(img, dtype=np.float32)
+        n = np.random.default_rng(rng.randrange(2**32)).normal(0, rng.uniform(6, 10), a.shape)
+        img = Image.fromarray(np.clip(a + n, 0, 255).astype(np.uint8))
     if rng.random() < 0.25:
         img = canvas(img, rng, other)
-    elif rng.random() < 0.33:
+    elif rng.random() < 0.2:
         img = small(img, rng)
     img = quarter_turn(img, rng) if rng.random() < 0.75 else tilt(img, rng)
-    return jpeg(img, rng, quality=15)
+    return jpeg(img, rng, quality=30)
 
 
 def apply(name: str, img: Image.Image, rng: random.Random, other: Image.Image | None = None) -> Image.Image:

@@ -29,7 +29,7 @@ from lfw_split import Split, make_split  # noqa: E402
 
 from athar.matching.faces.calibration import load_calibration  # noqa: E402
 from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402
-from athar.matching.faces.pipeline import FacePipeline  # noqa: E402
+from athar.matching.faces.pipeline import FacePipeline, family_order  # noqa: E402
 
 CACHE = Path("/tmp/athar-face-cache")
 ALL_CONDITIONS = ["clean", "archive", *degrade.SINGLE]
@@ -42,7 +42,9 @@ def _seed(*parts: str) -> int:
 def _embed_all(pipe: FacePipeline, images: list[Image.Image]) -> tuple[list[np.ndarray], float]:
     start, out = time.perf_counter(), []
     for img in images:
-        out.append(np.array([f.embedding for f in pipe.analyse(img)], dtype=np.float32).reshape(-1, pipe.model.dim))
+        # Faces in family order: for a probe, the first is the family's default face.
+        faces = family_order(pipe.analyse(img))
+        out.append(np.array([f.embedding for f in faces], dtype=np.float32).reshape(-1, pipe.model.dim))
     return out, (time.perf_counter() - start) / max(len(images), 1)
 
 

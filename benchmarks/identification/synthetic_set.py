@@ -278,7 +278,8 @@ def build(out: Path, split: str, mated: int, distractors: int, seed: int = 5,
         truths[name] = (truth, label)
         folder = out / "archive" / row["facility"] / label
         folder.mkdir(parents=True, exist_ok=True)
-        other = Image.open(rng.choice(gallery)[1]).convert("RGB")
+        rng.choice(gallery)  # (kept so the random sequence, and so the photos, stay as before)
+        other = _other_body(sp.distractors, serial)
         DEGRADATIONS[degradation](Image.open(case_photo).convert("RGB"), rng, other).save(folder / "1.jpg", quality=90)
         (folder / "2.jpg").write_bytes(synthetic_photo(rng, 250, f"{row['facility']}/{truth.number}"))
     for i, (name, probe, _, present) in enumerate(people):
@@ -295,6 +296,13 @@ def build(out: Path, split: str, mated: int, distractors: int, seed: int = 5,
     rng.shuffle(reports)
     _write(out / "reports" / "reports.csv", reports)
     return {"cases": len(cases), "reports": len(reports), "absent": len(sp.absent)}
+
+
+def _other_body(distractors: list[tuple[str, Path]], serial: int) -> Image.Image:
+    """Another body in frame: a person nobody reports, degraded like the archive (own random stream)."""
+    rng = random.Random(f"other-{serial}")
+    face = Image.open(rng.choice(distractors)[1]).convert("RGB")
+    return degrade.jpeg(degrade.blur(rng.choice((degrade.grey_cast, degrade.low_light))(face, rng), rng), rng, 30)
 
 
 def _photos(rng: random.Random, probe: Path, folder: Path, i: int) -> str:

@@ -45,14 +45,21 @@ def splink_default_raw(ids: pd.Series, full_names: pd.Series, birth_years: pd.Se
     }
     db_api = DuckDBAPI()
     linker = Linker(db_api.register(df), settings, log_level=None)
-    linker.training.estimate_probability_two_random_records_match([block_on("first_raw", "last_raw")], recall=0.7)
+    try:
+        linker.training.estimate_probability_two_random_records_match([block_on("first_raw", "last_raw")], recall=0.7)
+    except Exception:  # noqa: BLE001 - no exact pairs at all: Splink cannot estimate λ
+        pass
     linker.training.estimate_u_using_random_sampling(max_pairs=1e6, seed=1)
     for rule in (block_on("first_raw"), block_on("last_raw")):
         try:
             linker.training.estimate_parameters_using_expectation_maximisation(rule)
         except Exception:  # noqa: BLE001 - an anchor: keep whatever could be trained
             pass
-    pairs = linker.inference.predict(threshold_match_probability=threshold).as_pandas_dataframe()
+    try:
+        pairs = linker.inference.predict(threshold_match_probability=threshold).as_pandas_dataframe()
+    except ValueError:  # EM drove λ to 1: the default model failed on this data
+        print("  (anchor: Splink's EM diverged, λ = 1; every report left alone)")
+        return list(df["unique_id"])
     pairs["unique_id_l"], pairs["unique_id_r"] = pairs["unique_id_l"].astype(str), pairs["unique_id_r"].astype(str)
     outcome = cluster_pairs(df["unique_id"], pairs, threshold)
     return [outcome.cluster_of[i] for i in df["unique_id"]]

@@ -88,7 +88,8 @@ def link(home: Path, engine: str) -> dict[str, object]:
     started = time.perf_counter()
     result = link_all(engine=engine)
     total = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    peak_mb = usage.ru_maxrss / 1024
     children_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     persons = dict(ReportLink.objects.filter(run__is_current=True)
                    .values_list("report__report_id", "person_id").iterator(chunk_size=50_000))
@@ -96,7 +97,8 @@ def link(home: Path, engine: str) -> dict[str, object]:
         truth = {row["report_id"]: row["person_id"] for row in csv.DictReader(handle)}
     keys = [k for k in truth if k in persons]
     scores = evaluate_clusters([persons[k] for k in keys], [truth[k] for k in keys])
-    return {**result, "total_seconds": round(total, 1), "peak_rss_mb": round(peak_mb),
+    return {**result, "total_seconds": round(total, 1), "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1),
+            "load_average": os.getloadavg()[0], "peak_rss_mb": round(peak_mb),
             "peak_child_rss_mb": round(children_mb), **{k: round(v, 4) for k, v in scores.items()}}
 
 

@@ -82,15 +82,13 @@ def test_a_crash_while_writing_leaves_the_previous_assignment(synthetic: dict[st
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     link_all()
     before = persons_now()
-    calls = {"n": 0}
-    original = ReportLink.objects.bulk_create
+    from athar.registry import bulk, linkage
 
-    def failing(objs, **kwargs):  # write some rows, then die
-        objs = list(objs)
-        original(objs[:100], **kwargs)
+    def failing(run_id, rows):  # write some rows, then die
+        bulk.insert_links(run_id, list(rows)[:100])
         raise RuntimeError("power cut")
 
-    monkeypatch.setattr(ReportLink.objects, "bulk_create", failing)
+    monkeypatch.setattr(linkage, "insert_links", failing)
     with pytest.raises(RuntimeError):
         link_all()
     assert persons_now() == before

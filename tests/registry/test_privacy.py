@@ -58,3 +58,17 @@ def test_erasure(report_with_photo, settings) -> None:
         assert version.birth_year is None and version.reporter_contact is None and version.erased_at
     event = AuditEvent.objects.get(action="registry.erase_report")
     assert event.actor == "user:7" and "محمود" not in str(event.data)
+
+
+def test_contact_only_for_the_reports_caseworker(report_with_photo, make_user) -> None:
+    from athar.registry.privacy import contact_for
+
+    caseworker, other = make_user("caseworker"), make_user("caseworker")
+    report = report_with_photo
+    report.caseworker = caseworker
+    report.save(update_fields=["caseworker"])
+    assert contact_for(report, caseworker) == "+963944123456"
+    for outsider in (other, make_user("family"), None):
+        with pytest.raises(PermissionError):
+            contact_for(report, outsider)
+    assert AuditEvent.objects.filter(action="registry.contact_viewed").count() == 1

@@ -19,7 +19,7 @@ from .evaluation import evaluate_dirs, identification_metrics, score_matrix
 from .images import ImageError, load_image
 from .index import FaceIndex, rank_cases
 from .models_registry import DEFAULT_MODEL, MODEL_NAMES, FaceModel, get_face_model
-from .pipeline import MIN_FAMILY_FACE_SIDE, FacePipeline, family_face
+from .pipeline import MIN_FAMILY_FACE_SIDE, FacePipeline, family_face, family_order
 
 __all__ = [
     "Box",
@@ -43,6 +43,7 @@ __all__ = [
     "NoFaceFound",
     "evaluate_dirs",
     "family_face",
+    "family_order",
     "fit_logistic",
     "get_face_model",
     "identification_metrics",

@@ -104,15 +104,15 @@ def evaluate_dirs(
 ) -> dict[str, float]:
     """Metrics for ``G/<identity>/*`` (cases) against ``P/<identity>/*`` (families).
 
-    ``embed(path)`` returns a photo's face vectors, largest face first (default: the
-    default FacePipeline). A probe identity without a gallery folder is an absent person.
+    ``embed(path)`` returns a photo's face vectors, the family's default face first
+    (default: the default FacePipeline, faces in ``family_order``). A probe identity without a gallery folder is an absent person.
     """
     if embed is None or is_likely is None:
         from .calibration import load_calibration
-        from .pipeline import FacePipeline
+        from .pipeline import FacePipeline, family_order
 
         pipe = FacePipeline()
-        embed = embed or (lambda p: [f.embedding for f in pipe.analyse(p)])
+        embed = embed or (lambda p: [f.embedding for f in family_order(pipe.analyse(p))])
         is_likely = is_likely or load_calibration(pipe.model_name).likely_match
     start, n_photos = time.perf_counter(), 0
     case_names = sorted(d.name for d in Path(gallery_dir).iterdir() if d.is_dir())

@@ -2,17 +2,30 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from typing import Any
 
 import pandas as pd
 
 
+DUCKDB_MEMORY_LIMIT = os.environ.get("ATHAR_DUCKDB_MEMORY_LIMIT", "3GB")
+
+
 def make_db_api(engine: str, spark: Any = None) -> tuple[Any, str]:
-    """(Splink database API, SQL dialect name) for 'duckdb' or 'spark'."""
+    """(Splink database API, SQL dialect name) for 'duckdb' or 'spark'.
+
+    DuckDB runs in memory with a memory limit (ATHAR_DUCKDB_MEMORY_LIMIT, default 3GB) and
+    spills to a temporary directory beyond it."""
     if engine == "duckdb":
+        import duckdb
         from splink import DuckDBAPI
 
-        return DuckDBAPI(), "duckdb"
+        con = duckdb.connect(":memory:")
+        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
+        con.execute(f"SET temp_directory = '{tempfile.gettempdir()}/athar-duckdb-spill'")
+        con.execute("SET preserve_insertion_order = false")
+        return DuckDBAPI(connection=con), "duckdb"
     if engine == "spark":
         from splink import SparkAPI
 
@@ -22,8 +35,6 @@ def make_db_api(engine: str, spark: Any = None) -> tuple[Any, str]:
 
 def local_spark_session(cores: int = 2, memory: str = "2g") -> Any:
     """A local-mode Spark session (needs pyspark and Java 17)."""
-    import tempfile
-
     from pyspark.sql import SparkSession
     from splink.backends.spark import similarity_jar_location
 

@@ -15,10 +15,11 @@ from athar.matching.linkage.clustering import Decision, cluster_pairs, normalise
 from athar.matching.linkage.engine import make_db_api, register
 from athar.matching.linkage.model import LinkageModel, build_settings, default_model, model_from_splink
 from athar.matching.linkage.prepare import prepare_reports
-from athar.matching.linkage.settings import TRAINING_RULES
+from athar.matching.linkage.settings import training_rules
 
 KEY_COLUMNS = [
     "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
+    "first_cblk", "father_cblk", "family_cblk",
     "governorate_id", "city_key", "birth_place_key", "arrest_year", "sex", "agency_id",
 ]
 logging.getLogger("splink").setLevel(logging.WARNING)
@@ -207,7 +208,7 @@ def explain_pairs(pairs: pd.DataFrame) -> list[str]:
         if f"mw_tf_adj_{comp}" in pairs.columns:
             weight = weight + pairs[f"mw_tf_adj_{comp}"].fillna(0).to_numpy(dtype=float)
         for i, level in enumerate(pairs[f"level_{comp}"]):
-            if level != "missing":
+            if isinstance(level, str) and level != "missing":
                 parts[i].append(f"{name}: {level} ({weight[i]:+.1f})")
     guards = pairs["guard"] if "guard" in pairs.columns else [""] * len(pairs)
     return ["; ".join(p + ([g] if g else [])) if p else "decided by a reviewer" for p, g in zip(parts, guards)]
@@ -218,10 +219,12 @@ def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs
     """Estimate λ, u (random sampling, fixed seed) and m (EM) on unlabelled reports (DuckDB)."""
     table = prepared if prepared is not None else prepare_reports(reports)
     linker = _linker(table, None, "duckdb", None, retain=False)
+    populated = _populated(table)
+    prior_rule = ("first_blk", "father_blk", "family_blk", "birth_year")
     linker.training.estimate_probability_two_random_records_match(
-        [block_on("first_blk", "father_blk", "family_blk", "birth_year")], recall=0.6)
+        [block_on(*[c for c in prior_rule if c in populated])], recall=0.6)
     linker.training.estimate_u_using_random_sampling(max_pairs=max_pairs, seed=seed)
-    for rule in TRAINING_RULES:
+    for rule in training_rules(populated):
         linker.training.estimate_parameters_using_expectation_maximisation(
             block_on(*rule), estimate_without_term_frequencies=True)
     saved = linker.misc.save_model_to_json()

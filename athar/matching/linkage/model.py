@@ -108,7 +108,7 @@ TF_MIN_ROWS = 1000
 def build_settings(populated: set[str], dialect: str, model: LinkageModel | None,
                    *, retain: bool = True, n_rows: int = 0) -> dict[str, Any]:
     """Splink settings in the engine's SQL dialect, with the model's parameters filled in."""
-    spec = settings_dict(populated, retain=retain)
+    spec = settings_dict(populated, retain=retain, n_rows=n_rows)
     plain = SettingsCreator(**spec).create_settings_dict(dialect)
     if 0 < n_rows < TF_MIN_ROWS:
         for comp in plain["comparisons"]:

@@ -19,6 +19,7 @@ import pandas as pd
 import yaml
 
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
+from athar.matching.names.phonetic import coarse_skeleton
 from athar.matching.names.tokens import NameToken
 
 NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
@@ -58,7 +59,7 @@ def _blank(value: Any) -> str:
     return "" if text.lower() in ("nan", "none", "null", "<na>") else text
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=10_000)
 def governorate_id(value: str) -> str | None:
     """Canonical id of a governorate name in either script (None when empty)."""
     if not value:
@@ -67,7 +68,7 @@ def governorate_id(value: str) -> str | None:
     return table.get(normalize_name(value)) or table.get(name_keys(value).block) or name_keys(value).block or None
 
 
-@lru_cache(maxsize=200_000)
+@lru_cache(maxsize=50_000)
 def place_key(value: str) -> str | None:
     """Cross-script key of a place name (article stripped, consonant skeleton)."""
     return name_keys(value).skeleton or None if value else None
@@ -98,49 +99,52 @@ def _year(value: str) -> int | None:
     return int(m.group(0)) if m else None
 
 
-@lru_cache(maxsize=300_000)
+@lru_cache(maxsize=50_000)
 def _parsed_full(full: str) -> dict[str, NameToken | None]:
     family_first = "," in full
     parts = parse_full_name(full.replace(",", " "), family_first=family_first)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
 
 
-@lru_cache(maxsize=300_000)
-def _keys(text: str) -> tuple[str | None, str | None, str | None, int]:
+@lru_cache(maxsize=200_000)
+def _keys(text: str) -> tuple[str | None, str | None, str | None, int, str | None]:
     tokens = name_tokens(text)
     if len(tokens) <= 1:
         return _token_keys(tokens[0] if tokens else None)
     keys = [_token_keys(t) for t in tokens]
     return (" ".join(str(k[0]) for k in keys), "".join(str(k[1]) for k in keys),
-            "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)))
+            "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)), "".join(str(k[4]) for k in keys))
 
 
-def _token_keys(token: NameToken | None) -> tuple[str | None, str | None, str | None, int]:
+def _token_keys(token: NameToken | None) -> tuple[str | None, str | None, str | None, int, str | None]:
     if token is None:
-        return None, None, None, 0
+        return None, None, None, 0, None
     known = token.canonical
-    return (known or token.key), token.block_key, token.skeleton, int(bool(known))
+    coarse = coarse_skeleton(token.block_key) or None
+    return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse
 
 
-def _name_columns(row: dict[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    parsed = None
-    mother = row.get("mother_name", "")
-    mother_tokens = name_tokens(mother) if mother else ()
-    for part in NAME_PARTS:
-        text = row.get(f"{part}_name", "") if part != "mother_family" else ""
-        if part == "mother":
-            keys = _token_keys(mother_tokens[0] if mother_tokens else None)
-        elif part == "mother_family":
-            keys = _token_keys(mother_tokens[-1] if len(mother_tokens) > 1 else None)
-        elif text:
-            keys = _keys(text)
-        else:
-            if parsed is None:
-                parsed = _parsed_full(row.get("full_name", "") or row.get("full_name_latin", ""))
-            keys = _token_keys(parsed.get(part))
-        out[f"{part}_id"], out[f"{part}_blk"], out[f"{part}_skel"], out[f"{part}_known"] = keys
+def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str, full: str) -> list[tuple]:
+    """Keys of the six name parts of one report (part columns first, else the full name)."""
+    given = {"first": first, "father": father, "grandfather": grandfather, "family": family}
+    parsed = _parsed_full(full) if full and not all(given.values()) else {}
+    out = []
+    for part in ("first", "father", "grandfather", "family"):
+        text = given[part]
+        out.append(_keys(text) if text else _token_keys(parsed.get(part)))
+    out.extend(_mother_keys(mother))
     return out
+
+
+@lru_cache(maxsize=100_000)
+def _mother_keys(mother: str) -> tuple[tuple, tuple]:
+    tokens = name_tokens(mother) if mother else ()
+    return _token_keys(tokens[0] if tokens else None), _token_keys(tokens[-1] if len(tokens) > 1 else None)
+
+
+def _clean(series: pd.Series) -> pd.Series:
+    text = series.astype(object).where(series.notna(), "").astype(str).str.strip()
+    return text.where(~text.str.lower().isin(["nan", "none", "null", "<na>"]), "")
 
 
 def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
@@ -148,22 +152,27 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
     if "unique_id" not in df.columns:
         raise ValueError("reports need a unique_id column")
-    cols = [c for c in df.columns if c in INPUT_COLUMNS or c == "full_name_latin"]
-    raw = df[cols].astype(object).map(_blank) if hasattr(df, "map") else df[cols].applymap(_blank)
-    names = pd.DataFrame([_name_columns(r) for r in raw.to_dict("records")], index=raw.index)
-    out = pd.DataFrame({"unique_id": df["unique_id"].astype(str)})
-    out = pd.concat([out, names], axis=1)
-    get = lambda c: raw[c] if c in raw.columns else pd.Series([""] * len(raw), index=raw.index)  # noqa: E731
-    out["birth_year"] = get("birth_year").map(_year).astype("Int64")
-    out["sex"] = get("sex").map(lambda s: _SEX.get(normalize_name(s)) if s else None)
-    out["governorate_id"] = get("governorate").map(governorate_id)
-    out["city_key"] = get("city").map(place_key)
-    out["birth_place_key"] = get("birth_place").map(place_key)
-    dates = get("arrest_date").map(parse_date)
-    out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64")
-    out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64")
-    out["arrest_precision"] = dates.map(lambda d: d[2])
-    out["agency_id"] = get("arresting_agency").map(agency_id)
-    for part in NAME_PARTS:
-        out[f"{part}_known"] = out[f"{part}_known"].astype("int64")
+    empty = pd.Series([""] * len(df), index=df.index)
+    get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
+    full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
+    columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in ("id", "blk", "skel", "known", "cblk")}
+    rows = zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
+               get["mother_name"], full)
+    for row in rows:
+        for part, keys in zip(NAME_PARTS, _name_columns(*row)):
+            for k, value in zip(("id", "blk", "skel", "known", "cblk"), keys):
+                columns[f"{part}_{k}"].append(value)
+    out = pd.DataFrame({"unique_id": df["unique_id"].astype(str).to_numpy()})
+    for name, values in columns.items():
+        out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
+    out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
+    out["sex"] = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None).to_numpy()
+    out["governorate_id"] = get["governorate"].map(governorate_id).to_numpy()
+    out["city_key"] = get["city"].map(place_key).to_numpy()
+    out["birth_place_key"] = get["birth_place"].map(place_key).to_numpy()
+    dates = get["arrest_date"].map(parse_date)
+    out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64").reset_index(drop=True)
+    out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64").reset_index(drop=True)
+    out["arrest_precision"] = dates.map(lambda d: d[2]).to_numpy()
+    out["agency_id"] = get["arresting_agency"].map(agency_id).to_numpy()
     return out

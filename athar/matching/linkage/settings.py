@@ -42,6 +42,8 @@ def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.Cus
             cll.And(cll.JaroWinklerLevel(col, 0.9), _not_both_known(part)).configure(label_for_charts="similar spelling"),
             cll.And(cll.LevenshteinLevel(f"{part}_skel", 1), _not_both_known(part)).configure(
                 label_for_charts="one consonant apart"),
+            cll.And(cll.ExactMatchLevel(f"{part}_cblk"), _not_both_known(part)).configure(
+                label_for_charts="similar consonants (g/j/k, d/t/z, h dropped)"),
         ]
     levels.append(cll.ElseLevel().configure(label_for_charts="different"))
     return cl.CustomComparison(comparison_levels=levels, output_column_name=f"{part}_name",
@@ -114,12 +116,32 @@ FULL_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "governorate_id", "arrest_year"),
     ("father_blk", "family_blk", "birth_year"),
 ]
+# Above SCALE_ROWS reports the rules above make blocks that grow with the square of the
+# table (a million reports: ~150 million pairs); these add a fine key (birth year, city,
+# arrest year, mother's name) to every rule: ~25 million pairs at a million reports.
+SCALE_ROWS = 300_000
+SCALE_RULES: list[tuple[str, ...]] = [
+    ("first_blk", "father_blk", "family_blk", "birth_year"),
+    ("first_blk", "family_blk", "birth_year", "governorate_id"),
+    ("first_blk", "father_blk", "birth_year", "governorate_id"),
+    ("father_blk", "family_blk", "mother_blk", "governorate_id"),
+    ("first_blk", "family_blk", "city_key", "arrest_year"),
+    ("first_blk", "father_blk", "family_blk", "governorate_id", "arrest_year"),
+    ("first_blk", "father_blk", "city_key", "arrest_year"),
+    ("father_blk", "family_blk", "birth_year", "governorate_id"),
+    ("first_blk", "father_blk", "family_blk", "city_key"),
+    ("first_blk", "father_blk", "family_blk", "mother_blk"),
+]
 # When the reports hold names only (no place, year or date), blocks use names alone.
 NAMES_ONLY_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "family_blk"),
     ("first_blk", "family_blk"),
     ("first_blk", "father_blk"),
     ("father_blk", "family_blk"),
+    ("first_cblk", "father_cblk", "family_cblk"),
+    ("first_cblk", "family_cblk"),
+    ("first_cblk", "father_cblk"),
+    ("father_cblk", "family_cblk"),
 ]
 TRAINING_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "family_blk"),
@@ -133,22 +155,46 @@ _OLD_TRAINING_RULES: list[tuple[str, ...]] = [
 ]
 
 
-def blocking_rules(populated: set[str]) -> list[Any]:
-    """Prediction rules whose columns hold data; names-only rules when nothing else does."""
-    rules = [r for r in FULL_RULES if set(r) <= populated]
-    if not any(set(r) - {"first_blk", "father_blk", "family_blk", "mother_blk"} for r in rules):
-        rules = [r for r in NAMES_ONLY_RULES if set(r) <= populated]
+# Names-only rules are also used on smaller tables, where their blocks stay small
+# ("Muhammad al-Hasan" is 3% of Syrian men: at 1,000,000 reports that block alone would
+# hold ~10^8 pairs). Row limits per names-only rule:
+NAMES_ONLY_LIMITS = {0: 300_000, 1: 50_000, 2: 50_000, 3: 50_000, 4: 100_000, 5: 20_000, 6: 20_000, 7: 20_000}
+
+
+NAMES_ONLY_TRAINING_RULES: list[tuple[str, ...]] = [
+    ("first_blk", "family_blk"),
+    ("father_blk", "family_blk"),
+    ("first_blk", "father_blk"),
+]
+
+
+def training_rules(populated: set[str]) -> list[tuple[str, ...]]:
+    """EM blocking rules usable on this data (names-only rules when nothing else is given)."""
+    rules = [r for r in TRAINING_RULES if set(r) <= populated]
+    return rules or [r for r in NAMES_ONLY_TRAINING_RULES if set(r) <= populated]
+
+
+def blocking_rules(populated: set[str], n_rows: int = 0) -> list[Any]:
+    """Prediction rules whose columns hold data; names-only rules when nothing else does,
+    or when the table is small enough for them."""
+    rules = [r for r in (SCALE_RULES if n_rows > SCALE_ROWS else FULL_RULES) if set(r) <= populated]
+    names_only = [r for r in NAMES_ONLY_RULES if set(r) <= populated]
+    names = {"first_blk", "father_blk", "family_blk", "mother_blk"}
+    if not any(set(r) - names for r in rules):
+        rules = names_only
+    else:
+        rules += [r for i, r in enumerate(names_only) if n_rows and n_rows <= NAMES_ONLY_LIMITS.get(i, 0)]
     return [block_on(*r) for r in rules]
 
 
-def settings_dict(populated: set[str], *, retain: bool = True) -> dict[str, Any]:
+def settings_dict(populated: set[str], *, retain: bool = True, n_rows: int = 0) -> dict[str, Any]:
     """A Splink settings object for algorithm version 1 (untrained)."""
     return {
         "link_type": "dedupe_only",
         "unique_id_column_name": "unique_id",
         "probability_two_random_records_match": 1e-5,
         "comparisons": comparisons(),
-        "blocking_rules_to_generate_predictions": blocking_rules(populated),
+        "blocking_rules_to_generate_predictions": blocking_rules(populated, n_rows),
         "retain_matching_columns": False,
         "retain_intermediate_calculation_columns": retain,
         "additional_columns_to_retain": [],

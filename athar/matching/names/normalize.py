@@ -38,10 +38,22 @@ def detect_script(text: str) -> str:
     return "ar" if arabic >= latin else "latin"
 
 
+@lru_cache(maxsize=1)
+def _control_chars() -> dict[int, None]:
+    """Control, format, private-use and surrogate code points (all planes) → deleted."""
+    drop = ("Cc", "Cf", "Co", "Cs")
+    table: dict[int, None] = {}
+    for cp in range(0x110000):
+        if unicodedata.category(chr(cp)) in drop and chr(cp) not in "\t\n\r":
+            table[cp] = None
+    return table
+
+
 def normalize_unicode(text: str) -> str:
     """NFKC (folds presentation forms and ligatures), then strip controls, collapse spaces."""
     text = unicodedata.normalize("NFKC", text)
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in ("Cc", "Cf", "Co", "Cs") or ch in "\t\n ")
+    if not text.isascii() or not text.isprintable():
+        text = text.translate(_control_chars())
     return _SPACES.sub(" ", text).strip()
 
 
@@ -57,6 +69,8 @@ def normalize_arabic(text: str) -> str:
 
 def fold_latin(text: str) -> str:
     """Lower case, accents removed (é → e, ā → a), ʿayn/hamza marks → apostrophe."""
+    if text.isascii():
+        return text.replace("`", "'").lower()
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[ʿʾ‘’`´ʼ]", "'", text)
@@ -70,11 +84,12 @@ def normalize_latin(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-@lru_cache(maxsize=500_000)
+@lru_cache(maxsize=100_000)
 def normalize_name(text: str | None) -> str:
     """Normalise a name in either script (mixed text gets both treatments)."""
     if not text:
         return ""
-    text = normalize_arabic(str(text))
-    text = normalize_latin(text)
-    return text
+    text = str(text)
+    if not text.isascii():  # plain ASCII holds no Arabic to normalise
+        text = normalize_arabic(text)
+    return normalize_latin(text)

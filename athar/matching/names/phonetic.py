@@ -120,6 +120,16 @@ def _finish_skeleton(skel: str) -> str:
     return skel
 
 
+_COARSE = str.maketrans({"g": "k", "j": "k", "q": "k", "z": "t", "d": "t", "c": "s", "x": "k", "f": "b",
+                         "w": "", "y": "", "h": ""})
+
+
+def coarse_skeleton(skel: str) -> str:
+    """A coarser skeleton for recall-oriented blocking of names written by foreigners:
+    g/j/k/q, d/t/z, s/sh, b/f/p merge; h, w, y drop (Mahler / مالر, Gagarin / غاغارين)."""
+    return _DOUBLES.sub(r"\1", skel.translate(_COARSE))
+
+
 def skeleton(token: str, script: str) -> str:
     """Cross-script skeleton of one normalised token in the given script ('ar' or 'latin')."""
     return arabic_skeleton(token) if script == "ar" else latin_skeleton(token)

@@ -161,7 +161,7 @@ def _split_fused(word: str, script: str) -> tuple[str, str, str] | None:
     return None
 
 
-@lru_cache(maxsize=500_000)
+@lru_cache(maxsize=100_000)
 def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
     """Name tokens of a full name or name part, in written order (either script)."""
     text = normalize_name(name)

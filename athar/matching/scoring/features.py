@@ -9,7 +9,7 @@ The face feature is continuous (a cosine similarity mapped to a log-likelihood r
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 import numpy as np
@@ -32,6 +32,11 @@ class Feature:
     @property
     def doc(self) -> str:
         return (self.compare.__doc__ or "").strip()
+
+
+def _one(case: CaseRecord) -> CaseTable:
+    """A one-case table without marks (cheap), for the date arithmetic of explanations."""
+    return CaseTable.build([replace(case, marks="")])
 
 
 def _fill(n: int, level: int) -> Levels:
@@ -88,8 +93,7 @@ def age_compare(person: PersonFacts, table: CaseTable) -> Levels:
 def age_explain(level: str, person: PersonFacts, case: CaseRecord) -> str:
     if level == "unknown":
         return "age cannot be compared (birth year, estimate or date unknown)"
-    table = CaseTable.build([case])
-    age = int(_age_at_photo(person, table)[0])
+    age = int(_age_at_photo(person, _one(case))[0])
     estimate = f"{case.age_min if case.age_min is not None else '?'}–{case.age_max if case.age_max is not None else '?'}"
     verdict = {"within": "within the estimate", "off_2": "1–2 years outside the estimate",
                "off_5": "3–5 years outside", "off_10": "6–10 years outside", "off_more": "over 10 years outside"}
@@ -120,7 +124,7 @@ def time_compare(person: PersonFacts, table: CaseTable) -> Levels:
 def time_explain(level: str, person: PersonFacts, case: CaseRecord) -> str:
     if level == "unknown":
         return "time cannot be compared (arrest or photographed date unknown)"
-    gap = int(round(_gap(person, CaseTable.build([case]))[0][0]))
+    gap = int(round(_gap(person, _one(case))[0][0]))
     arrest = _date_text(person.arrest, person.arrest_precision)
     photo = _date_text(case.photographed, case.photographed_precision)
     if level in ("before_arrest", "just_before_arrest"):

@@ -44,11 +44,12 @@ class Vocabulary:
     locations: dict[tuple[str, ...], tuple[str, str]]
     sides: dict[tuple[str, ...], str]
     contents: dict[tuple[str, ...], str]
+    by_first_word: dict[str, list[tuple[str, ...]]]
 
 
 @lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
-    """The shipped vocabulary, normalised once."""
+    """The shipped vocabulary, normalised once, with every phrase indexed by its first word."""
     raw: dict[str, Any] = yaml.safe_load(
         resources.files("athar.matching.scoring").joinpath("data/marks.yaml").read_text(encoding="utf-8"))
     kinds = [(name, [phrase(w) for w in spec.get("words", [])],
@@ -57,29 +58,30 @@ def vocabulary() -> Vocabulary:
     locations = {phrase(w): (name, spec["region"]) for name, spec in raw["locations"].items() for w in spec["words"]}
     sides = {phrase(w): name for name, ws in raw["sides"].items() for w in ws}
     contents = {phrase(w): name for name, ws in raw["contents"].items() for w in ws}
-    return Vocabulary(kinds, locations, sides, contents)
+    phrases = {e for _, entries, groups in kinds for e in [*entries, *(x for g in groups for x in g)]}
+    phrases |= set(locations) | set(sides) | set(contents)
+    index: dict[str, list[tuple[str, ...]]] = {}
+    for entry in sorted((p for p in phrases if p), key=lambda e: -len(e)):
+        index.setdefault(entry[0], []).append(entry)
+    return Vocabulary(kinds, locations, sides, contents, index)
 
 
-def _find(tokens: list[frozenset[str]], table: dict[tuple[str, ...], str] | dict[tuple[str, ...], tuple[str, str]]
-          ) -> list[tuple[int, Any]]:
-    """Every (position, value) where a phrase of the table occurs, longest phrase first."""
-    hits = []
-    for entry, value in sorted(table.items(), key=lambda kv: -len(kv[0])):
-        for i in range(len(tokens) - len(entry) + 1):
-            if all(entry[j] in tokens[i + j] for j in range(len(entry))):
-                hits.append((i, value))
-    return hits
+def _present(tokens: list[frozenset[str]]) -> list[tuple[tuple[str, ...], int]]:
+    """Every vocabulary phrase in a clause with its position, longest phrases first."""
+    index, hits = vocabulary().by_first_word, []
+    for i, forms_i in enumerate(tokens):
+        for form in forms_i:
+            for entry in index.get(form, ()):
+                if len(entry) <= len(tokens) - i and all(entry[j] in tokens[i + j] for j in range(1, len(entry))):
+                    hits.append((entry, i))
+    return sorted(set(hits), key=lambda h: (-len(h[0]), h[1]))
 
 
-def _has(tokens: list[frozenset[str]], entry: tuple[str, ...]) -> bool:
-    return any(all(entry[j] in tokens[i + j] for j in range(len(entry))) for i in range(len(tokens) - len(entry) + 1))
-
-
-def _kind(tokens: list[frozenset[str]]) -> str:
+def _kind(found: set[tuple[str, ...]]) -> str:
     for name, entries, groups in vocabulary().kinds:
-        if any(_has(tokens, e) for e in entries):
+        if any(e in found for e in entries):
             return name
-        if groups and all(any(_has(tokens, e) for e in group) for group in groups):
+        if groups and all(any(e in found for e in group) for group in groups):
             return name
     return ""
 
@@ -106,13 +108,19 @@ def _clauses(text: str) -> list[list[frozenset[str]]]:
 
 def parse_marks(text: str) -> list[Mark]:
     """The marks a text describes. A clause without a kind adds to the mark before it."""
+    return list(_parse_cached(text or ""))
+
+
+@lru_cache(maxsize=65536)
+def _parse_cached(text: str) -> tuple[Mark, ...]:
     vocab, marks = vocabulary(), []
     pending: dict[str, Any] | None = None
     for clause in _clauses(text):
-        kind = _kind(clause)
-        locations = [v for _, v in _find(clause, vocab.locations)]
-        sides = {v for _, v in _find(clause, vocab.sides)}
-        contents = {v for _, v in _find(clause, vocab.contents)}
+        hits = _present(clause)
+        kind = _kind({e for e, _ in hits})
+        locations = [vocab.locations[e] for e, _ in hits if e in vocab.locations]
+        sides = {vocab.sides[e] for e, _ in hits if e in vocab.sides}
+        contents = {vocab.contents[e] for e, _ in hits if e in vocab.contents}
         if kind or pending is None:
             if pending is not None:
                 marks.append(_mark(pending))
@@ -122,7 +130,7 @@ def parse_marks(text: str) -> list[Mark]:
         pending["contents"] |= contents
     if pending is not None:
         marks.append(_mark(pending))
-    return [m for m in marks if m.kind != "mark" or m.location or m.contents]
+    return tuple(m for m in marks if m.kind != "mark" or m.location or m.contents)
 
 
 def _mark(parts: dict[str, Any]) -> Mark:

@@ -13,7 +13,7 @@ def _vecs(n: int, dim: int = 16, seed: int = 0) -> np.ndarray:
     return v / np.linalg.norm(v, axis=1, keepdims=True)
 
 
-@pytest.mark.parametrize("kind", ["flat", "hnsw"])
+@pytest.mark.parametrize("kind", ["flat", "ivf"])
 def test_add_search_remove_save_load(tmp_path: Path, kind: str) -> None:
     v = _vecs(50)
     idx = FaceIndex("m", "1", 16, kind)

@@ -66,7 +66,7 @@ def test_face_similarity_adds_evidence_and_missing_faces_are_neutral() -> None:
     face = np.full(len(table), 0.05)
     face[10] = 0.8
     face[11] = np.nan
-    person = _person(has_photo=True)
+    person = PersonFacts("p", has_photo=True)  # nothing else known: the face decides
     ranking = algorithm.rank(person, table, face, limit=1, include=(12,))
     assert ranking.candidates[0].case_id == 11
     by_case = {c.case_id: c for c in ranking.candidates}
