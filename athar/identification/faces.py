@@ -33,8 +33,8 @@ def person_vectors(reports: Iterable[Report], model: str) -> npt.NDArray[np.floa
     """The main face of every photo of the person alive, for ``model`` (empty when none)."""
     vectors = []
     for photo in ReportPhoto.objects.filter(report__in=list(reports)).order_by("id"):
-        for face in photo.faces or []:
-            if face.get("model") == model and face.get("embedding_b64"):
-                vectors.append(np.frombuffer(base64.b64decode(face["embedding_b64"]), dtype=np.float32))
-                break  # the family's face: the first (largest) one
+        usable = [f for f in photo.faces or [] if f.get("model") == model and f.get("embedding_b64")]
+        if usable:  # the face the family chose, else the first (largest) one
+            face = next((f for f in usable if f.get("chosen")), usable[0])
+            vectors.append(np.frombuffer(base64.b64decode(face["embedding_b64"]), dtype=np.float32))
     return np.stack(vectors) if vectors else np.zeros((0, DIM), np.float32)

@@ -9,11 +9,17 @@ DuckDB's native memory). Run one size per process:
 
 from __future__ import annotations
 
+import os
 import resource
 import sys
 import time
 
 from athar.matching.linkage import evaluate_clusters, generate_reports, link_reports, prepare_reports, template_to_linkage_input
+
+
+def cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def peak_rss_gb() -> float:
@@ -34,7 +40,8 @@ def main() -> None:
     t3 = time.time()
     print(f"predict + decisions + cluster: {t3 - t2:.1f}s, {len(result.pairs)} pairs kept, "
           f"{len(result.review)} in review (peak {peak_rss_gb():.2f} GB)")
-    print(f"linkage core total (prepare + link): {t3 - t1:.1f}s; peak RSS {peak_rss_gb():.2f} GB")
+    print(f"linkage core total (prepare + link): {t3 - t1:.1f}s wall; process CPU time so far "
+          f"{cpu_seconds():.0f}s; peak RSS {peak_rss_gb():.2f} GB; load average {os.getloadavg()[0]:.1f}")
     metrics = evaluate_clusters(result.cluster_ids(reports["report_id"]), reports["person_id"])
     print("quality: " + " ".join(f"{k}={v:.3f}" for k, v in metrics.items()))
 

@@ -54,6 +54,13 @@ def main() -> None:
         "google_transliteration (test)": read_pairs(DATA / "google_transliteration" / "ar2en-test.txt", limit, True),
         "netransliteration wd_arabic_20": read_pairs(DATA / "netransliteration_coling2018" / "wd_arabic_20", limit, False),
     }
+    from athar.matching.names import normalize_arabic
+
+    lists = DATA / "akhateeb_arabic_names"
+    arab = {normalize_arabic(w.strip()) for f in ("male-first--names-in-arabic.txt", "female-first-names-in-arabic.txt",
+                                                  "last-names-in-arabic.txt") for w in (lists / f).read_text("utf-8").splitlines()}
+    every = read_pairs(DATA / "google_transliteration" / "ar2en.txt", 10**6, True)
+    sets["google_transliteration ∩ akhateeb Arabic name lists"] = [p for p in every if normalize_arabic(p[0]) in arab]
     for name, pairs in sets.items():
         res = evaluate(pairs)
         print(f"{name}: " + ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in res.items()))

@@ -42,7 +42,7 @@ def test_the_conditional_update_loses_when_another_worker_won(world: Any, monkey
 
 def test_a_failing_job_is_delayed_not_looped_then_given_up(world: Any) -> None:
     job = jobs.enqueue("subject", "report:999999")
-    assert jobs.drain("w") == {"done": 0, "failed": 1}
+    assert jobs.drain("w")["failed"] == 1
     job.refresh_from_db()
     assert job.status == "queued" and job.run_after > timezone.now() and "DoesNotExist" in job.last_error
     assert jobs.claim_next("w") is None  # not due yet: no busy loop
@@ -71,6 +71,22 @@ def test_sweep_notices_new_reports_and_changed_cases(world: Any) -> None:
     assert jobs.sweep()["cases_changed"] == 1
     jobs.drain("w")  # the cases job fans out into one job per subject
     assert Ranking.objects.get(report=report, is_current=True).pk != first
+
+
+def test_a_new_linkage_run_reranks_persons(world: Any) -> None:
+    jobs.drain("w")
+    person = world.person()
+    from athar.registry.models import LinkageRun
+
+    LinkageRun.objects.update(is_current=False)
+    world.run = LinkageRun.objects.create(status="done", is_current=True, engine="t", algorithm="t",
+                                          algorithm_version="1")
+    for link in person.links.all():
+        link.pk, link.run = None, world.run
+        link.save()
+    assert jobs.sweep()["queued"] >= 1
+    jobs.drain("w")
+    assert Ranking.objects.filter(person=person, is_current=True).exists()
 
 
 def test_enqueue_for_cases_reranks_every_subject(world: Any) -> None:

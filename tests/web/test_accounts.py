@@ -62,7 +62,9 @@ def test_sign_in_redirects_only_to_this_site(client, make_user):
 
 @pytest.mark.django_db
 def test_sign_out_needs_post(client, make_user):
-    client.force_login(make_user("family"))
+    from tests.web.conftest import sign_in
+
+    sign_in(client, make_user("family"))
     assert client.get(reverse("accounts:logout")).status_code == 405
     assert client.post(reverse("accounts:logout")).status_code == 302
     assert "_auth_user_id" not in client.session

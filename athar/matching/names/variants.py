@@ -65,10 +65,13 @@ class VariantIndex:
         self.exact = {k: next(iter(v)) for k, v in exact.items() if len(v) == 1}
         self.loose = {k: next(iter(v)) for k, v in loose.items() if len(v) == 1}
 
-        self._deletions: dict[str, set[str]] = defaultdict(set)  # one letter removed
+        # known keys with one inner letter removed → (canonical, position)
+        self._inner_deletions: dict[str, list[tuple[str, int]]] = defaultdict(list)
         for key, canonical in self.exact.items():
-            for d in _deletions(key):
-                self._deletions[d].add(canonical)
+            body_len = len(key) - 3
+            for i, d in enumerate(_deletions(key)):
+                if 0 < i < body_len - 1 and body_len >= 5:
+                    self._inner_deletions[d].append((canonical, i))
 
     def canonical(self, key: str) -> str | None:
         """Canonical name of an index key, or None. The loose (vowel-blind) lookup is used
@@ -81,20 +84,22 @@ class VariantIndex:
         return found
 
     def near_canonical(self, key: str) -> str | None:
-        """Canonical name one typo away (a letter missing, extra, changed or swapped), when
-        exactly one known name is that close; None otherwise. Short names need more care:
-        a changed letter counts from six letters on, an extra letter from four."""
+        """Canonical name one typo away *inside* the word (a letter missing, extra, changed or
+        swapped — never the first or last letter: Samar is not Ammar, Salman is not Salma),
+        when exactly one known name is that close; None otherwise. Names shorter than four
+        letters are never guessed; a changed letter counts from six letters on."""
         body = key[3:]
-        if key in self.ambiguous:
+        if key in self.ambiguous or len(body) < 4:
             return None
         found: set[str] = set()
-        found |= self._deletions.get(key, set()) if len(body) >= 3 else set()  # letter missing
-        dels = _deletions(key) if len(body) >= 4 else []
-        for i, d in enumerate(dels):
-            if d in self.exact and i < len(dels) - 1:  # extra letter (not at the end: Salma/Salman)
-                found.add(self.exact[d])
-            if len(body) >= 6:
-                found |= self._deletions.get(d, set())  # changed or swapped letter
+        for canonical_key, positions in self._inner_deletions.get(key, ()):  # letter missing
+            found.add(canonical_key)
+        for i, d in enumerate(_deletions(key)):
+            if 0 < i < len(body) - 1:
+                if d in self.exact:  # extra letter
+                    found.add(self.exact[d])
+                if len(body) >= 6:  # changed or swapped letter
+                    found |= {c for c, _ in self._inner_deletions.get(d, ())}
         return next(iter(found)) if len(found) == 1 else None
 
 
