@@ -192,12 +192,13 @@ CONTENT_SECURITY_POLICY = {
 # Two-factor sign-in (TOTP) for reviewers, archivists and administrators: required in production.
 ATHAR_REQUIRE_TWO_FACTOR = env_bool("ATHAR_REQUIRE_TWO_FACTOR", PRODUCTION)
 
-# Lockout after repeated sign-in failures (django-axes), per account, from any address. Per address,
-# sign-in is rate-limited instead (ATHAR_RATE_LIMITS["login"]): families often share one address (an
-# NGO office, a phone operator's NAT), and a lockout per address would let anyone lock them all out.
+# Lockout after repeated sign-in failures (django-axes): per account from any address, and per
+# address *and browser*. Not per address alone: families often share one address (an NGO office, a
+# phone operator's NAT), and an address lockout would let anyone lock them all out; per address,
+# sign-in is rate-limited instead (ATHAR_RATE_LIMITS["login"]).
 AXES_FAILURE_LIMIT = env_int("ATHAR_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ATHAR_LOGIN_LOCKOUT_MINUTES", 30))
-AXES_LOCKOUT_PARAMETERS = ["username"]
+AXES_LOCKOUT_PARAMETERS = ["username", ["ip_address", "user_agent"]]
 AXES_USERNAME_FORM_FIELD = "username"  # Django's AuthenticationForm field, whatever USERNAME_FIELD is
 AXES_USERNAME_CALLABLE = "athar.core.security.axes_username"
 AXES_CLIENT_IP_CALLABLE = "athar.core.security.client_address"

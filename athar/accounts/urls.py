@@ -4,7 +4,7 @@ from athar.accounts import views
 
 app_name = "accounts"
 urlpatterns = [
-    path("sign-in/", views.sign_in, name="login"),
-    path("sign-out/", views.sign_out, name="logout"),
+    path("login/", views.sign_in, name="login"),
+    path("logout/", views.sign_out, name="logout"),
     path("invitation/", views.redeem, name="redeem"),
 ]

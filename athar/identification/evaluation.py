@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from athar.matching.scoring.evaluation import Outcome, identification_metrics
+from athar.matching.scoring.evaluation import Outcome, identification_metrics, outcome_for
 
 
 def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Path | None = None) -> dict[str, Any]:
@@ -46,8 +46,10 @@ def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Pa
 
 
 def summarise(child: dict[str, Any], seconds: float) -> dict[str, Any]:
-    combined = [Outcome(o["rank"], o["cases"], o["has_photo"], o["likely"], o["top_is_true"]) for o in child["outcomes"]]
-    face = [Outcome(o["face_rank"], o["cases"], True, False) for o in child["outcomes"] if o["has_photo"]]
+    combined = [Outcome(o["above"], o["cases"], o["has_photo"], o["likely"], o["top_is_true"], o["tied"])
+                for o in child["outcomes"]]
+    face = [Outcome(o["face"][0], o["cases"], True, False, tied=o["face"][1])
+            for o in child["outcomes"] if o["has_photo"] and o["face"] is not None]
     result = identification_metrics(combined)
     result["face_only"] = identification_metrics(face)["with_photo"]
     result.update(cases=child["cases"], reports_total=len(combined), rejected=child["rejected"],
@@ -115,21 +117,16 @@ def _rank_all(algorithm: Any, truth: dict[int, str]) -> tuple[list[dict[str, Any
         spent += time.perf_counter() - start
         label = truth.get(report.row_number or -1, "")
         pos = index.table.position.get(by_label[label]) if label in by_label else None
-        outcomes.append({
-            "row": report.row_number, "cases": len(index.table), "has_photo": report.photos.exists(),
-            "likely": ranking.likely_match, "top_is_true": pos is not None and int(ranking.order[0]) == pos,
-            "rank": ranking.rank_of(pos) if pos is not None else None,
-            "face_rank": _face_rank(sims, pos, len(index.table)) if pos is not None else None})
+        o = outcome_for(ranking.scores, pos, len(index.table), report.photos.exists(), ranking.likely_match,
+                        pos is not None and int(ranking.order[0]) == pos)
+        face = None
+        if pos is not None:
+            f = outcome_for(np.nan_to_num(sims, nan=-2.0) if sims is not None else np.zeros(len(index.table)),
+                            pos, len(index.table), True, False)
+            face = [f.above, f.tied]
+        outcomes.append({"row": report.row_number, "cases": o.cases, "has_photo": o.has_photo, "likely": o.likely_match,
+                         "top_is_true": o.top_is_true, "above": o.above, "tied": o.tied, "face": face})
     return outcomes, round(spent / max(len(outcomes), 1), 4)
-
-
-def _face_rank(sims: Any, pos: int, cases: int) -> int:
-    """Rank of the true case by face similarity alone (cases without a face last; no face in the
-    family's photo: the last rank)."""
-    if sims is None:
-        return cases
-    s = np.nan_to_num(sims, nan=-2.0)
-    return int((s > s[pos]).sum() + 1)
 
 
 if __name__ == "__main__":  # the scratch child process

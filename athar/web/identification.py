@@ -220,3 +220,13 @@ def notices_for(user: Any) -> list[dict[str, Any]]:
         notices.append({"kind": "decision", "text": _("A review decision was taken: %(status)s") % {
             "status": ident.get_status_display()}})
     return notices
+
+
+def resolve_conflict(conflict_id: int, user: Any, reason: str) -> Any:
+    """Resolve one open conflict (LookupError when there is none with this id)."""
+    from athar.identification import conflicts
+
+    conflict = _model("Conflict").objects.filter(pk=conflict_id).first()
+    if conflict is None:
+        raise LookupError(conflict_id)
+    return conflicts.resolve(conflict, user, reason)

@@ -36,6 +36,7 @@ urlpatterns = [
     # reviewers
     path("review/", reviewer.queue, name="review_queue"),
     path("review/conflicts/", reviewer.conflicts, name="conflicts"),
+    path("review/conflicts/<int:conflict_id>/resolve/", reviewer.resolve_conflict, name="conflict_resolve"),
     path("review/identifications/<int:identification_id>/", reviewer.compare, name="compare"),
     path("review/identifications/<int:identification_id>/decide/", reviewer.decide, name="decide"),
     # archivists

@@ -27,7 +27,7 @@ from athar.archive.facilities import starting_table  # noqa: E402
 from athar.core.dates import parse_partial_date  # noqa: E402
 from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts, load_algorithm  # noqa: E402
 from athar.matching.scoring.algorithm import Algorithm  # noqa: E402
-from athar.matching.scoring.evaluation import Outcome, identification_metrics  # noqa: E402
+from athar.matching.scoring.evaluation import identification_metrics, outcome_for  # noqa: E402
 from athar.matching.scoring.faces import CaseFaces  # noqa: E402
 from athar.matching.scoring.places import FacilityTable  # noqa: E402
 
@@ -131,8 +131,7 @@ def evaluate(data: dict, algorithm: Algorithm, mode: str = "combined") -> tuple[
             scores = ranking.scores
             likely = ranking.likely_match
         top = int(np.argmax(scores))
-        rank = None if true_pos is None else int((scores > scores[true_pos]).sum() + 1)
-        outcomes.append(Outcome(rank, len(table), photo_given, likely, top == true_pos))
+        outcomes.append(outcome_for(scores, true_pos, len(table), photo_given, likely, top == true_pos))
         details.append((person, sims, true_pos, ranking))
     return identification_metrics(outcomes), details
 

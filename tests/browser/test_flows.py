@@ -130,7 +130,7 @@ def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_us
     page = context.new_page()
     watch = photo_watch(page)
     shot = shots(page, "reviewer")
-    page.goto(live_server.url + "/en/accounts/sign-in/")
+    page.goto(live_server.url + "/en/accounts/login/")
     assert page.locator("html").get_attribute("dir") == "ltr"
     page.fill("input[name=identifier]", "reviewer@example.org")
     page.fill("input[name=password]", PASSWORD)

@@ -31,7 +31,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "compare": {"identification_id": 1}, "decide": {"identification_id": 1},
         "archive": {"archive_id": world.case.archive_id}, "case": {"case_id": world.case.pk},
         "case_edit": {"case_id": world.case.pk}, "case_reveal": {"case_id": world.case.pk},
-        "ingest_run": {"run_id": 1},
+        "ingest_run": {"run_id": 1}, "conflict_resolve": {"conflict_id": 1},
     }
 
 
@@ -72,7 +72,7 @@ def test_signed_out_visitor_sees_no_private_page(world, client_for):
             response = getattr(client, method)(url)
             assert response.status_code in (302, 403, 404, 405), (name, method, response.status_code)
             if response.status_code == 302:
-                assert "/accounts/sign-in/" in response["Location"], (name, response["Location"])
+                assert "/accounts/login/" in response["Location"], (name, response["Location"])
 
 
 @pytest.mark.django_db

@@ -63,3 +63,32 @@ def test_pages_use_no_inline_script_or_style(client):
         html = client.get(reverse(name)).content.decode()
         assert "<style" not in html and " style=" not in html
         assert re.search(r"<script(?![^>]*\bsrc=)", html) is None
+
+
+def test_css_uses_logical_properties_only():
+    from pathlib import Path
+
+    import athar
+
+    css = (Path(athar.__file__).parent / "web" / "static" / "web" / "athar.css").read_text()
+    assert not re.search(r"(margin|padding|border)-(left|right)|text-align:\s*(left|right)|float:\s*(left|right)", css)
+
+
+def test_quick_exit_replaces_the_history_entry():
+    from pathlib import Path
+
+    import athar
+
+    js = (Path(athar.__file__).parent / "web" / "static" / "web" / "athar.js").read_text()
+    assert "location.replace(" in js
+
+
+@pytest.mark.django_db
+def test_every_page_offers_the_quick_exit_and_the_language_switch(client, make_user):
+    from tests.web.conftest import sign_in
+
+    sign_in(client, make_user("family"))
+    for url in ("/", "/family/", "/reports/new/", "/en/family/", "/accounts/login/"):
+        response = client.get(url, follow=True)
+        html = response.content.decode()
+        assert 'id="quick-exit"' in html and 'class="lang-switch"' in html, url

@@ -62,8 +62,18 @@ def test_reviewer_sees_a_conflict(client_for, world):
     _claimed(world)
     candidate = make_candidate(world.other_report, world.case)
     claims.make_claim(candidate.ranking.person, world.case, "is_them", world.other_family)
-    html = client_for(world.reviewer).get(reverse("web:conflicts")).content.decode()
+    client = client_for(world.reviewer)
+    html = client.get(reverse("web:conflicts")).content.decode()
     assert 'class="conflict"' in html
+    from athar.identification.models import Conflict
+
+    conflict = Conflict.objects.get()
+    url = reverse("web:conflict_resolve", kwargs={"conflict_id": conflict.pk})
+    client.post(url, {"reason": ""})
+    assert Conflict.objects.get().resolved_at is None  # a reason is required
+    assert client_for(world.family).post(url, {"reason": "x"}).status_code == 403
+    client.post(url, {"reason": "the second family's photo shows another man"})
+    assert Conflict.objects.get().resolved_at is not None
 
 
 @pytest.mark.django_db

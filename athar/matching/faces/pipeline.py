@@ -96,7 +96,10 @@ class FacePipeline:
         if not self.enhance:
             return img, img
         work = ImageOps.autocontrast(img, cutoff=1)
-        seen = ImageOps.autocontrast(img.filter(ImageFilter.GaussianBlur(DETECTION_BLUR)), cutoff=1)
+        # The blur is for noise at the scale of a ~250 px face photo; a tiny photo gets
+        # proportionally less, or its small face is smeared away.
+        radius = DETECTION_BLUR * min(1.0, max(img.size) / 250)
+        seen = ImageOps.autocontrast(img.filter(ImageFilter.GaussianBlur(radius)), cutoff=1)
         return work, seen
 
     def _candidates(self, img: Image.Image) -> list[_Candidate]:

@@ -25,6 +25,7 @@ def make_db_api(engine: str, spark: Any = None) -> tuple[Any, str]:
         con.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
         con.execute(f"SET temp_directory = '{tempfile.gettempdir()}/athar-duckdb-spill'")
         con.execute("SET preserve_insertion_order = false")
+        con.execute("SET enable_progress_bar = false")
         return DuckDBAPI(connection=con), "duckdb"
     if engine == "spark":
         from splink import SparkAPI

@@ -44,6 +44,8 @@ def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.Cus
                 label_for_charts="one consonant apart"),
             cll.And(cll.ExactMatchLevel(f"{part}_cblk"), _not_both_known(part)).configure(
                 label_for_charts="similar consonants (g/j/k, d/t/z, h dropped)"),
+            cll.And(cll.LevenshteinLevel(f"{part}_cblk", 2), cll.CustomLevel(f"({part}_known_l + {part}_known_r) = 0")).configure(
+                label_for_charts="two consonants apart (names not in the variants table)"),
         ]
     levels.append(cll.ElseLevel().configure(label_for_charts="different"))
     return cl.CustomComparison(comparison_levels=levels, output_column_name=f"{part}_name",

@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 
 from athar.matching.scoring.facts import CaseTable, PersonFacts
-from athar.matching.scoring.features import FEATURES, Feature
+from athar.matching.scoring.features import FEATURES, REFINEMENTS, Feature
 
 DEFAULT_ALGORITHM = "athar-ident-v1"
 
@@ -81,16 +81,19 @@ class Algorithm:
     likely_match_probability: float
     shortlist_min_score: float
     meta: dict[str, Any]
+    refine: dict[str, float] = field(default_factory=dict)
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> "Algorithm":
         return cls(raw["name"], raw["version"], raw["weights"], raw["face"], raw["prior_in_archive"],
-                   raw["likely_match_probability"], raw["shortlist_min_score"], raw.get("meta", {}))
+                   raw["likely_match_probability"], raw["shortlist_min_score"], raw.get("meta", {}),
+                   raw.get("refine", {}))
 
     def as_dict(self) -> dict[str, Any]:
         return {"name": self.name, "version": self.version, "weights": self.weights, "face": self.face,
                 "prior_in_archive": self.prior_in_archive, "likely_match_probability": self.likely_match_probability,
-                "shortlist_min_score": self.shortlist_min_score, "meta": self.meta}
+                "shortlist_min_score": self.shortlist_min_score, "meta": self.meta,
+                **({"refine": self.refine} if self.refine else {})}
 
     def level_weights(self, feature: Feature) -> npt.NDArray[np.float64]:
         table = self.weights.get(feature.name, {})
@@ -113,11 +116,16 @@ class Algorithm:
         levels: dict[str, Any] = {}
         for feature in FEATURES:
             lv = feature.compare(person, table)
-            total += self.level_weights(feature)[lv]
+            total += self.level_weights(feature)[lv] + self._refinement(feature.name, person, table)
             levels[feature.name] = lv
         if face is not None and person.has_photo:
             total += self.face_weight(face)
         return total, levels
+
+    def _refinement(self, name: str, person: PersonFacts, table: CaseTable) -> npt.NDArray[np.float64] | float:
+        """A small continuous term within a level (e.g. −0.1 per year from the estimate's middle)."""
+        per_unit = float(self.refine.get(name, 0.0))
+        return per_unit * REFINEMENTS[name](person, table) if per_unit and name in REFINEMENTS else 0.0
 
     def probabilities(self, scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
         """Posterior per case (see the module docstring), computed stably in log space."""
@@ -165,11 +173,24 @@ class Algorithm:
         for feature in FEATURES:
             level = feature.levels[int(levels[feature.name][pos])]
             weight = float(self.level_weights(feature)[int(levels[feature.name][pos])])
+            refined = self._refinement(feature.name, person, _row(table, pos))
+            weight += float(refined[0]) if isinstance(refined, np.ndarray) else 0.0
             reasons.append(Reason(feature.name, level, weight, feature.explain(level, person, record)))
         reasons.sort(key=lambda r: -abs(r.weight))
         p = float(probs[pos])
         return Candidate(record.case_id, rank, float(scores[pos]), p,
                          rank == 1 and p >= self.likely_match_probability, reasons)
+
+
+def _row(table: CaseTable, pos: int) -> CaseTable:
+    """A one-case view of the columns the refinements read (no re-parsing)."""
+    from dataclasses import replace
+
+    sl = slice(pos, pos + 1)
+    return replace(table, records=table.records[sl], case_ids=table.case_ids[sl], facility=table.facility[sl],
+                   agency=table.agency[sl], sex=table.sex[sl], age_min=table.age_min[sl], age_max=table.age_max[sl],
+                   photo_month=table.photo_month[sl], photo_tolerance=table.photo_tolerance[sl],
+                   number=table.number[sl], mark_matrix=table.mark_matrix[sl], has_marks=table.has_marks[sl])
 
 
 @lru_cache(maxsize=None)

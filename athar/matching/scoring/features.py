@@ -238,6 +238,27 @@ def number_explain(level: str, person: PersonFacts, case: CaseRecord) -> str:
     return f"detainee number: reported {person.detainee_number or '—'}, case {case.detainee_number or '—'} ({text})"
 
 
+# --- within-level refinements ------------------------------------------------------------------
+def age_distance(person: PersonFacts, table: CaseTable) -> npt.NDArray[np.float64]:
+    """Years between the age at the photographed date and the middle of the examiner's estimate
+    (0 when unknown): within a level, closer is likelier."""
+    age = _age_at_photo(person, table)
+    lo = np.where(np.isnan(table.age_min), table.age_max, table.age_min)
+    hi = np.where(np.isnan(table.age_max), table.age_min, table.age_max)
+    return np.nan_to_num(np.abs(age - (lo + hi) / 2), nan=0.0)
+
+
+def custody_months(person: PersonFacts, table: CaseTable) -> npt.NDArray[np.float64]:
+    """Months between the reported arrest and the photographed date, 0 when unknown or negative."""
+    gap, _ = _gap(person, table)
+    return np.clip(np.nan_to_num(gap, nan=0.0), 0, None)
+
+
+REFINEMENTS: dict[str, Callable[[PersonFacts, CaseTable], npt.NDArray[np.float64]]] = {
+    "age": age_distance, "time": custody_months,
+}
+
+
 FEATURES: tuple[Feature, ...] = (
     Feature("sex", SEX_LEVELS, sex_compare, sex_explain),
     Feature("age", AGE_LEVELS, age_compare, age_explain),

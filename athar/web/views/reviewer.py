@@ -72,3 +72,20 @@ def decide(request: HttpRequest, identification_id: int) -> HttpResponse:
         return redirect("web:compare", identification_id=identification_id)
     messages.success(request, _("Your decision was recorded."))
     return redirect("web:review_queue")
+
+
+@login_required
+@require_POST
+def resolve_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
+    """Settle a conflict with a required reason (identification rules; audited there)."""
+    _require_reviewer(request)
+    reason = request.POST.get("reason", "").strip()
+    try:
+        ident.resolve_conflict(conflict_id, request.user, reason)
+    except LookupError:
+        raise Http404 from None
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The conflict was resolved."))
+    return redirect("web:conflicts")

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from athar.archive.facilities import starting_table
-from athar.matching.scoring.evaluation import Outcome, identification_metrics
+import numpy as np
+
+from athar.matching.scoring.evaluation import Outcome, identification_metrics, outcome_for
 from athar.matching.scoring.places import FacilityTable
 
 
@@ -30,10 +32,17 @@ def test_resolve(table: FacilityTable, text: str, facilities: set[str], agencies
 
 
 def test_metrics() -> None:
-    outcomes = [Outcome(1, 100, True, True, True), Outcome(3, 100, True, False), Outcome(2, 100, False, False),
-                Outcome(30, 100, False, False), Outcome(None, 100, True, True), Outcome(None, 100, False, False)]
+    outcomes = [Outcome(0, 100, True, True, True), Outcome(2, 100, True, False), Outcome(1, 100, False, False),
+                Outcome(29, 100, False, False), Outcome(None, 100, True, True), Outcome(None, 100, False, False)]
     m = identification_metrics(outcomes)
     assert m["with_photo"] == {"reports": 2, "rank1": 0.5, "rank10": 1.0, "median_rank": 2.0, "top2pct": 0.5,
                                "mean_views": 1.0}
     assert m["without_photo"]["top2pct"] == 0.5 and m["without_photo"]["mean_views"] == 15.0
     assert m["false_match_rate"] == 0.5
+
+
+def test_ties_count_as_random_order() -> None:
+    tied = outcome_for(np.array([3.0, 3.0, 3.0, 3.0, 1.0]), 2, 5, False, False)
+    assert (tied.above, tied.tied, tied.rank) == (0, 4, 2.5)
+    m = identification_metrics([tied])["without_photo"]
+    assert m["rank1"] == 0.25 and m["mean_views"] == 1.5

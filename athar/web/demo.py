@@ -1,0 +1,18 @@
+"""Demo step: an invitation code, to try a family's first visit as a mother would."""
+
+from __future__ import annotations
+
+from athar.accounts.models import User
+from athar.core.demo import DemoContext, demo_step
+from athar.web.models import Invitation, format_code
+
+
+@demo_step(25, "web")
+def invitation_code(context: DemoContext) -> None:
+    caseworker_id = context.made.get("users", {}).get("caseworker")
+    caseworker = User.objects.filter(pk=caseworker_id).first() if caseworker_id else None
+    if caseworker is None:
+        return
+    _, code = Invitation.issue(caseworker)
+    context.made["invitation_code"] = format_code(code)
+    context.lines.append(f"A new family's first visit: /accounts/invitation/ with the code {format_code(code)}")
