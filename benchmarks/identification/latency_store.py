@@ -45,12 +45,13 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
     gen, rng = np.random.default_rng(0), random.Random(1)
     if Case.objects.filter(archive=archive).count() < n_cases:
         facilities = {f.code: f for f in Facility.objects.all()}
+        folder_code = {folder: f[0] for f in FACILITIES for folder in f[3]}
         start = time.perf_counter()
         cases = []
         for i in range(n_cases):
             when = photo_date(rng)
             row = case_row(rng, make_truth(rng, when, i), f"c{i}", when)
-            code = FACILITIES[[f[3] for f in FACILITIES].index(next(f[3] for f in FACILITIES if row["facility"] in f[3]))][0]
+            code = folder_code[row["facility"]]
             cases.append(Case(archive=archive, facility=facilities[code], label=row["case"],
                               detainee_number=row["detainee_number"], photographed=when,
                               photographed_precision="month", sex=row["sex"],

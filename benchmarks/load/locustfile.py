@@ -28,9 +28,9 @@ class Family(HttpUser):
     def on_start(self) -> None:
         with _lock:
             self.account = ACCOUNTS[next(_next) % len(ACCOUNTS)]
-        page = self.client.get("/en/accounts/sign-in/", name="sign-in page")
+        page = self.client.get(self.account["sign_in"], name="sign-in page")
         token = CSRF.search(page.text)
-        response = self.client.post("/en/accounts/sign-in/", name="sign-in", allow_redirects=False, data={
+        response = self.client.post(self.account["sign_in"], name="sign-in", allow_redirects=False, data={
             "identifier": self.account["login"], "password": self.account["password"],
             "csrfmiddlewaretoken": token.group(1) if token else ""}, headers={"Referer": self.host + "/"})
         if response.status_code != 302:
@@ -38,12 +38,12 @@ class Family(HttpUser):
 
     @task(2)
     def candidates(self) -> None:
-        self.client.get(f"/en/reports/{self.account['report']}/candidates/", name="family candidates")
+        self.client.get(self.account["candidates"], name="family candidates")
 
     @task(2)
     def candidate(self) -> None:
-        self.client.get(f"/en/candidates/{random.choice(self.account['candidates'])}/", name="family candidate")
+        self.client.get(random.choice(self.account["candidate"]), name="family candidate")
 
     @task(1)
     def statistics(self) -> None:
-        self.client.get("/en/statistics/", name="public statistics")
+        self.client.get(self.account["stats"], name="public statistics")

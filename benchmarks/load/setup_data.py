@@ -20,6 +20,8 @@ def build(users: int, out: Path) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "athar.settings")
     django.setup()
     from django.core.management import call_command
+    from django.urls import reverse
+    from django.utils import translation
 
     from athar.accounts.models import Role, User
     from athar.archive.models import Case
@@ -41,8 +43,12 @@ def build(users: int, out: Path) -> None:
         candidates = [Candidate.objects.create(ranking=ranking, case=cases[(n + k) % len(cases)], rank=k + 1,
                                                score=3.0 - k, probability=0.6 - 0.1 * k, likely_match=True,
                                                reasons=[]) for k in range(3)]
-        accounts.append({"login": user.login, "password": PASSWORD, "report": report.pk,
-                         "candidates": [c.pk for c in candidates]})
+        with translation.override("en"):  # URLs from the URL configuration, never hard-coded
+            accounts.append({
+                "login": user.login, "password": PASSWORD, "sign_in": reverse("accounts:login"),
+                "candidates": reverse("web:candidates", kwargs={"report_id": report.pk}),
+                "candidate": [reverse("web:candidate", kwargs={"candidate_id": c.pk}) for c in candidates],
+                "stats": reverse("web:stats")})
     out.write_text(json.dumps(accounts), encoding="utf-8")
 
 

@@ -130,6 +130,8 @@ def build_settings(populated: set[str], dialect: str, model: LinkageModel | None
                 raise ValueError(f"model has no level {level['label_for_charts']!r} in {comp['output_column_name']!r}")
             if values["m"] is not None:
                 level["m_probability"] = values["m"]
+            elif values["u"] is not None:  # never observed in training: a neutral weight (m = u)
+                level["m_probability"] = values["u"]
             if values["u"] is not None:
                 level["u_probability"] = values["u"]
     return plain
