@@ -110,6 +110,10 @@ def ingest(options: IngestOptions, progress: Progress | None = None,
     )
     record("ingest.finished", object_type="archive", object_id=archive.pk,
            data={"run": run.pk, "photos_added": job.summary.photos_added})
+    if job.summary.photos_added or job.summary.cases_added:
+        from athar.identification.jobs import enqueue_for_archive
+
+        enqueue_for_archive(archive.pk)  # candidates are recomputed by `athar worker`, never here
     return job.summary, archive
 
 

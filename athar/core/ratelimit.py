@@ -106,7 +106,8 @@ def hit(key: str, rate: Rate, now: float | None = None) -> tuple[bool, int]:
 
 def subjects(request: HttpRequest, bucket: Bucket) -> list[tuple[str, Rate]]:
     """The counters one request increments: its account (or the login tried) and its address."""
-    out: list[tuple[str, Rate]] = [(f"{bucket.name}:ip:{client_address(request)}", bucket.address)]
+    address = client_address(request) or "unknown"
+    out: list[tuple[str, Rate]] = [(f"{bucket.name}:ip:{address}", bucket.address)]
     user = getattr(request, "user", None)
     if getattr(user, "is_authenticated", False):
         out.append((f"{bucket.name}:user:{user.pk}", bucket.account))

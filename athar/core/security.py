@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 from typing import Any, Callable
 
@@ -25,16 +26,26 @@ PERMISSIONS_POLICY = "camera=(), microphone=(), geolocation=(), payment=(), usb=
 FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r", "|", "%")
 
 
-def client_address(request: HttpRequest) -> str:
-    """REMOTE_ADDR, or the X-Forwarded-For entry added by the outermost of our trusted proxies."""
+def client_address(request: HttpRequest) -> str | None:
+    """REMOTE_ADDR, or the X-Forwarded-For entry added by the outermost of our trusted proxies.
+
+    None when there is no valid address (django-axes stores it in an address column).
+    """
     proxies = int(getattr(settings, "ATHAR_PROXY_COUNT", 0))
-    remote = request.META.get("REMOTE_ADDR", "") or "unknown"
+    remote = _valid_ip(request.META.get("REMOTE_ADDR", ""))
     if proxies <= 0:
         return remote
     forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
     if len(forwarded) < proxies:
         return remote
-    return forwarded[-proxies]
+    return _valid_ip(forwarded[-proxies]) or remote
+
+
+def _valid_ip(text: str) -> str | None:
+    try:
+        return str(ipaddress.ip_address(text.strip()))
+    except ValueError:
+        return None
 
 
 def normalise_login(raw: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from athar.core.dates import ARABIC_DIGITS, parse_partial_date
@@ -53,23 +54,35 @@ def _fold(text: str) -> str:
     return normalize_arabic(text).strip().lower().translate(ARABIC_DIGITS)
 
 
+@lru_cache(maxsize=1)
+def _sex_words() -> dict[str, str]:
+    return {_fold(w): code for code, words in (("M", MALE), ("F", FEMALE), ("U", UNKNOWN_SEX)) for w in words}
+
+
+@lru_cache(maxsize=1)
+def _status_words() -> dict[str, str]:
+    return {_fold(w).replace("_", " "): str(status) for status, words in STATUSES.items() for w in words}
+
+
+@lru_cache(maxsize=4096)
 def parse_sex(value: str) -> str:
+    """M, F or U from the ways reports write it; RowError for anything else."""
     key = _fold(value)
     if not key:
         return "U"
-    for code, words in (("M", MALE), ("F", FEMALE), ("U", UNKNOWN_SEX)):
-        if key in {_fold(w) for w in words}:
-            return code
+    if key in _sex_words():
+        return _sex_words()[key]
     raise RowError(f"sex {value!r} is not one of M / F / ذكر / أنثى")
 
 
+@lru_cache(maxsize=4096)
 def parse_status(value: str) -> str:
+    """The status the reporter believes, as one of ReportedStatus; RowError for anything else."""
     key = _fold(value).replace("-", " ").replace("_", " ")
     if not key:
-        return ReportedStatus.UNKNOWN
-    for status, words in STATUSES.items():
-        if key in {_fold(w).replace("_", " ") for w in words}:
-            return str(status)
+        return str(ReportedStatus.UNKNOWN)
+    if key in _status_words():
+        return _status_words()[key]
     raise RowError(f"status {value!r} is not one of detained, missing, released, dead (معتقل، مفقود…)")
 
 

@@ -16,6 +16,7 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -48,7 +49,7 @@ def _embed_all(pipe: FacePipeline, images: list[Image.Image]) -> tuple[list[np.n
     return out, (time.perf_counter() - start) / max(len(images), 1)
 
 
-def cached_vectors(key: str, pipe: FacePipeline, make_images: "callable") -> list[np.ndarray]:  # type: ignore[valid-type]
+def cached_vectors(key: str, pipe: FacePipeline, make_images: Callable[[], list[Image.Image]]) -> list[np.ndarray]:
     """Per-photo face vectors, cached as one npz (vectors + owner index, no pickles)."""
     path = CACHE / pipe.model_name / f"{key}.npz"
     if path.exists():

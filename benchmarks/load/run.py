@@ -3,7 +3,8 @@
     .venv/bin/python benchmarks/load/run.py [--users 50] [--seconds 60] [--workers 2]
 
 Prints p50/p95 latency and errors per page and in total, measured after every user has signed in
-(locust --reset-stats; --include-ramp keeps the sign-in burst in the figures). Nothing leaves 127.0.0.1. The rate limits
+(locust --reset-stats; --include-ramp keeps the sign-in burst in the figures).
+Nothing leaves 127.0.0.1. The rate limits
 are raised for this run through ATHAR_RATE_LIMITS (every simulated family shares one address).
 """
 

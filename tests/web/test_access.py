@@ -128,3 +128,36 @@ def test_inactive_user_sees_nothing(world):
     world.family.is_active = False
     world.family.save()
     assert not access.can_view_report(world.family, world.report)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["ar", "en"])
+def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
+    """No page errors for its own audience, in either language (objects that exist render 200)."""
+    from django.utils.translation import override
+
+    from athar.archive.models import IngestRun, RejectedFile
+    from athar.identification import claims
+    from tests.web.factories import make_candidate
+
+    candidate = make_candidate(world.report, world.case)
+    claims.make_claim(candidate.ranking.person, world.case, "is_them", world.family)
+    run = IngestRun.objects.create(archive=world.case.archive, source="/x", counts={"photos": 1})
+    RejectedFile.objects.create(run=run, path="a/b.jpg", reason="corrupt or truncated image")
+    kwargs = _kwargs(world)
+    kwargs.update({"candidate": {"candidate_id": candidate.pk}, "ingest_run": {"run_id": run.pk},
+                   "compare": {"identification_id": claims.Identification.objects.get().pk}})
+    audiences = {"family": world.family, "caseworker": world.caseworker, "reviewer": world.reviewer,
+                 "archivist": world.archivist}
+    seen_ok = set()
+    for user in audiences.values():
+        client = client_for(user)
+        for name in web_url_names():
+            with override(language):
+                url = reverse(f"web:{name}", kwargs=kwargs.get(name, {}))
+            response = client.get(url)
+            assert response.status_code < 500, (name, user.role)
+            if response.status_code == 200:
+                seen_ok.add(name)
+    assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
+            "caseworker_home", "family_home", "import", "invite", "verify"} <= seen_ok

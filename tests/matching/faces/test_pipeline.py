@@ -87,3 +87,21 @@ def test_same_person_matches_and_absent_person_does_not(pipeline, lfw) -> None: 
     gallery = [np.array([f.embedding for f in pipeline.analyse(p)]) for p in others]
     best = max(score_case(np.array(vec), g) for g in gallery if len(g))
     assert not cal.likely_match(best)
+
+
+def test_evaluate_dirs_on_a_tiny_gallery(lfw, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from athar.matching.faces import evaluate_dirs
+
+    people = ["Colin_Powell", "Tony_Blair", "Donald_Rumsfeld", "Gerhard_Schroeder"]
+    for i, name in enumerate(people):
+        photos = sorted((lfw / name).glob("*.jpg"))
+        (tmp_path / "P" / name).mkdir(parents=True)
+        (tmp_path / "P" / name / photos[0].name).write_bytes(photos[0].read_bytes())
+        if i < 3:  # the last person is absent from the archive
+            (tmp_path / "G" / name).mkdir(parents=True)
+            (tmp_path / "G" / name / photos[1].name).write_bytes(photos[1].read_bytes())
+    (tmp_path / "G" / "Tony_Blair" / "broken.jpg").write_bytes(b"not a jpeg")
+    m = evaluate_dirs(tmp_path / "G", tmp_path / "P")
+    assert m["probes"] == 3 and m["absent_probes"] == 1 and m["cases"] == 3
+    assert m["rank1"] == 1.0 and m["false_match_rate"] == 0.0
+    assert set(m) >= {"rank5", "rank10", "median_rank", "mrr", "true_match_rate", "no_face_archive", "no_face_probes", "seconds_per_photo"}
