@@ -54,10 +54,8 @@ def evaluate(gallery: Path, probes: Path, progress: Callable[[int], None] | None
     with tempfile.TemporaryDirectory() as tmp:
         manifest = Path(tmp) / "manifest.csv"
         gallery_photos = write_manifest(gallery, manifest)
-        summary, archive = ingest(IngestOptions(root=gallery, archive="eval-gallery", manifest=manifest, faces=False))
-    from athar.archive.face_indexing import index_photos
-
-    index_photos(summary.photo_ids, progress)
+        summary, archive = ingest(IngestOptions(root=gallery, archive="eval-gallery", manifest=manifest),
+                                  face_progress=progress)
     case_by_label = dict(Case.objects.filter(archive=archive).values_list("label", "pk"))
     scorer = CaseScorer()
     calibration = load_calibration(pipeline().model_name)

@@ -211,11 +211,6 @@ def check_index() -> list[str]:
     return problems
 
 
-def index_after_ingest(photo_ids: list[int], progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Called by ``athar ingest`` unless --no-faces."""
-    return index_photos(photo_ids, progress)
-
-
 def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
     batch: list[Any] = []
     for item in items:

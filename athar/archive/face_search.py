@@ -18,6 +18,23 @@ from athar.matching.faces import (
 NO_MATCH_MESSAGE = ("No likely match in the archive. Most people searched for are not in any given archive; "
                     "this does not say anything about whether the person is alive.")
 LIKELY_MESSAGE = "A likely match was found. It must be reviewed before anything is concluded."
+# Prior that a person searched for is in the archive at all. Caesar held ~7,000 detainees for
+# 120,000-300,000 missing; families who search have reasons, so we take 10% (docs/faces.md).
+PRIOR_IN_ARCHIVE = 0.10
+
+
+def archive_probabilities(scores: dict[int, float], calibration: Any,
+                          prior: float = PRIOR_IN_ARCHIVE) -> dict[int, float]:
+    """P(case i is the person | every case's score): the calibration gives each score's likelihood
+    ratio (its even-prior log-odds); the prior is spread over the cases, with the rest of the mass
+    on "the person is not in this archive". A stranger's score is not read as a 50/50 chance."""
+    if not scores:
+        return {}
+    ids = list(scores)
+    log_lr = calibration.a * np.array([scores[i] for i in ids]) + calibration.b
+    weighted = log_lr + np.log(prior / len(ids))
+    log_total = np.logaddexp(np.log1p(-prior), np.logaddexp.reduce(weighted))
+    return dict(zip(ids, np.exp(weighted - log_total).tolist()))
 
 
 @dataclass
@@ -71,14 +88,15 @@ def search(photos: list[Path | bytes], face_number: int | None = None, limit: in
     """The answer a family or caseworker gets: the decision first, then the ranked cases."""
     query = query_faces(photos, face_number, model)
     if not query.vectors:
-        raise ValueError("no usable face in the photos: " + "; ".join(query.warnings)
-                         + ". Use a recent, frontal photo where the face is clearly visible.")
+        raise ValueError("no usable face in the photos: " + " ".join(query.warnings))
     scores = CaseScorer(model).scores(query.vectors)
     calibration = load_calibration(pipeline(model).model_name)
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     top = ranked[:limit]
     cases = Case.objects.select_related("facility").in_bulk([c for c, _ in top])
-    rows = [_row(rank, cases[c], score, calibration) for rank, (c, score) in enumerate(top, start=1) if c in cases]
+    probabilities = archive_probabilities(scores, calibration)
+    rows = [_row(rank, cases[c], score, probabilities[c], calibration)
+            for rank, (c, score) in enumerate(top, start=1) if c in cases]
     likely = bool(rows) and rows[0]["likely_match"]
     return {
         "decision": "likely_match" if likely else "no_likely_match",
@@ -88,9 +106,9 @@ def search(photos: list[Path | bytes], face_number: int | None = None, limit: in
     }
 
 
-def _row(rank: int, case: Case, score: float, calibration: Any) -> dict[str, Any]:
+def _row(rank: int, case: Case, score: float, probability: float, calibration: Any) -> dict[str, Any]:
     return {
         "rank": rank, "case_id": case.pk, "facility": case.facility.code, "case_label": case.label,
         "detainee_number": case.detainee_number, "score": round(score, 4),
-        "probability": round(calibration.probability(score), 4), "likely_match": calibration.likely_match(score),
+        "probability": round(probability, 4), "likely_match": calibration.likely_match(score),
     }

@@ -53,6 +53,7 @@ class IngestSummary:
     cases_added: int = 0
     rejected: list[dict[str, str]] = field(default_factory=list)
     photo_ids: list[int] = field(default_factory=list)
+    faces: dict[str, Any] | None = None
 
     def as_dict(self, archive: Archive) -> dict[str, Any]:
         return {
@@ -66,6 +67,7 @@ class IngestSummary:
             "cases_added": self.cases_added,
             "facilities": Facility.objects.filter(cases__archive=archive).distinct().count(),
             "rejected": self.rejected,
+            **({"faces": self.faces} if self.faces is not None else {}),
         }
 
 
@@ -83,8 +85,10 @@ Progress = Callable[[int], None]
 
 
 def ingest(options: IngestOptions, progress: Progress | None = None,
-           on_total: Callable[[int], None] | None = None) -> tuple[IngestSummary, Archive]:
-    """Ingest one archive folder; returns the summary and the archive."""
+           on_total: Callable[[int], None] | None = None,
+           face_progress: Progress | None = None) -> tuple[IngestSummary, Archive]:
+    """Ingest one archive folder (and, unless ``faces`` is off, find and embed the faces of the
+    new photos, resuming any left unindexed by an interrupted run); returns the summary."""
     root = options.root
     if not root.is_dir():
         raise FileNotFoundError(f"archive folder not found: {root}")
@@ -103,6 +107,10 @@ def ingest(options: IngestOptions, progress: Progress | None = None,
     except BaseException:
         IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now())
         raise
+    if options.faces:
+        from athar.archive.face_indexing import index_photos
+
+        job.summary.faces = index_photos(None, face_progress)
     result = job.summary.as_dict(archive)
     IngestRun.objects.filter(pk=run.pk).update(
         status=IngestRun.Status.DONE, finished_at=timezone.now(),

@@ -33,8 +33,10 @@ class ConsentForm(forms.Form):
 
 
 class PersonForm(forms.Form):
-    full_name_ar = forms.CharField(label=_("Full name in Arabic letters"), max_length=300, required=False)
-    full_name_latin = forms.CharField(label=_("Full name in Latin letters"), max_length=300, required=False)
+    full_name_ar = forms.CharField(label=_("Full name in Arabic letters"), max_length=300, required=False,
+                                   widget=forms.TextInput(attrs={"dir": "rtl", "lang": "ar", "autocomplete": "off"}))
+    full_name_latin = forms.CharField(label=_("Full name in Latin letters"), max_length=300, required=False,
+                                      widget=forms.TextInput(attrs={"dir": "ltr", "lang": "en", "autocomplete": "off"}))
     father_name = forms.CharField(label=_("Father's name"), max_length=120, required=False)
     mother_name = forms.CharField(label=_("Mother's name and family"), max_length=200, required=False)
     sex = forms.ChoiceField(label=_("Sex"), choices=[("M", _("male")), ("F", _("female")), ("U", _("not stated"))],

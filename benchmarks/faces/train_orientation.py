@@ -13,6 +13,7 @@ detector's logit added with weight λ (the pipeline's rule).
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import sys
 from pathlib import Path
@@ -94,7 +95,11 @@ def main() -> None:
     for lam in (0.0, 0.1, 0.25, 0.5, 1.0):
         print(f"λ={lam}: right turn {accuracy(held, w, lam, True):.3f} (among detected turns), {accuracy(held, w, lam, False):.3f} (all turns)")
     WEIGHTS.parent.mkdir(exist_ok=True)
-    np.savez(WEIGHTS, w=w.astype(np.float32))
+    WEIGHTS.write_text(json.dumps({
+        "name": "upright-linear", "version": "2",
+        "description": "Linear upright-face classifier over turn features (benchmarks/faces/train_orientation.py).",
+        "w": [float(v) for v in w.astype(np.float32)],
+    }), encoding="utf-8")
     print(f"saved {WEIGHTS}")
 
 

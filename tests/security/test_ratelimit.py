@@ -112,3 +112,19 @@ def test_default_limits_cover_the_scraping_targets(settings):
     for name in ("accounts:login", "web:candidates", "web:candidate", "web:photo_reveal", "web:derivative",
                  "media_derivative", "api:*"):
         assert views[name] in settings.ATHAR_RATE_LIMITS, name
+
+
+@pytest.mark.parametrize("remote,forwarded,proxies,expected", [
+    ("203.0.113.5", "", 0, "203.0.113.5"),
+    ("127.0.0.1", "198.51.100.7", 0, "127.0.0.1"),          # no proxy trusted: the header is ignored
+    ("127.0.0.1", "198.51.100.7", 1, "198.51.100.7"),
+    ("127.0.0.1", "6.6.6.6, 198.51.100.7", 1, "198.51.100.7"),  # a spoofed first entry is not believed
+    ("127.0.0.1", "not-an-address", 1, "127.0.0.1"),
+    ("", "", 0, None),                                       # e.g. force_login's request
+])
+def test_client_address(rf, settings, remote, forwarded, proxies, expected):
+    from athar.core.security import client_address
+
+    settings.ATHAR_PROXY_COUNT = proxies
+    request = rf.get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)
+    assert client_address(request) == expected

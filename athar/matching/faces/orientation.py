@@ -6,10 +6,12 @@ cannot be read from the detector. For a detected face we cut the square around i
 box, look at it in all four turns, and score each with logistic regression on
 gradient-orientation histograms and a 16×16 grey thumbnail, trained on degraded LFW
 dev photos (benchmarks/faces/train_orientation.py). Weights are float arrays in
-``orientation_data/upright_v2.npz``, loaded without pickles.
+``orientation_data/upright_v2.json`` (plain JSON, no pickles).
 """
 
 from __future__ import annotations
+
+import json
 
 from functools import lru_cache
 from pathlib import Path
@@ -20,7 +22,7 @@ from PIL import Image
 from .datatypes import Box, FloatArray
 from .rotation import ROTATIONS
 
-WEIGHTS = Path(__file__).resolve().parent / "orientation_data" / "upright_v2.npz"
+WEIGHTS = Path(__file__).resolve().parent / "orientation_data" / "upright_v2.json"
 SIDE = 32
 CELLS = 4
 BINS = 8
@@ -60,8 +62,7 @@ def turn_features(square: Image.Image) -> FloatArray:
 def _weights() -> FloatArray | None:
     if not WEIGHTS.is_file():
         return None
-    with np.load(WEIGHTS, allow_pickle=False) as z:
-        return np.asarray(z["w"], dtype=np.float32)
+    return np.asarray(json.loads(WEIGHTS.read_text(encoding="utf-8"))["w"], dtype=np.float32)
 
 
 def upright_logits(image: Image.Image, box: Box) -> dict[int, float]:

@@ -30,15 +30,10 @@ class Command(AtharCommand):
             manifest=Path(options["manifest"]) if options.get("manifest") else None,
             pattern=pattern, faces=not options["no_faces"], workers=options["workers"],
         )
-        with progress_bar("ingest") as advance:
-            summary, archive = ingest(opts, progress=advance, on_total=advance.set_total)  # type: ignore[attr-defined]
-        result = summary.as_dict(archive)
-        if opts.faces:
-            from athar.archive.face_indexing import index_after_ingest
-
-            with progress_bar("faces", total=len(summary.photo_ids)) as advance:
-                result["faces"] = index_after_ingest(summary.photo_ids, advance)
-        return result
+        with progress_bar("ingest") as advance, progress_bar("faces") as face_advance:
+            summary, archive = ingest(opts, progress=advance, on_total=advance.set_total,  # type: ignore[attr-defined]
+                                      face_progress=face_advance)
+        return summary.as_dict(archive)
 
     def describe(self, result: dict[str, Any]) -> str:
         lines = [
