@@ -43,6 +43,7 @@ class Shots:
 
     def __call__(self, name: str) -> None:
         self.n += 1
+        self.page.evaluate("window.scrollTo(0, 0)")  # the sticky header (quick exit) stays on top
         self.page.screenshot(path=str(self.folder / f"{self.n:02d}-{name}.png"), full_page=True)
 
 

@@ -86,6 +86,25 @@ def test_two_ingests_at_once_both_succeed(tmp_path, engine):
             database.__exit__(None, None, None)
 
 
+def _kill_when_running(proc: subprocess.Popen[str], database: Path, timeout: float = 120) -> bool:
+    """SIGKILL the process once its linkage run has started (row 'running'); True if it was killed so."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=1) as db:
+                running = db.execute("SELECT COUNT(*) FROM registry_linkagerun WHERE status='running'").fetchone()[0]
+        except sqlite3.Error:
+            running = 0
+        if running:
+            time.sleep(0.3)
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=60)
+            return True
+        time.sleep(0.05)
+    proc.wait(timeout=600)
+    return False
+
+
 def test_linkage_killed_midway_then_rerun_is_consistent(tmp_path):
     """`athar registry link` killed with SIGKILL, then run again: one consistent result."""
     from athar.matching.linkage.synthetic import generate_reports
@@ -95,12 +114,14 @@ def test_linkage_killed_midway_then_rerun_is_consistent(tmp_path):
     generate_reports(600, seed=3).to_csv(reports, index=False)
     run_athar(home, "registry", "import", str(reports), "--json")
     proc = _start(home, "registry", "link", "--json")
-    time.sleep(3.0)
-    if proc.poll() is None:
-        os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=60)
+    killed_running = _kill_when_running(proc, home / "athar.sqlite3")
     first = last_json(run_athar(home, "registry", "link", "--json"))
     second = last_json(run_athar(home, "registry", "link", "--json"))
     assert first.get("persons") == second.get("persons")
+    with sqlite3.connect(home / "athar.sqlite3") as db:
+        current = db.execute("SELECT COUNT(*) FROM registry_linkagerun WHERE is_current").fetchone()[0]
+        runs = db.execute("SELECT COUNT(*) FROM registry_linkagerun").fetchone()[0]
+    assert current == 1, "exactly one linkage run is in force after the crash"
+    assert runs == 2 + int(killed_running)
     verify = last_json(run_athar(home, "verify", "--json"))
     assert verify["ok"], verify["problems"]
