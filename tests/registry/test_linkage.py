@@ -128,3 +128,22 @@ def test_the_same_model_on_local_spark(synthetic: dict[str, str]) -> None:
     persons = persons_now()
     scores = evaluate_clusters(persons, duck_persons)  # Spark agrees with DuckDB
     assert scores["pairwise_f1"] > 0.97
+
+
+def test_spellings_of_one_man_link_and_his_brother_stays_apart(synthetic: dict[str, str], write_csv) -> None:
+    header = ["report_id", "full_name_ar", "full_name_latin", "mother_name", "sex", "birth_year", "governorate",
+              "city", "arrest_date"]
+    rows = [
+        ["M1", "محمود أحمد السالم", "", "فاطمة الحسن", "ذكر", "1985", "ريف دمشق", "دوما", "2012-03"],
+        ["M2", "محمود احمد سالم", "", "فاطمه الحسن", "M", "1985", "Rif Dimashq", "Douma", "2012"],
+        ["M3", "", "Mahmoud Ahmad al-Salem", "Fatima al-Hasan", "M", "1986", "Rural Damascus", "Douma",
+         "2012-03-14"],
+        ["K1", "خالد أحمد السالم", "", "فاطمة الحسن", "ذكر", "1988", "ريف دمشق", "دوما", "2012-03"],
+    ]
+    import_reports(write_csv(header, rows, name="family.csv"), source="family")
+    link_all()
+    person = {r: person_of(find_report(r, "family")) for r in ("M1", "M2", "M3", "K1")}
+    assert person["M1"] == person["M2"] == person["M3"]
+    assert person["K1"] != person["M1"]
+    why = ReportLink.objects.get(run__is_current=True, report=find_report("M2", "family")).explanation["why"]
+    assert "first name" in why
