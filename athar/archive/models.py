@@ -226,7 +226,7 @@ class Face(models.Model):
     quality = models.FloatField()
     embedding = models.BinaryField()
     model_name = models.CharField(max_length=64)
-    model_version = models.CharField(max_length=32)
+    model_version = models.CharField(max_length=128)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -156,7 +156,7 @@ class Migration(migrations.Migration):
                 ('quality', models.FloatField()),
                 ('embedding', models.BinaryField()),
                 ('model_name', models.CharField(max_length=64)),
-                ('model_version', models.CharField(max_length=32)),
+                ('model_version', models.CharField(max_length=128)),
                 ('created_at', models.DateTimeField(auto_now_add=True)),
                 ('case', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='faces', to='archive.case')),
                 ('photo', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='faces', to='archive.photo')),

@@ -13,7 +13,8 @@ from splink import Linker, block_on
 
 from athar.matching.linkage.clustering import Decision, cluster_pairs, normalise_decisions
 from athar.matching.linkage.engine import make_db_api, register
-from athar.matching.linkage.model import LinkageModel, build_settings, default_model, model_from_splink
+from athar.matching.linkage.model import (LinkageModel, build_settings, default_model, effective_parameters,
+                                          model_from_splink)
 from athar.matching.linkage.prepare import prepare_reports
 from athar.matching.linkage.settings import training_rules
 
@@ -73,7 +74,7 @@ def _linker(prepared: pd.DataFrame, model: LinkageModel | None, engine: str, spa
 def level_weights(model: LinkageModel) -> dict[str, list[tuple[float, str]]]:
     """comparison → [(match weight log2(m/u), level label)] of its non-null levels."""
     out: dict[str, list[tuple[float, str]]] = {}
-    for comp, levels in model.parameters.items():
+    for comp, levels in effective_parameters(model).items():
         out[comp] = [(math.log2(v["m"] / v["u"]), label) for label, v in levels.items()
                      if v["m"] and v["u"]]
     return out

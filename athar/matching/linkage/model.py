@@ -16,7 +16,7 @@ from typing import Any
 import splink
 from splink import SettingsCreator
 
-from athar.matching.linkage.settings import ALGORITHM, VERSION, settings_dict
+from athar.matching.linkage.settings import ALGORITHM, SAME_CONSONANTS, SAME_NAME, VERSION, settings_dict
 
 DEFAULT_MODEL_FILE = "linkage_model_v1.json"
 
@@ -101,6 +101,27 @@ def _round(value: float | None) -> float | None:
     return None if value is None else float(f"{value:.9g}")
 
 
+def effective_parameters(model: LinkageModel) -> dict[str, dict[str, dict[str, float | None]]]:
+    """m/u used for prediction: the model's, except that "same consonants (other script or
+    spelling)" counts as the same name written otherwise. Whether two reports of one person
+    land on "same name" or on "same consonants" depends on how the name was written (script,
+    spelling, whether it is in the variants table), not on whether they are one person: the
+    synthetic training reports spell Latin names from the variants table, so EM gave the
+    cross-script level a tiny m (0.015) while on real Arabic/Latin pairs it is the usual
+    agreement. Both levels get m = m(same name) + m(same consonants) and u = u(same name) +
+    u(same consonants) (two random reports whose names agree, either way); the
+    term-frequency adjustment (on the name id, resp. on the cross-script key) then says how
+    common the agreeing name is."""
+    params = {comp: {label: dict(v) for label, v in levels.items()} for comp, levels in model.parameters.items()}
+    for levels in params.values():
+        same, cons = levels.get(SAME_NAME), levels.get(SAME_CONSONANTS)
+        if not same or not cons or None in (same["m"], same["u"], cons["m"], cons["u"]):
+            continue
+        cons["m"] = _round(same["m"] + cons["m"])  # type: ignore[operator]
+        cons["u"] = _round(same["u"] + cons["u"])  # type: ignore[operator]
+    return params
+
+
 # Below this many reports, name frequencies from the batch itself mean little: no TF.
 TF_MIN_ROWS = 1000
 
@@ -118,8 +139,9 @@ def build_settings(populated: set[str], dialect: str, model: LinkageModel | None
     if model is None:
         return plain
     plain["probability_two_random_records_match"] = model.prior_for(n_rows) if n_rows else model.probability_two_random_records_match
+    parameters = effective_parameters(model)
     for comp in plain["comparisons"]:
-        trained = model.parameters.get(comp["output_column_name"])
+        trained = parameters.get(comp["output_column_name"])
         if trained is None:
             raise ValueError(f"model has no parameters for comparison {comp['output_column_name']!r}")
         for level in comp["comparison_levels"]:

@@ -27,6 +27,21 @@ def _not_both_known(part: str) -> cll.CustomLevel:
     return cll.CustomLevel(f"({part}_known_l + {part}_known_r) < 2")
 
 
+SAME_NAME = "same name"
+SAME_CONSONANTS = "same consonants (other script or spelling)"
+
+
+def _same_consonants(part: str, tf: bool) -> Any:
+    # The same name written in another script or spelling: the same evidence as "same name"
+    # (model.effective_parameters gives it that level's m and u), term-frequency adjusted on
+    # the cross-script key that agreed (a rare name says more than "Muhammad").
+    level = cll.And(cll.ExactMatchLevel(f"{part}_blk"), _not_both_known(part))
+    if tf:
+        return level.configure(label_for_charts=SAME_CONSONANTS, tf_adjustment_column=f"{part}_blk",
+                               tf_adjustment_weight=1.0, disable_tf_exact_match_detection=True)
+    return level.configure(label_for_charts=SAME_CONSONANTS)
+
+
 def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.CustomComparison:
     """Levels: same name (TF-adjusted) / same consonants across scripts / similar spelling /
     one consonant apart / different."""
@@ -34,8 +49,7 @@ def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.Cus
     levels: list[Any] = [
         cll.NullLevel(col),
         cll.ExactMatchLevel(col, term_frequency_adjustments=tf).configure(label_for_charts="same name"),
-        cll.And(cll.ExactMatchLevel(f"{part}_blk"), _not_both_known(part)).configure(
-            label_for_charts="same consonants (other script or spelling)"),
+        _same_consonants(part, tf),
     ]
     if fuzzy:
         levels += [
