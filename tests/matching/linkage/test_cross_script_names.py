@@ -4,7 +4,6 @@ letters, nothing but the full name, must link at the default threshold; brothers
 from __future__ import annotations
 
 import pandas as pd
-import pytest
 
 from athar.matching.linkage import generate_reports, link_reports, template_to_linkage_input
 
@@ -47,7 +46,6 @@ def test_cross_script_names_only_pairs_link_in_a_small_batch() -> None:
     _check(link_reports(_names_only()))
 
 
-@pytest.mark.slow
 def test_cross_script_names_only_pairs_link_in_a_store_with_term_frequencies() -> None:
     # over 1,000 reports term-frequency adjustments are on (the product's usual case)
     store = template_to_linkage_input(generate_reports(1200, seed=4))
