@@ -115,6 +115,7 @@ def link_reports(
     """
     model = model or default_model()
     table = prepared if prepared is not None else prepare_reports(reports)
+    model = measure_u(model, table, engine, spark)
     linker = _linker(table, model, engine, spark, retain=True)
     floor = min(review_band[0], threshold)
     pairs = linker.inference.predict(threshold_match_probability=floor).as_pandas_dataframe()
@@ -130,6 +131,34 @@ def link_reports(
     clusters = clusters[clusters["unique_id"].isin(set(table["unique_id"]))].reset_index(drop=True)
     review = pairs[pairs["status"] == "review"].reset_index(drop=True)
     return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model)
+
+
+U_SAMPLE_PAIRS = 1e6
+U_SAMPLE_SEED = 42
+U_MIN_COUNT = 5
+
+
+def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", spark: Any = None) -> LinkageModel:
+    from athar.matching.linkage.model import TF_MIN_ROWS
+    n = len(table)
+    if n < TF_MIN_ROWS:
+        return model
+    linker = _linker(table, model, engine, spark, retain=False)
+    linker.training.estimate_u_using_random_sampling(max_pairs=U_SAMPLE_PAIRS, seed=U_SAMPLE_SEED)
+    saved = linker.misc.save_model_to_json()
+    sampled = min(U_SAMPLE_PAIRS, n * (n - 1) / 2)
+    params = {comp: {label: dict(v) for label, v in levels.items()} for comp, levels in model.parameters.items()}
+    for comp in saved["comparisons"]:
+        levels = params.get(comp["output_column_name"], {})
+        for level in comp["comparison_levels"]:
+            u = level.get("u_probability")
+            label = level.get("label_for_charts")
+            if level.get("is_null_level") or label not in levels or not isinstance(u, (int, float)):
+                continue
+            if u * sampled >= U_MIN_COUNT:
+                levels[label]["u"] = float(f"{u:.9g}")
+    return LinkageModel(model.algorithm, model.version, model.probability_two_random_records_match, params,
+                        model.trained_on + f"; u measured on {n} reports", model.splink_version, model.trained_rows)
 
 
 def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:

@@ -119,7 +119,16 @@ def effective_parameters(model: LinkageModel) -> dict[str, dict[str, dict[str, f
             continue
         cons["m"] = _round(same["m"] + cons["m"])  # type: ignore[operator]
         cons["u"] = _round(same["u"] + cons["u"])  # type: ignore[operator]
+        for label, ratio in FUZZY_RATIO.items():  # EXPERIMENT
+            lv = levels.get(label)
+            if lv and lv["u"] is not None:
+                lv["m"] = _round(max(lv["m"] or 0.0, cons["m"] * ratio))  # type: ignore[operator]
     return params
+
+
+FUZZY_RATIO = {"one consonant apart": 0.143 / 0.794, "similar spelling": 0.039 / 0.794,
+               "similar consonants (g/j/k, d/t/z, h dropped)": 0.004 / 0.794,
+               "two consonants apart (names not in the variants table)": 0.019 / 0.794}
 
 
 # Below this many reports, name frequencies from the batch itself mean little: no TF.

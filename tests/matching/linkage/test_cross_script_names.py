@@ -9,17 +9,19 @@ from athar.matching.linkage import generate_reports, link_reports, template_to_l
 
 # Real Arabic/Latin word pairs of the Google transliteration corpus (Wikipedia, Apache-2.0;
 # the eval split), composed into three-part names as benchmarks/linkage/bench_cross_script.py does.
-PAIRS = [
-    ("باستيانز سيتشيف موبيرو", "Bastians Sychev Mubiru"),
-    ("إستين مورينو أدينا", "Estienne Moreno Adina"),
-    ("كاراسو خزندار لوملي", "Carrasso Khaznadar Lumley"),
-    ("جاريد بيكا كارتس", "Jared Bhikha Cartes"),
-    ("لانيغ لوكير كاسان", "Lanig Lockyer Cassin"),
-    ("صفرة نوبوناغا برايدوود", "Suffrah Nobunaga Braidwood"),
-    ("ثوميرت نجاة برنت", "Thomert Najat Brent"),
-    ("كيارستمي شوخوف أرتشولينا", "Kiarostami Shukhov Archuleta"),
-    ("وارك إدوين بلاكيت", "Wark Edwin Blackett"),
-    ("مجدلاني أنابيلا ركان", "Majdalani Annabella Rakan"),
+PAIRS = [  # pairs the model before 2026-11-29 evening left unlinked at 0.9 in a 4,000-report store
+    ("لمنور فولكرز الدجاني", "Lamnawar Wolkers Dajani"),
+    ("بارينتوس براونينغ أليكساندرو", "Barrientos Browning Alexsandro"),
+    ("نيولي ركان ستيفين", "Newley Rakan Steven"),
+    ("وبستر بقاتي بلترانيخا", "Webster Bakkati Beltraneja"),
+    ("مسارو بيكام سافادوري", "Massaro Beckham Savadori"),
+    ("كيلز كايلي ليندنشتراوس", "Kills Kylie Lindenstrauss"),
+    ("لوكاتلي باريلز رازفان", "Locatelli Bareilles Razvan"),
+    ("بنز مينديز ماتيوس", "Benz Mendes Mateos"),
+    ("الهلالي إدمون أغوستيني", "Hilali Edmond Agostini"),
+    ("أمسدن ركاد أرتشولينا", "Amsden Rakad Archuleta"),
+    ("كامورانيزي غوشة باولا", "Camoranesi Ghawshah Paula"),
+    ("بينالبا شاريت كرتشيل", "Penalba Sharett Krcil"),
 ]
 # Brothers: same father and family name, different first names, each once per script.
 BROTHERS = [("b1", "محمد أحمد الحلبي"), ("b2", "Mahmoud Ahmad al-Halabi"),
