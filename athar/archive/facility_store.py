@@ -68,11 +68,12 @@ class FacilityResolver:
             found = self._alias_index().get(key.name_key) or Facility.objects.filter(code=key.code).first()
         if found is not None:
             return found
-        facility = Facility.objects.create(
-            code=key.code, number=key.number, name_en=label if label.isascii() else "",
-            name_ar="" if label.isascii() else label,
-        )
-        self.created.append(facility)
+        facility, made = Facility.objects.get_or_create(code=key.code, defaults={
+            "number": key.number, "name_en": label if label.isascii() else "",
+            "name_ar": "" if label.isascii() else label,
+        })
+        if made:
+            self.created.append(facility)
         return facility
 
     def _alias_index(self) -> dict[str, Facility]:

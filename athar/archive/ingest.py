@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from athar.archive import layout
@@ -194,31 +194,52 @@ class _IngestJob:
         if not result.kept:
             self._reject(target.entry.relpath, result.problem)
             return
+        if PhotoSighting.objects.filter(archive=self.archive, path=target.entry.relpath).exists():
+            self.summary.already_ingested += 1  # a concurrent ingest of the same archive got here first
+            return
         case = self._case(target.facility, target.case) if target.facility and target.case else None
-        photo = Photo.objects.filter(sha256=result.sha256).first()
-        if photo is None:
-            photo = self._new_photo(target, result, case)
-            events.append(EventSpec("photo.ingested", "photo", str(photo.pk),
-                                    {"sha256": photo.sha256, "archive": self.archive.pk,
-                                     "case": case.pk if case else None, "run": self.ingest_run.pk}))
-            self.summary.photos_added += 1
-            self.summary.photo_ids.append(photo.pk)
-        else:
-            self.summary.duplicates += 1
-            events.append(EventSpec("photo.sighted_again", "photo", str(photo.pk),
-                                    {"sha256": photo.sha256, "archive": self.archive.pk,
-                                     "case": case.pk if case else None, "run": self.ingest_run.pk}))
+        photo, created = self._photo(target, result, case)
+        try:
+            with transaction.atomic():
+                PhotoSighting.objects.create(photo=photo, archive=self.archive, case=case,
+                                             path=target.entry.relpath, ingest_run=self.ingest_run)
+        except IntegrityError:
+            self.summary.already_ingested += 1
+            return
+        self._count_photo(photo, created, case, events)
         if case is not None and manifest_date(target) and case.photographed is None:
             case.photographed, case.photographed_precision = manifest_date(target)  # type: ignore[misc]
             case.save(update_fields=["photographed", "photographed_precision"])
-        PhotoSighting.objects.create(photo=photo, archive=self.archive, case=case,
-                                     path=target.entry.relpath, ingest_run=self.ingest_run)
         if result.problem:
             self._reject(target.entry.relpath, result.problem, result.sha256)
         elif case is None:
             self._reject(target.entry.relpath,
                          "cannot tell facility and case from the path; kept as evidence without a case "
                          "(use folders <facility>/<case>/<photo>, --pattern or a manifest)", result.sha256)
+
+    def _photo(self, target: Target, result: FileResult, case: Case | None) -> tuple[Photo, bool]:
+        """The stored photo for these bytes, created if new (safe against a concurrent ingest)."""
+        photo = Photo.objects.filter(sha256=result.sha256).first()
+        if photo is not None:
+            return photo, False
+        try:
+            with transaction.atomic():
+                photo = self._new_photo(target, result, case)
+        except IntegrityError:
+            return Photo.objects.get(sha256=result.sha256), False
+        self._link_near_duplicates(photo)
+        return photo, True
+
+    def _count_photo(self, photo: Photo, created: bool, case: Case | None, events: list[EventSpec]) -> None:
+        data = {"sha256": photo.sha256, "archive": self.archive.pk, "case": case.pk if case else None,
+                "run": self.ingest_run.pk}
+        if created:
+            events.append(EventSpec("photo.ingested", "photo", str(photo.pk), data))
+            self.summary.photos_added += 1
+            self.summary.photo_ids.append(photo.pk)
+        else:
+            events.append(EventSpec("photo.sighted_again", "photo", str(photo.pk), data))
+            self.summary.duplicates += 1
 
     def _new_photo(self, target: Target, result: FileResult, case: Case | None) -> Photo:
         manifest = target.manifest
@@ -235,11 +256,14 @@ class _IngestJob:
             Derivative(photo=photo, kind=d.kind, path=d.relpath, sha256=d.sha256, width=d.width, height=d.height)
             for d in result.derivatives
         ])
-        if result.phash:
-            for other_id, distance in self.near.add(photo.pk, result.phash, result.dhash):
-                NearDuplicate.objects.get_or_create(photo=photo, other_id=other_id, defaults={"distance": distance})
-                self.summary.near_duplicates += 1
         return photo
+
+    def _link_near_duplicates(self, photo: Photo) -> None:
+        if not photo.phash:
+            return
+        for other_id, distance in self.near.add(photo.pk, photo.phash, photo.dhash):
+            NearDuplicate.objects.get_or_create(photo=photo, other_id=other_id, defaults={"distance": distance})
+            self.summary.near_duplicates += 1
 
     def _case(self, facility_label: str, case_label: str) -> Case:
         facility = self.facilities.resolve(facility_label)

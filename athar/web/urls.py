@@ -33,6 +33,7 @@ urlpatterns = [
     path("caseworker/", caseworker.home, name="caseworker_home"),
     path("caseworker/invitations/", caseworker.invite, name="invite"),
     path("caseworker/import/", caseworker.import_reports, name="import"),
+    path("caseworker/import/template-<str:lang>.<str:fmt>", caseworker.import_template, name="import_template"),
     # reviewers
     path("review/", reviewer.queue, name="review_queue"),
     path("review/conflicts/", reviewer.conflicts, name="conflicts"),

@@ -72,9 +72,6 @@ def test_two_ingests_at_once_leave_the_store_consistent(tmp_path, engine):
             database.__exit__(None, None, None)
 
 
-@pytest.mark.xfail(reason="ingest.py: the second run fails with IntegrityError on PhotoSighting(archive, path) "
-                          "(and on PostgreSQL on Photo.sha256) instead of counting the rows the first run wrote; "
-                          "see docs/security.md 'Concurrent ingests'", strict=False)
 @pytest.mark.parametrize("engine", ENGINES)
 def test_two_ingests_at_once_both_succeed(tmp_path, engine):
     results, home, archive, extra, database = _twice(tmp_path, engine)

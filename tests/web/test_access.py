@@ -32,6 +32,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "archive": {"archive_id": world.case.archive_id}, "case": {"case_id": world.case.pk},
         "case_edit": {"case_id": world.case.pk}, "case_reveal": {"case_id": world.case.pk},
         "ingest_run": {"run_id": 1}, "conflict_resolve": {"conflict_id": 1},
+        "import_template": {"lang": "ar", "fmt": "xlsx"},
     }
 
 
@@ -104,7 +105,7 @@ def test_another_caseworker_sees_nothing_of_this_family(world, client_for):
 def test_family_never_browses_the_archive(world, client_for):
     client = client_for(world.family)
     for name in ("archives", "archive", "facilities", "case", "case_edit", "ingest_runs", "verify", "derivative",
-                 "review_queue", "conflicts", "caseworker_home", "invite", "import"):
+                 "review_queue", "conflicts", "caseworker_home", "invite", "import", "import_template"):
         assert client.get(_url(world, name)).status_code in (403, 404), name
 
 

@@ -13,8 +13,8 @@ from splink import Linker, block_on
 
 from athar.matching.linkage.clustering import Decision, cluster_pairs, normalise_decisions
 from athar.matching.linkage.engine import make_db_api, register
-from athar.matching.linkage.model import (LinkageModel, build_settings, default_model, effective_parameters,
-                                          model_from_splink)
+from athar.matching.linkage.model import (TF_MIN_ROWS, LinkageModel, build_settings, default_model,
+                                          effective_parameters, model_from_splink)
 from athar.matching.linkage.prepare import prepare_reports
 from athar.matching.linkage.settings import training_rules
 
@@ -133,32 +133,39 @@ def link_reports(
     return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model)
 
 
+# u (how often two *different* people agree at a level) depends on the names of the data at
+# hand: in a store of varied names two different people are seldom "one consonant apart",
+# among Syrian names (the training data: Zipf-weighted, ~100 family names) they often are.
+# Like the term-frequency adjustments, u is measured on the table itself by random sampling
+# (unlabelled, fixed seed) once it holds TF_MIN_ROWS reports; m and λ stay the model's. A
+# level seen fewer than U_MIN_COUNT times among the sampled pairs keeps the model's u.
 U_SAMPLE_PAIRS = 1e6
 U_SAMPLE_SEED = 42
 U_MIN_COUNT = 5
 
 
 def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", spark: Any = None) -> LinkageModel:
-    from athar.matching.linkage.model import TF_MIN_ROWS
+    """The model with u measured on ``table`` (random pairs); unchanged below TF_MIN_ROWS."""
     n = len(table)
     if n < TF_MIN_ROWS:
         return model
     linker = _linker(table, model, engine, spark, retain=False)
-    linker.training.estimate_u_using_random_sampling(max_pairs=U_SAMPLE_PAIRS, seed=U_SAMPLE_SEED)
+    linker.training.estimate_u_using_random_sampling(max_pairs=U_SAMPLE_PAIRS, seed=U_SAMPLE_SEED,
+                                                     min_count_per_level=None, num_chunks=1)
     saved = linker.misc.save_model_to_json()
     sampled = min(U_SAMPLE_PAIRS, n * (n - 1) / 2)
     params = {comp: {label: dict(v) for label, v in levels.items()} for comp, levels in model.parameters.items()}
     for comp in saved["comparisons"]:
         levels = params.get(comp["output_column_name"], {})
         for level in comp["comparison_levels"]:
-            u = level.get("u_probability")
-            label = level.get("label_for_charts")
+            u, label = level.get("u_probability"), level.get("label_for_charts")
             if level.get("is_null_level") or label not in levels or not isinstance(u, (int, float)):
                 continue
             if u * sampled >= U_MIN_COUNT:
                 levels[label]["u"] = float(f"{u:.9g}")
     return LinkageModel(model.algorithm, model.version, model.probability_two_random_records_match, params,
-                        model.trained_on + f"; u measured on {n} reports", model.splink_version, model.trained_rows)
+                        f"{model.trained_on}; u measured on the {n} reports linked", model.splink_version,
+                        model.trained_rows)
 
 
 def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
@@ -78,3 +78,21 @@ def import_reports(request: HttpRequest) -> HttpResponse:
             if result:
                 Report.objects.filter(batch_id=result["batch"], caseworker=None).update(caseworker=request.user)
     return render(request, "web/caseworker/import.html", {"form": form, "result": result})
+
+
+TEMPLATE_TYPES = {"csv": "text/csv; charset=utf-8",
+                  "xlsx": "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
+
+
+@login_required
+def import_template(request: HttpRequest, fmt: str, lang: str) -> HttpResponse:
+    """The blank import template (CSV or XLSX) with Arabic or English headers."""
+    _require_caseworker(request)
+    if fmt not in TEMPLATE_TYPES or lang not in ("ar", "en"):
+        raise Http404
+    from athar.registry.template import template_bytes
+
+    response = HttpResponse(template_bytes(fmt, lang), content_type=TEMPLATE_TYPES[fmt])
+    response["Content-Disposition"] = f'attachment; filename="athar-reports-template-{lang}.{fmt}"'
+    response["Cache-Control"] = "private, no-store"
+    return response
