@@ -105,3 +105,98 @@ def eval_linkage(options: dict[str, Any]) -> dict[str, Any]:
     from athar.registry.evaluation import evaluate_file
 
     return evaluate_file(Path(options["file"]), options["truth_column"], options.get("engine") or "duckdb")
+
+
+def _review_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--limit", type=int, default=50, metavar="N")
+
+
+def _describe_review(result: dict[str, Any]) -> str:
+    lines = [f"{result['open']} pairs waiting for review"]
+    lines += [f"  pair {p['pair_id']}: report {p['left_report']} ~ report {p['right_report']}  "
+              f"probability {p['probability']:.2f}  {p['reasons']}" for p in result["pairs"]]
+    return "\n".join(lines)
+
+
+@subcommand("registry", "review", "List the pairs of reports the linkage was unsure of (the review queue).",
+            arguments=_review_arguments, describe=_describe_review)
+def registry_review(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.registry.models import ReviewPair
+
+    pairs = ReviewPair.objects.filter(status=ReviewPair.Status.OPEN, run__is_current=True).order_by("-probability")
+    return {"open": pairs.count(), "pairs": [
+        {"pair_id": p.pk, "left_report": p.left_report_id, "right_report": p.right_report_id,
+         "probability": round(p.probability, 4), "reasons": _reasons(p.explanation)}
+        for p in pairs[: options["limit"]]]}
+
+
+def _reasons(explanation: Any) -> str:
+    if isinstance(explanation, dict):
+        return "; ".join(str(v) for v in explanation.get("reasons", explanation.values()))[:300]
+    return str(explanation)[:300]
+
+
+def _decide_arguments(parser: ArgumentParser) -> None:
+    target = parser.add_mutually_exclusive_group(required=True)
+    target.add_argument("--pair", type=int, metavar="ID", help="a pair from 'athar registry review'")
+    target.add_argument("--reports", type=int, nargs=2, metavar=("A", "B"), help="two report ids")
+    parser.add_argument("--verdict", required=True, choices=["same", "different", "unsure"])
+    parser.add_argument("--reason", required=True, help="why (kept with the decision)")
+    parser.add_argument("--by", required=True, metavar="LOGIN", help="the reviewer's login (email or phone)")
+
+
+def _reviewer(login: str) -> Any:
+    from athar.accounts.models import Role, User, login_for
+
+    key = login_for(email=login) if "@" in login else login_for(phone=login)
+    user = User.objects.filter(login=key, is_active=True).first()
+    if user is None or user.role not in (Role.REVIEWER, Role.ADMIN):
+        raise ValueError(f"{login} is not an active reviewer account")
+    return user
+
+
+@subcommand("registry", "decide", "Record a reviewer's verdict on two reports (same / different / unsure); "
+            "it wins over the model on the next link.", arguments=_decide_arguments)
+def registry_decide(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.registry import decisions
+    from athar.registry.models import Report, ReviewPair
+
+    if not options["reason"].strip():
+        raise ValueError("a reason is required")
+    user = _reviewer(options["by"])
+    if options.get("pair"):
+        pair = ReviewPair.objects.filter(pk=options["pair"]).first()
+        if pair is None:
+            raise ValueError(f"no review pair {options['pair']}")
+        left, right = pair.left_report, pair.right_report
+    else:
+        found = Report.objects.in_bulk(options["reports"])
+        missing = [r for r in options["reports"] if r not in found]
+        if missing:
+            raise ValueError(f"no report {missing[0]}")
+        left, right = found[options["reports"][0]], found[options["reports"][1]]
+    decision = decisions.decide(left, right, options["verdict"], user, options["reason"])
+    return {"decision_id": decision.pk, "left_report": decision.left_report_id,
+            "right_report": decision.right_report_id, "verdict": decision.verdict,
+            "note": "applied on the next 'athar registry link'"}
+
+
+def _undecide_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("decision", type=int, metavar="DECISION_ID")
+    parser.add_argument("--reason", required=True)
+    parser.add_argument("--by", required=True, metavar="LOGIN")
+
+
+@subcommand("registry", "undecide", "Withdraw a reviewer's decision (kept, marked reversed, with who and why).",
+            arguments=_undecide_arguments)
+def registry_undecide(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.registry import decisions
+    from athar.registry.models import LinkDecision
+
+    if not options["reason"].strip():
+        raise ValueError("a reason is required")
+    decision = LinkDecision.objects.filter(pk=options["decision"]).first()
+    if decision is None:
+        raise ValueError(f"no decision {options['decision']}")
+    undo = decisions.reverse(decision, _reviewer(options["by"]), options["reason"])
+    return {"decision_id": decision.pk, "reversal_id": undo.pk}

@@ -1,0 +1,57 @@
+"""Reviewer decisions on linkage pairs from the command line, and their effect on the next run."""
+
+import pytest
+
+import csv
+
+from athar.core.command import subcommands
+from athar.registry.importing import import_reports
+from athar.registry.linkage import link_all
+from athar.registry.models import LinkDecision, Report
+
+pytestmark = pytest.mark.django_db
+
+
+def run(group: str, name: str, **options):
+    return subcommands(group)[name].run(options)
+
+
+def import_rows(folder, rows):
+    path = folder / "reports.csv"
+    header = sorted({k for row in rows for k in row})
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=header)
+        writer.writeheader()
+        writer.writerows(rows)
+    import_reports(path, source="test")
+
+
+def test_decide_different_keeps_reports_apart_and_undecide_restores_the_model(tmp_path, make_user):
+    reviewer = make_user("reviewer")
+    import_rows(tmp_path, [
+        {"report_id": "1", "full_name_ar": "محمود أحمد السالم", "birth_year": "1985", "governorate": "حمص"},
+        {"report_id": "2", "full_name_latin": "Mahmoud Ahmad al-Salem", "birth_year": "1985", "governorate": "Homs"},
+    ])
+    a, b = Report.objects.order_by("pk")
+    link_all("duckdb")
+    together = a.links.latest("run_id").person_id == b.links.latest("run_id").person_id
+    result = run("registry", "decide", pair=None, reports=[a.pk, b.pk], verdict="different",
+                 reason="different mothers", by=reviewer.login)
+    link_all("duckdb")
+    assert a.links.latest("run_id").person_id != b.links.latest("run_id").person_id
+    run("registry", "undecide", decision=result["decision_id"], reason="mistake", by=reviewer.login)
+    link_all("duckdb")
+    assert (a.links.latest("run_id").person_id == b.links.latest("run_id").person_id) == together
+    assert LinkDecision.objects.count() == 2  # the decision and its reversal, nothing deleted
+
+
+def test_only_reviewers_decide_and_a_reason_is_required(tmp_path, make_user):
+    family = make_user("family")
+    reviewer = make_user("reviewer")
+    import_rows(tmp_path, [{"report_id": "1", "full_name_latin": "Omar Khaled"},
+                           {"report_id": "2", "full_name_latin": "Umar Khalid"}])
+    a, b = Report.objects.order_by("pk")
+    with pytest.raises(ValueError, match="not an active reviewer"):
+        run("registry", "decide", pair=None, reports=[a.pk, b.pk], verdict="same", reason="x", by=family.login)
+    with pytest.raises(ValueError, match="reason"):
+        run("registry", "decide", pair=None, reports=[a.pk, b.pk], verdict="same", reason=" ", by=reviewer.login)
