@@ -22,6 +22,7 @@ from PIL import Image
 from athar.archive.imaging import blur, save_derivative
 from athar.archive.models import Derivative, Face, Photo
 from athar.archive.storage import MediaStore
+from athar.core.batching import batches
 from athar.matching.faces import DEFAULT_MODEL, FaceIndex, FacePipeline, ImageError, load_image
 
 BATCH = 32
@@ -98,7 +99,7 @@ def index_photos(photo_ids: Iterable[int] | None = None, progress: Callable[[int
     name, version, _ = model_identity(model)
     index = load_index(model)
     counts = {"photos": 0, "faces": 0, "photos_without_face": 0}
-    for number, batch in enumerate(_batches(_analyse_all(todo, store, workers, model), BATCH), start=1):
+    for number, batch in enumerate(batches(_analyse_all(todo, store, workers, model), BATCH), start=1):
         new_ids, new_vectors = _write_faces(batch, store, name, version, counts)
         if new_ids:
             index.add(np.array(new_ids, dtype=np.int64), np.vstack(new_vectors))
@@ -209,14 +210,3 @@ def check_index() -> list[str]:
             if wrong:
                 problems.append(f"face index {name}: {wrong} vectors differ from the stored embeddings")
     return problems
-
-
-def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    batch: list[Any] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch

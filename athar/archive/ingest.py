@@ -28,6 +28,7 @@ from athar.archive.models import (
 from athar.archive.near_duplicates import NearDuplicateFinder
 from athar.archive.storage import flush_to_disk
 from athar.audit.chain import EventSpec, record, record_many
+from athar.core.batching import batches
 
 BATCH = 64
 
@@ -150,7 +151,7 @@ class _IngestJob:
                 _tick(progress)
             else:
                 todo.append(self._target(entry, pattern))
-        for batch in _batches(self._process(todo, options), BATCH):
+        for batch in batches(self._process(todo, options), BATCH):
             self._write(batch)
             if progress:
                 progress(len(batch))
@@ -328,14 +329,3 @@ def _facts_differ(case: Case, facts: layout.CaseFacts) -> bool:
 def _tick(progress: Progress | None) -> None:
     if progress:
         progress(1)
-
-
-def _batches(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
-    batch: list[Any] = []
-    for item in items:
-        batch.append(item)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch

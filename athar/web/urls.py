@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from athar.web.views import archivist, candidates, caseworker, family, photos, public, reports, reviewer
+from athar.web.views import archivist, candidates, caseworker, family, linkage, photos, public, reports, reviewer
 
 app_name = "web"
 urlpatterns = [
@@ -40,6 +40,9 @@ urlpatterns = [
     path("review/conflicts/<int:conflict_id>/resolve/", reviewer.resolve_conflict, name="conflict_resolve"),
     path("review/identifications/<int:identification_id>/", reviewer.compare, name="compare"),
     path("review/identifications/<int:identification_id>/decide/", reviewer.decide, name="decide"),
+    path("review/links/", linkage.review, name="link_review"),
+    path("review/links/pairs/<int:pair_id>/decide/", linkage.decide, name="link_decide"),
+    path("review/links/decisions/<int:decision_id>/withdraw/", linkage.reverse, name="link_reverse"),
     # archivists
     path("archive/", archivist.archives, name="archives"),
     path("archive/<int:archive_id>/", archivist.archive, name="archive"),

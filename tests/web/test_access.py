@@ -33,6 +33,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "case_edit": {"case_id": world.case.pk}, "case_reveal": {"case_id": world.case.pk},
         "ingest_run": {"run_id": 1}, "conflict_resolve": {"conflict_id": 1},
         "import_template": {"lang": "ar", "fmt": "xlsx"},
+        "link_decide": {"pair_id": 1}, "link_reverse": {"decision_id": 1},
     }
 
 
@@ -105,7 +106,8 @@ def test_another_caseworker_sees_nothing_of_this_family(world, client_for):
 def test_family_never_browses_the_archive(world, client_for):
     client = client_for(world.family)
     for name in ("archives", "archive", "facilities", "case", "case_edit", "ingest_runs", "verify", "derivative",
-                 "review_queue", "conflicts", "caseworker_home", "invite", "import", "import_template"):
+                 "review_queue", "conflicts", "caseworker_home", "invite", "import", "import_template",
+                 "link_review"):
         assert client.get(_url(world, name)).status_code in (403, 404), name
 
 
@@ -161,4 +163,4 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
             if response.status_code == 200:
                 seen_ok.add(name)
     assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
-            "caseworker_home", "family_home", "import", "invite", "verify"} <= seen_ok
+            "caseworker_home", "family_home", "import", "invite", "verify", "link_review"} <= seen_ok
