@@ -16,11 +16,11 @@ os.environ["ATHAR_CACHE_DIR"] = tempfile.mkdtemp(prefix="athar-test-cache-")
 
 
 @pytest.fixture(autouse=True)
-def fresh_rate_limits() -> None:
-    """... emptied before every test, so counts never leak from one test into another."""
-    from django.core.cache import cache
-
-    cache.clear()
+def fresh_rate_limits(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """... and a new, empty cache folder for every test (xdist workers may share the environment
+    of the process that started them), so counts and used codes never leak between tests."""
+    location = tmp_path_factory.mktemp("cache")
+    settings.CACHES = {"default": {**settings.CACHES["default"], "LOCATION": str(location)}}
 
 
 @pytest.fixture(autouse=True)
