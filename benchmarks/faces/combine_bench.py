@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import degrade  # noqa: E402
 from identification import CACHE, cached_vectors  # noqa: E402
-from lfw_split import LFW, _bucket  # noqa: E402
+from identity_split import LFW, _bucket  # noqa: E402
 
 from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402
 from athar.matching.faces.pipeline import FacePipeline  # noqa: E402

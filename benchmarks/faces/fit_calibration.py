@@ -84,7 +84,7 @@ def main() -> None:
             f"likely match) <= {args.target_fmr}"
         ),
         data=(
-            f"LFW deep-funneled, dev split of identities (benchmarks/faces/lfw_split.py), {args.tag}: "
+            f"LFW deep-funneled, dev split of identities (benchmarks/faces/identity_split.py), {args.tag}: "
             f"{len(gen)} genuine and {len(imp)} impostor pairs; clean family photo vs archive photo under "
             f"conditions {', '.join(used)}"
         ),

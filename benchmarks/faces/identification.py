@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import degrade  # noqa: E402
-from lfw_split import Split, make_split  # noqa: E402
+from identity_split import Split, make_split  # noqa: E402
 
 from athar.matching.faces.calibration import load_calibration  # noqa: E402
 from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402

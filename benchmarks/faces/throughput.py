@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import degrade  # noqa: E402
-from lfw_split import make_split  # noqa: E402
+from identity_split import make_split  # noqa: E402
 
 from athar.matching.faces.dlib_models import _dlib, dlib_model_path  # noqa: E402
 from athar.matching.faces.pipeline import FacePipeline  # noqa: E402

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 import degrade  # noqa: E402
-from lfw_split import LFW, _bucket  # noqa: E402
+from identity_split import LFW, _bucket  # noqa: E402
 
 from athar.matching.faces.orientation import WEIGHTS, face_square, turn_features  # noqa: E402
 from athar.matching.faces.pipeline import FacePipeline  # noqa: E402

@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image
 
 import degrade  # benchmarks/faces (on sys.path)
-from lfw_split import make_split
+from identity_split import make_split
 
 from athar.archive.synthetic import synthetic_photo
 
