@@ -30,9 +30,14 @@ def case_faces(table: CaseTable, model: str) -> CaseFaces:
 
 
 def person_vectors(reports: Iterable[Report], model: str) -> npt.NDArray[np.float32]:
-    """The main face of every photo of the person alive, for ``model`` (empty when none)."""
+    """The main face of every photo of the person alive, for ``model`` (empty when none).
+
+    A report whose family refused or withdrew consent to face processing (``consent.face_processing``
+    false, as the web records it) contributes no face. Lists imported by an organisation carry no
+    consent record: the organisation's own consent process applies (docs/security.md)."""
     vectors = []
-    for photo in ReportPhoto.objects.filter(report__in=list(reports)).order_by("id"):
+    allowed = [r for r in reports if (getattr(r, "consent", None) or {}).get("face_processing", True) is not False]
+    for photo in ReportPhoto.objects.filter(report__in=allowed).order_by("id"):
         usable = [f for f in photo.faces or [] if f.get("model") == model and f.get("embedding_b64")]
         if usable:  # the face the family chose, else the first (largest) one
             face = next((f for f in usable if f.get("chosen")), usable[0])
