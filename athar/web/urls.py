@@ -1,8 +1,12 @@
 """Page URLs. Names are stable: rate limits and the security tests key on them."""
 
-from django.urls import path
+from django.urls import path, register_converter
+
+from athar.web.converters import SignedIdConverter
 
 from athar.web.views import archivist, candidates, caseworker, family, linkage, photos, public, reports, reviewer
+
+register_converter(SignedIdConverter, "sid")
 
 app_name = "web"
 urlpatterns = [
@@ -18,17 +22,17 @@ urlpatterns = [
     path("family/", family.home, name="family_home"),
     path("reports/new/", reports.new, name="report_new"),
     path("reports/new/<str:step>/", reports.step, name="report_step"),
-    path("reports/<int:report_id>/", family.report, name="report"),
-    path("reports/<int:report_id>/consent/", family.consent, name="consent"),
-    path("reports/<int:report_id>/photos/", family.photos, name="report_photos"),
-    path("reports/<int:report_id>/photos/<int:photo_id>/faces/", family.pick_face, name="pick_face"),
-    path("reports/<int:report_id>/candidates/", candidates.candidate_list, name="candidates"),
-    path("candidates/<int:candidate_id>/", candidates.candidate, name="candidate"),
-    path("candidates/<int:candidate_id>/reveal/", candidates.reveal, name="photo_reveal"),
-    path("candidates/<int:candidate_id>/claim/", candidates.claim, name="claim"),
+    path("reports/<sid:report_id>/", family.report, name="report"),
+    path("reports/<sid:report_id>/consent/", family.consent, name="consent"),
+    path("reports/<sid:report_id>/photos/", family.photos, name="report_photos"),
+    path("reports/<sid:report_id>/photos/<sid:photo_id>/faces/", family.pick_face, name="pick_face"),
+    path("reports/<sid:report_id>/candidates/", candidates.candidate_list, name="candidates"),
+    path("candidates/<sid:candidate_id>/", candidates.candidate, name="candidate"),
+    path("candidates/<sid:candidate_id>/reveal/", candidates.reveal, name="photo_reveal"),
+    path("candidates/<sid:candidate_id>/claim/", candidates.claim, name="claim"),
     # photos (permission-checked; see access.py)
     path("photos/derivative/<int:derivative_id>/", photos.derivative, name="derivative"),
-    path("photos/report/<int:photo_id>/<str:kind>/", photos.report_photo, name="report_photo"),
+    path("photos/report/<sid:photo_id>/<str:kind>/", photos.report_photo, name="report_photo"),
     # caseworkers
     path("caseworker/", caseworker.home, name="caseworker_home"),
     path("caseworker/invitations/", caseworker.invite, name="invite"),
