@@ -200,3 +200,48 @@ def registry_undecide(options: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(f"no decision {options['decision']}")
     undo = decisions.reverse(decision, _reviewer(options["by"]), options["reason"])
     return {"decision_id": decision.pk, "reversal_id": undo.pk}
+
+
+def _privacy_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--report", required=True, metavar="ID", help="the report's report_id (or #row id)")
+    parser.add_argument("--source", default=None, help="when several sources use the same report_id")
+
+
+def _export_data_arguments(parser: ArgumentParser) -> None:
+    _privacy_arguments(parser)
+    parser.add_argument("out", metavar="OUT", help="a new JSON file")
+
+
+@subcommand("registry", "export-data", "Export everything athar holds about a report (all versions) as JSON, "
+            "on the family's request.", arguments=_export_data_arguments)
+def registry_export_data(options: dict[str, Any]) -> dict[str, Any]:
+    import json
+
+    from athar.registry.lookup import find_report
+    from athar.registry.privacy import export_report
+
+    out = Path(options["out"])
+    if out.exists():
+        raise ValueError(f"{out} exists: choose a new file")
+    report = find_report(options["report"], options.get("source"))
+    data = export_report(report)
+    out.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
+    out.chmod(0o600)
+    return {"report": report.pk, "out": str(out)}
+
+
+def _erase_arguments(parser: ArgumentParser) -> None:
+    _privacy_arguments(parser)
+    parser.add_argument("--confirm", action="store_true", help="required: erasure cannot be undone")
+
+
+@subcommand("registry", "erase", "Erase a report's personal data on the family's request (tombstone, contact "
+            "key destroyed, photos removed; the audit chain keeps identifiers only).", arguments=_erase_arguments)
+def registry_erase(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.registry.lookup import find_report
+    from athar.registry.privacy import erase_report
+
+    if not options.get("confirm"):
+        raise ValueError("erasure cannot be undone: add --confirm")
+    report = find_report(options["report"], options.get("source"))
+    return {"report": report.pk, **erase_report(report)}
