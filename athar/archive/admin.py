@@ -1,11 +1,9 @@
 """Admin for the editable reference data (agencies, facilities) and read-only evidence rows."""
 
-from typing import Any
-
 from django.contrib import admin
-from django.http import HttpRequest
 
 from athar.archive.models import Agency, Archive, Case, Facility, IngestRun, Photo
+from athar.core.admin import ReadOnlyAdmin
 
 
 @admin.register(Agency)
@@ -31,19 +29,6 @@ class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("label", "facility", "archive", "detainee_number", "sex", "status")
     list_filter = ("archive", "facility", "status")
     readonly_fields = ("public_id", "archive", "facility", "label")
-
-
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    """Evidence is never edited from the admin."""
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Photo)

@@ -17,12 +17,20 @@ def in_scratch_store() -> bool:
     return os.environ.get(SCRATCH_FLAG) == "1"
 
 
+def scratch_environment(home: str) -> dict[str, str]:
+    """This process's environment pointed at a scratch data directory: SQLite there, no
+    production database, no production data key (the scratch store makes its own)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("DATABASE_URL", "ATHAR_DATA_KEY", "ATHAR_DATA_KEY_FILE")}
+    env.update({"ATHAR_HOME": home, "ATHAR_ENV": "development", "DJANGO_SETTINGS_MODULE": "athar.settings",
+                SCRATCH_FLAG: "1"})
+    return env
+
+
 def run_in_scratch_store(args: list[str]) -> dict[str, Any]:
     """Run ``athar ARGS --json`` with a fresh temporary ATHAR_HOME; return its JSON result."""
     with tempfile.TemporaryDirectory(prefix="athar-scratch-") as home:
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL",)}
-        env.update({"ATHAR_HOME": home, SCRATCH_FLAG: "1", "ATHAR_ENV": "development"})
-        proc = subprocess.run([sys.executable, "-m", "athar.cli", *args, "--json"], env=env,
+        proc = subprocess.run([sys.executable, "-m", "athar.cli", *args, "--json"], env=scratch_environment(home),
                               stdout=subprocess.PIPE, text=True)
         lines = proc.stdout.strip().splitlines()
         result: dict[str, Any] = json.loads(lines[-1]) if lines else {}

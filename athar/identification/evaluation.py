@@ -9,7 +9,6 @@ its own facts, and the rank of its true case (the truth column names the case fo
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -19,6 +18,7 @@ from typing import Any
 
 import numpy as np
 
+from athar.core.scratch import scratch_environment
 from athar.matching.scoring.evaluation import Outcome, identification_metrics, outcome_for
 
 
@@ -32,8 +32,7 @@ def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Pa
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="athar-eval-identify-") as home:
         out = Path(home) / "outcomes.json"
-        env = {k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "ATHAR_DATA_KEY", "ATHAR_DATA_KEY_FILE")}
-        env.update(ATHAR_HOME=home, ATHAR_ENV="development", DJANGO_SETTINGS_MODULE="athar.settings")
+        env = scratch_environment(home)
         command = [sys.executable, "-m", "athar.identification.evaluation", str(archive_dir), str(reports),
                    truth_column, str(face_cache or ""), str(out)]
         done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -9,7 +9,6 @@ The child writes row number → person; the parent scores it against the truth c
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -17,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from athar.core.scratch import scratch_environment
 from athar.registry.reading import read_table
 
 METRICS = ("pairwise_precision", "pairwise_recall", "pairwise_f1", "bcubed_precision", "bcubed_recall",
@@ -40,9 +40,7 @@ def evaluate_file(path: Path, truth_column: str, engine: str = "duckdb") -> dict
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="athar-eval-") as home:
         out = Path(home) / "persons.json"
-        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
-        env.update(ATHAR_HOME=home, ATHAR_ENV="development", DJANGO_SETTINGS_MODULE="athar.settings")
-        env.pop("ATHAR_DATA_KEY", None), env.pop("ATHAR_DATA_KEY_FILE", None)
+        env = scratch_environment(home)
         command = [sys.executable, "-m", "athar.registry.evaluation", str(path), truth_column, engine, str(out)]
         done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=sys.stderr, text=True, check=False)
         if done.returncode != 0:
