@@ -57,8 +57,12 @@ def local_spark_session(cores: int = 2, memory: str = "2g") -> Any:
 
 
 def register(db_api: Any, engine: str, table: pd.DataFrame, name: str) -> Any:
-    """Register a pandas table with the backend (Spark gets a Spark DataFrame)."""
+    """Register a pandas table with the backend (Spark gets a Spark DataFrame).
+
+    The local Spark session is shared by every run in a process (``getOrCreate``), so the view
+    of an earlier run is dropped first: a second link in one process must not fail on it."""
     if engine == "spark":
         spark = db_api.spark
+        spark.catalog.dropTempView(name)
         table = spark.createDataFrame(table.astype(object).where(table.notna(), None))
     return db_api.register(table, table_name=name)
