@@ -191,6 +191,9 @@ CONTENT_SECURITY_POLICY = {
 
 # Two-factor sign-in (TOTP) for reviewers, archivists and administrators: required in production.
 ATHAR_REQUIRE_TWO_FACTOR = env_bool("ATHAR_REQUIRE_TWO_FACTOR", PRODUCTION)
+# Families may open an account with their phone number, without a caseworker's invitation.
+# Organisations that work by invitation only turn it off.
+ATHAR_OPEN_REGISTRATION = env_bool("ATHAR_OPEN_REGISTRATION", True)
 
 # Lockout after repeated sign-in failures (django-axes): per account from any address, and per
 # address *and browser*. Not per address alone: families often share one address (an NGO office, a
@@ -222,6 +225,8 @@ ATHAR_RATE_LIMITS = {k: v for k, v in env_json_dict("ATHAR_RATE_LIMITS", {
 # Which views count against which bucket: URL names ("namespace:name") or whole namespaces ("api:*").
 ATHAR_RATE_LIMITED_VIEWS = {
     "accounts:login": "login",
+    "accounts:redeem": "login",
+    "accounts:register": "login",
     "two_factor:verify": "login",
     "two_factor:enrol": "login",
     "admin:login": "login",

@@ -72,3 +72,33 @@ class RedeemForm(forms.Form):
 
     def account_fields(self) -> dict[str, Any]:
         return {"phone": self.cleaned_data["phone"]}
+
+
+class RegisterForm(forms.Form):
+    """A family that has no caseworker yet: a phone number and a password; an email is optional."""
+
+    phone = forms.CharField(label=_("Phone number"), max_length=32,
+                            help_text=_("You will sign in with it. Include the country code, for example +963 944 123 456."),
+                            widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+    email = forms.EmailField(label=_("Email (optional)"), required=False,
+                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
+    password = forms.CharField(label=_("Choose a password"), strip=False,
+                               help_text=_("At least 10 characters. Write it somewhere safe."),
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean_phone(self) -> str:
+        try:
+            phone = normalise_phone(self.cleaned_data["phone"].strip())
+        except ValueError:
+            raise forms.ValidationError(_("This does not look like a phone number.")) from None
+        if User.objects.filter(login=phone).exists():
+            raise forms.ValidationError(_("An account with this phone number already exists. Sign in instead."))
+        return phone
+
+    def clean_email(self) -> str:
+        return self.cleaned_data.get("email", "").strip().lower()
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        validate_password(password)
+        return password

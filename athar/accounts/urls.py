@@ -7,4 +7,5 @@ urlpatterns = [
     path("login/", views.sign_in, name="login"),
     path("logout/", views.sign_out, name="logout"),
     path("invitation/", views.redeem, name="redeem"),
+    path("register/", views.register, name="register"),
 ]

@@ -1,4 +1,4 @@
-"""Sign-in, sign-out and redeeming an invitation.
+"""Sign-in, sign-out, redeeming an invitation and registering with a phone number.
 
 ``sign_in`` is the one place a password is checked; two-factor and lockout (the security work)
 extend it: ``authenticate`` gets the request (django-axes), and ``complete_sign_in`` is the step
@@ -8,16 +8,17 @@ a second factor can be put in front of.
 from __future__ import annotations
 
 from django.contrib import messages
+from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from athar.accounts.forms import RedeemForm, SignInForm, login_from_identifier
+from athar.accounts.forms import RedeemForm, RegisterForm, SignInForm, login_from_identifier
 from athar.accounts.models import Role, User
 from athar.audit.chain import actor_for_user, record
 
@@ -43,7 +44,8 @@ def sign_in(request: HttpRequest) -> HttpResponse:
         if user is not None:
             return complete_sign_in(request, user)
         form.add_error(None, _("The sign-in details are not right. Check them and try again."))
-    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request)})
+    return render(request, "accounts/login.html", {"form": form, "next": _next_url(request),
+                                                   "open_registration": getattr(settings, "ATHAR_OPEN_REGISTRATION", True)})
 
 
 @require_POST
@@ -72,3 +74,24 @@ def _create_family(form: RedeemForm) -> User:
     invitation.used_at, invitation.used_by = timezone.now(), user
     invitation.save(update_fields=["used_at", "used_by"])
     return user
+
+
+def register(request: HttpRequest) -> HttpResponse:
+    """A family without an invitation: an account on its phone number (email optional).
+
+    The account has no caseworker yet; caseworkers see it in their queue and can take it on.
+    Off when ``ATHAR_OPEN_REGISTRATION`` is false (invitation-only organisations).
+    """
+    if not getattr(settings, "ATHAR_OPEN_REGISTRATION", True):
+        raise Http404
+    form = RegisterForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        with transaction.atomic():
+            user = User.objects.create_user(data["phone"], data["password"], role=Role.FAMILY, phone=data["phone"],
+                                            email=data["email"])
+            record("account.registered", object_type="user", object_id=user.pk, actor=actor_for_user(user),
+                   data={"method": "phone", "email_given": bool(data["email"])})
+        messages.success(request, _("Welcome. Your account is ready."))
+        return complete_sign_in(request, user)
+    return render(request, "accounts/register.html", {"form": form})

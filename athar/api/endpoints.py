@@ -1,4 +1,8 @@
-"""API endpoints. Objects a caller may not see answer 404, exactly like the web pages."""
+"""API endpoints. Objects a caller may not see answer 404, exactly like the web pages.
+
+Identifiers of reports, candidates and claims are signed (``athar.web.converters``), as in the web's
+family URLs: they cannot be guessed or counted. A forged or altered id answers 404.
+"""
 
 from __future__ import annotations
 
@@ -12,11 +16,12 @@ from ninja import Schema
 from athar.api.api import api
 from athar.archive.models import Case, Facility
 from athar.web import access
+from athar.web.converters import sign_id, unsign_id
 from athar.web import identification as ident
 
 
 class ReportOut(Schema):
-    id: int
+    id: str
     source: str
     report_id: str
     full_name_ar: str
@@ -30,8 +35,8 @@ class ReportOut(Schema):
 
 
 class CandidateOut(Schema):
-    id: int
-    report: int
+    id: str
+    report: str
     case: str
     facility: str
     likely_match: bool
@@ -50,7 +55,7 @@ class StatsOut(Schema):
 
 def _report_out(report: Any) -> dict[str, Any]:
     summary = ident.report_summary(report)
-    return {"id": report.pk, "source": report.source, "report_id": report.report_id,
+    return {"id": sign_id(report.pk), "source": report.source, "report_id": report.report_id,
             "full_name_ar": report.full_name_ar, "full_name_latin": report.full_name_latin,
             "birth_year": report.birth_year, "arrest_date": report.arrest_date,
             "arrest_date_precision": report.arrest_date_precision, "status": str(summary["status"]),
@@ -63,36 +68,44 @@ def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
     return [_report_out(r) for r in access.reports_visible_to(request.user).order_by("pk")[:500]]
 
 
-@api.get("/reports/{report_id}", response=ReportOut, url_name="report")
-def get_report(request: HttpRequest, report_id: int) -> dict[str, Any]:
-    report = access.reports_visible_to(request.user).filter(pk=report_id).first()
+def _visible_report(request: HttpRequest, report_id: str) -> Any:
+    pk = unsign_id(report_id)
+    report = access.reports_visible_to(request.user).filter(pk=pk).first() if pk is not None else None
     if report is None:
         raise Http404
-    return _report_out(report)
+    return report
+
+
+def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
+    pk = unsign_id(candidate_id)
+    candidate = access.candidates_visible_to(request.user).filter(pk=pk).first() if pk is not None else None
+    if candidate is None:
+        raise Http404
+    return candidate
+
+
+@api.get("/reports/{report_id}", response=ReportOut, url_name="report")
+def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
+    return _report_out(_visible_report(request, report_id))
 
 
 def _candidate_out(candidate: Any) -> dict[str, Any]:
     view = ident.candidate_view(candidate)
-    return {"id": candidate.pk, "report": view["report"].pk, "case": str(view["case"].public_id),
+    return {"id": sign_id(candidate.pk), "report": sign_id(view["report"].pk), "case": str(view["case"].public_id),
             "facility": view["case"].facility.code, "likely_match": view["likely"], "reasons": view["reasons"]}
 
 
 @api.get("/reports/{report_id}/candidates", response=list[CandidateOut], url_name="candidates")
-def list_candidates(request: HttpRequest, report_id: int) -> list[dict[str, Any]]:
+def list_candidates(request: HttpRequest, report_id: str) -> list[dict[str, Any]]:
     """Likely matches of one report (never photos; those stay behind the web's reveal steps)."""
-    report = access.reports_visible_to(request.user).filter(pk=report_id).first()
-    if report is None:
-        raise Http404
+    report = _visible_report(request, report_id)
     rows = ident.candidates_for_reports(type(report).objects.filter(pk=report.pk), for_family=True)
     return [_candidate_out(c) for c in rows]
 
 
 @api.get("/candidates/{candidate_id}", response=CandidateOut, url_name="candidate")
-def get_candidate(request: HttpRequest, candidate_id: int) -> dict[str, Any]:
-    candidate = access.candidates_visible_to(request.user).filter(pk=candidate_id).first()
-    if candidate is None:
-        raise Http404
-    return _candidate_out(candidate)
+def get_candidate(request: HttpRequest, candidate_id: str) -> dict[str, Any]:
+    return _candidate_out(_visible_candidate(request, candidate_id))
 
 
 @api.get("/stats", response=StatsOut, auth=None, url_name="stats")
@@ -107,7 +120,7 @@ class ClaimIn(Schema):
 
 
 class ClaimOut(Schema):
-    id: int
+    id: str
     case: str
     verdict: str
     certainty: str
@@ -116,7 +129,7 @@ class ClaimOut(Schema):
 
 
 def _claim_out(claim: Any) -> dict[str, Any]:
-    return {"id": claim.pk, "case": str(claim.case.public_id), "verdict": claim.verdict, "certainty": claim.certainty,
+    return {"id": sign_id(claim.pk), "case": str(claim.case.public_id), "verdict": claim.verdict, "certainty": claim.certainty,
             "created_at": claim.created_at, "withdrawn": claim.withdrawn_at is not None}
 
 
@@ -133,10 +146,10 @@ def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
 
 
 @api.post("/candidates/{candidate_id}/claim", response={201: ClaimOut, 400: dict}, url_name="claim")
-def post_claim(request: HttpRequest, candidate_id: int, body: ClaimIn) -> Any:
+def post_claim(request: HttpRequest, candidate_id: str, body: ClaimIn) -> Any:
     """Say "this is him/her" (yes), "not him/her" (no) or "not sure" (unsure), as on the web."""
-    candidate = access.candidates_visible_to(request.user).filter(pk=candidate_id).first()
-    if candidate is None or not access.can_claim(request.user, candidate):
+    candidate = _visible_candidate(request, candidate_id)
+    if not access.can_claim(request.user, candidate):
         raise Http404
     if body.verdict not in ident.VERDICTS:
         return 400, {"detail": "verdict must be yes, no or unsure"}

@@ -13,6 +13,15 @@ from django.utils.translation import gettext_lazy as _
 PREFIX = "athar_"
 
 
+def staff_token_allowed(user: object) -> bool:
+    """Where two-factor sign-in is required (production), a reviewer's, archivist's or
+    administrator's token works only while that account has a confirmed TOTP enrolment; the token
+    itself is issued only against a current TOTP code (``athar api token --totp-code``)."""
+    if not getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False):
+        return True
+    return not getattr(user, "needs_two_factor", False) or bool(getattr(user, "totp_confirmed", False))
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -40,7 +49,7 @@ class ApiToken(models.Model):
     def authenticate(cls, token: str) -> object | None:
         row = (cls.objects.select_related("user")
                .filter(token_hash=token_hash(token), revoked_at=None, user__is_active=True).first())
-        if row is None:
+        if row is None or not staff_token_allowed(row.user):
             return None
         cls.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
         return row.user

@@ -20,6 +20,7 @@ from athar.archive.models import Case
 from athar.audit.chain import actor_for_user, record
 from athar.identification import conflicts
 from athar.identification.models import Claim, Conflict, ForensicResult, Identification, Review, Verdict
+from athar.identification.signals import identification_status_changed
 from athar.registry.lookup import reports_of
 from athar.registry.models import MissingPerson
 
@@ -220,6 +221,8 @@ def _set_status(ident: Identification, status: str, by: Any, reason: str) -> Non
     ident.save(update_fields=["status", "status_reason", "published_at", "status_changed_at"])
     action = {"published": "identification.published", "withdrawn": "identification.withdrawn"}.get(
         status, "identification.status")
+    transaction.on_commit(lambda: identification_status_changed.send(
+        sender=Identification, identification=ident, previous=was, status=status))
     record(action, object_type="identification", object_id=ident.pk,
            actor=actor_for_user(by) if by else "system",
            data={"from": was, "to": status, "evidence_level": ident.evidence_level, "person": ident.person_id,

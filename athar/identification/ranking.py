@@ -13,6 +13,7 @@ from athar.archive.models import Case
 from athar.identification.facts import case_index, facility_table, person_facts
 from athar.identification.faces import person_vectors
 from athar.identification.models import Candidate, Claim, Ranking
+from athar.identification.signals import ranking_stored
 from athar.matching.scoring import Algorithm, PersonFacts, load_algorithm
 from athar.registry.lookup import current_run, person_of, reports_of
 from athar.registry.models import MissingPerson, Report
@@ -101,6 +102,7 @@ def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Rank
             Candidate(ranking=row, case_id=c.case_id, rank=c.rank, score=round(c.score, 4),
                       probability=c.probability, likely_match=c.likely_match,
                       reasons=[r.as_dict() for r in c.reasons]) for c in ranking.candidates])
+        transaction.on_commit(lambda: ranking_stored.send(sender=Ranking, ranking=row))
     return row
 
 
@@ -130,3 +132,15 @@ def ranking_result(row: Ranking, limit: int) -> dict[str, Any]:
 
 def case_exists(case_id: int) -> bool:
     return Case.objects.filter(pk=case_id).exists()
+
+
+def adopt_report_ranking(report: Report, person: MissingPerson) -> int:
+    """A report just given its own person keeps its ranking: the same facts, the same cases.
+
+    Relabels the report's current ranking as the person's (no recomputation inside a web request);
+    the worker re-ranks the person when the linkage run changes its reports.
+    """
+    if len(reports_of(person)) != 1:
+        return 0  # the person has other reports: only a fresh ranking can say
+    with transaction.atomic():
+        return Ranking.objects.filter(report=report, person__isnull=True).update(person=person, report=None)

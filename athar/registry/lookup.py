@@ -51,3 +51,35 @@ def reports_of(person: MissingPerson) -> list[Report]:
     if run is None:
         return []
     return list(Report.objects.filter(links__run=run, links__person=person).order_by("id"))
+
+
+def ensure_person(report: Report, actor: str = "system") -> MissingPerson:
+    """The report's missing person; a report filed since the last linkage run gets one now.
+
+    A family may claim a candidate before the next linkage run has looked at its report. The report
+    is then linked, provisionally, to a new person of its own in the current run (a run is opened
+    when none exists). The next run keeps that person for the report's lineage (``assign_persons``
+    votes by lineage), or merges it with the reports that describe the same person.
+    """
+    from django.db import transaction
+
+    from athar.audit.chain import record
+    from athar.matching.linkage.settings import ALGORITHM, VERSION
+
+    with transaction.atomic():
+        person = person_of(report)
+        if person is not None:
+            return person
+        run = current_run()
+        if run is None:
+            from django.utils import timezone
+
+            run = LinkageRun.objects.create(engine="provisional", algorithm=ALGORITHM, algorithm_version=str(VERSION),
+                                            status=LinkageRun.Status.DONE, is_current=True,
+                                            finished_at=timezone.now(), counts={"provisional": True})
+        person = MissingPerson.objects.create()
+        ReportLink.objects.create(run=run, report=report, person=person,
+                                  explanation={"why": "provisional: filed after the last linkage run"})
+        record("registry.provisional_person", object_type="report", object_id=report.pk, actor=actor,
+               data={"person": person.pk, "run": run.pk})
+    return person

@@ -23,3 +23,16 @@ class SignedIdConverter:
 
     def to_url(self, value: int | str) -> str:
         return SIGNER.sign(str(int(value)))
+
+
+def sign_id(pk: int) -> str:
+    """The outward form of a family-facing row id (web URLs and the JSON API alike)."""
+    return SIGNER.sign(str(int(pk)))
+
+
+def unsign_id(value: str) -> int | None:
+    """The row id behind a signed id; None for anything forged, truncated or malformed."""
+    try:
+        return int(SIGNER.unsign(str(value)))
+    except (signing.BadSignature, ValueError):
+        return None

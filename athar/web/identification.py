@@ -6,11 +6,14 @@ touches one file. Decisions go through ``athar.identification.claims`` (rules, a
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 from django.apps import apps
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
 
@@ -80,9 +83,53 @@ def public_identifications() -> list[dict[str, Any]]:
     return rows
 
 
+MEASURED_FILE = Path(__file__).resolve().parent / "data" / "measured_error_rates.json"
+BLOCK_TITLES = {"faces": gettext_lazy("Face search alone"), "identification": gettext_lazy("Ranking from all the evidence"),
+                "linkage": gettext_lazy("Linking reports about the same person")}
+DATA_LABELS = {
+    "lfw_archive": gettext_lazy("Public photos of 300 people (LFW, a held-out part never used for tuning): one photo as the "
+                      "family's, another made to look like an archive photo (grey or dark light, closed eyes, "
+                      "swelling, blur or compression, turned sideways or upside down) among 640 cases; 60 people "
+                      "not in the archive."),
+    "lfw_identification": gettext_lazy("A synthetic archive of 1,140 cases made from held-out LFW photos the same way, with "
+                             "invented case facts; 300 reports whose facts are wrong by a year, a month or a "
+                             "branch, some without photos, some of people not in the archive."),
+    "cross_script_names": gettext_lazy("4,000 synthetic reports of Syrian names, spelled in Arabic and in Latin letters."),
+}
+METRIC_LABELS = {
+    "rank1": gettext_lazy("The right case is first"),
+    "rank10": gettext_lazy("The right case is among the first ten"),
+    "top2pct": gettext_lazy("The right case is in the first 2 per cent of all cases"),
+    "true_match_rate": gettext_lazy("The right case is first and declared a likely match"),
+    "false_match_rate": gettext_lazy("Someone not in the archive is shown a stranger as a likely match"),
+    "precision": gettext_lazy("Reports linked together are truly the same person"),
+    "recall": gettext_lazy("Reports of the same person are linked"),
+}
+CONDITION_LABELS = {
+    "archive": gettext_lazy("archive-like photos"), "clean": gettext_lazy("ordinary photos"), "with_photo": gettext_lazy("with a photo"),
+    "without_photo": gettext_lazy("without a photo"), "absent": gettext_lazy("people not in the archive"), "names_only": gettext_lazy("names only"),
+}
+
+
 def measured_error_rates() -> dict[str, Any] | None:
-    """The latest measured error rates of the matching method (none published yet)."""
-    return None
+    """The figures athar's benchmarks measured, as shipped with this version (method page).
+
+    Read from ``web/data/measured_error_rates.json`` (each block names its data and command);
+    None when the file is missing or unreadable, and the page says figures are not available.
+    """
+    try:
+        raw = json.loads(MEASURED_FILE.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    blocks = []
+    for block in raw.get("blocks", []):
+        rows = [{"metric": METRIC_LABELS.get(f["metric"], f["metric"]),
+                 "condition": CONDITION_LABELS.get(f.get("condition", ""), f.get("condition", "")),
+                 "percent": round(100 * float(f["value"]), 1)} for f in block.get("figures", [])]
+        blocks.append({"title": BLOCK_TITLES.get(block["key"], block["key"]),
+                       "data": DATA_LABELS.get(block.get("data", ""), ""), "command": block.get("command", ""),
+                       "rows": rows})
+    return {"measured_on": raw.get("measured_on", ""), "blocks": blocks} if blocks else None
 
 
 def report_summary(report: Any) -> dict[str, Any]:
@@ -138,17 +185,28 @@ def make_claim(candidate: Any, user: Any, verdict: str, relation: str = "") -> A
 
     from athar.identification import claims
 
-    person = candidate.ranking.person
-    if person is None:
-        raise ValueError(_("Your answer cannot be recorded yet: the report is still being prepared. Your caseworker will record it with you."))
     certainty = "unsure" if verdict == "unsure" else "probable"
     with transaction.atomic():
+        person = candidate.ranking.person or _provisional_person(candidate, user)
         earlier = claim_of(candidate, user)
         if earlier is not None:
             claims.withdraw_claim(earlier, user, "answer changed by the claimant")
         on_behalf = "family" if getattr(user, "role", "") == "caseworker" else ""
         return claims.make_claim(person, candidate.case, VERDICTS[verdict], user, certainty=certainty,
                                  relation=relation, on_behalf_of=on_behalf)
+
+
+def _provisional_person(candidate: Any, user: Any) -> Any:
+    """A report filed since the last linkage run: give it its own person, keep its ranking."""
+    from athar.audit.chain import actor_for_user
+    from athar.identification.ranking import adopt_report_ranking
+    from athar.registry.lookup import ensure_person
+
+    report = candidate.ranking.report
+    person = ensure_person(report, actor=actor_for_user(user))
+    adopt_report_ranking(report, person)
+    candidate.ranking.refresh_from_db()
+    return person
 
 
 # ---- reviewers -------------------------------------------------------------------------------
@@ -163,6 +221,44 @@ def open_identifications() -> list[Any]:
         row.approvals = row.reviews.filter(reversed_at__isnull=True, decision="approve").count()
         row.claim_count = claim_model().objects.filter(person=row.person, case=row.case, withdrawn_at__isnull=True).count()
     return rows
+
+
+def recently_decided() -> list[Any]:
+    """Identifications no longer under review (published, rejected, withdrawn), newest first: a
+    decision can be reversed from their comparison page."""
+    model = _model("Identification")
+    if model is None:
+        return []
+    return list(model.objects.exclude(status="under_review").select_related("case__facility")
+                .order_by("-status_changed_at")[:50])
+
+
+def recently_resolved_conflicts() -> list[Any]:
+    model = _model("Conflict")
+    if model is None:
+        return []
+    return list(model.objects.filter(resolved_at__isnull=False).select_related("case__facility")
+                .order_by("-resolved_at")[:50])
+
+
+def reverse_review(review_id: int, identification_id: int, user: Any, reason: str) -> Any:
+    """Reverse one review of this identification (LookupError when there is none)."""
+    from athar.identification import claims
+
+    row = _model("Review").objects.filter(pk=review_id, identification_id=identification_id).first()
+    if row is None:
+        raise LookupError(review_id)
+    return claims.reverse_review(row, user, reason)
+
+
+def reopen_conflict(conflict_id: int, user: Any, reason: str) -> Any:
+    """Reverse a conflict's resolution (LookupError when there is no such conflict)."""
+    from athar.identification import conflicts
+
+    conflict = _model("Conflict").objects.filter(pk=conflict_id).first()
+    if conflict is None:
+        raise LookupError(conflict_id)
+    return conflicts.reopen(conflict, user, reason)
 
 
 def open_conflicts() -> list[Any]:
@@ -200,26 +296,6 @@ def decide(identification: Any, user: Any, decision: str, reason: str) -> Any:
     from athar.identification import claims
 
     return claims.review(identification, user, decision, reason)
-
-
-def notices_for(user: Any) -> list[dict[str, Any]]:
-    """In-app notices for a caseworker: likely matches and decisions on their families' reports."""
-    from athar.web import access
-
-    if candidate_model() is None:
-        return []
-    reports = access.reports_visible_to(user)
-    notices = []
-    for candidate in candidates_for_reports(reports, for_family=True)[:50]:
-        view = candidate_view(candidate, reports)
-        notices.append({"report": view["report"], "kind": "candidate", "candidate": candidate.pk,
-                        "text": _("A likely match was found for a report.")})
-    model = _model("Identification")
-    persons = persons_of(reports)
-    for ident in model.objects.filter(person_id__in=persons).exclude(status="under_review")[:50]:
-        notices.append({"kind": "decision", "text": _("A review decision was taken: %(status)s") % {
-            "status": ident.get_status_display()}})
-    return notices
 
 
 def resolve_conflict(conflict_id: int, user: Any, reason: str) -> Any:

@@ -24,6 +24,8 @@ urlpatterns = [
     path("reports/new/<str:step>/", reports.step, name="report_step"),
     path("reports/<sid:report_id>/", family.report, name="report"),
     path("reports/<sid:report_id>/consent/", family.consent, name="consent"),
+    path("reports/<sid:report_id>/export/", family.export_data, name="report_export"),
+    path("reports/<sid:report_id>/erase/", family.erase, name="report_erase"),
     path("reports/<sid:report_id>/photos/", family.photos, name="report_photos"),
     path("reports/<sid:report_id>/photos/<sid:photo_id>/faces/", family.pick_face, name="pick_face"),
     path("reports/<sid:report_id>/candidates/", candidates.candidate_list, name="candidates"),
@@ -36,6 +38,8 @@ urlpatterns = [
     # caseworkers
     path("caseworker/", caseworker.home, name="caseworker_home"),
     path("caseworker/invitations/", caseworker.invite, name="invite"),
+    path("caseworker/notices/read/", caseworker.read_notices, name="notices_read"),
+    path("caseworker/families/<sid:user_id>/take/", caseworker.take_family, name="take_family"),
     path("caseworker/import/", caseworker.import_reports, name="import"),
     path("caseworker/import/template-<str:lang>.<str:fmt>", caseworker.import_template, name="import_template"),
     # reviewers
@@ -44,6 +48,9 @@ urlpatterns = [
     path("review/conflicts/<int:conflict_id>/resolve/", reviewer.resolve_conflict, name="conflict_resolve"),
     path("review/identifications/<int:identification_id>/", reviewer.compare, name="compare"),
     path("review/identifications/<int:identification_id>/decide/", reviewer.decide, name="decide"),
+    path("review/identifications/<int:identification_id>/reviews/<int:review_id>/reverse/", reviewer.reverse_review,
+         name="review_reverse"),
+    path("review/conflicts/<int:conflict_id>/reopen/", reviewer.reopen_conflict, name="conflict_reopen"),
     path("review/links/", linkage.review, name="link_review"),
     path("review/links/pairs/<int:pair_id>/decide/", linkage.decide, name="link_decide"),
     path("review/links/decisions/<int:decision_id>/withdraw/", linkage.reverse, name="link_reverse"),

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import pyotp
 import pytest
 from django.test import Client
 
 from athar.api.models import ApiToken
+from athar.web.converters import sign_id
 from tests.web.conftest import world  # noqa: F401  (fixture)
 from tests.web.factories import make_candidate
 
@@ -34,7 +36,8 @@ def test_stats_are_public(client, world):
 @pytest.mark.django_db
 def test_without_or_with_a_bad_or_revoked_token_nothing(world):
     for client in (_client(), _client(token="athar_nonsense")):
-        for url in ("/api/reports", f"/api/reports/{world.report.pk}", "/api/claims", "/api/candidates/1"):
+        for url in ("/api/reports", f"/api/reports/{sign_id(world.report.pk)}", "/api/claims",
+                    f"/api/candidates/{sign_id(1)}"):
             assert client.get(url).status_code == 401
     row, token = ApiToken.issue(world.family, "x")
     row.revoked_at = row.created_at
@@ -45,25 +48,46 @@ def test_without_or_with_a_bad_or_revoked_token_nothing(world):
 @pytest.mark.django_db
 def test_family_sees_only_its_reports_and_candidates(world):
     candidate = make_candidate(world.report, world.case)
+    report_id, candidate_id = sign_id(world.report.pk), sign_id(candidate.pk)
     mine = _client(world.family)
-    assert [r["id"] for r in mine.get("/api/reports").json()] == [world.report.pk]
-    assert mine.get(f"/api/reports/{world.report.pk}/candidates").json()[0]["id"] == candidate.pk
+    assert [r["id"] for r in mine.get("/api/reports").json()] == [report_id]
+    listed = mine.get(f"/api/reports/{report_id}/candidates").json()
+    assert listed[0]["id"] == candidate_id and listed[0]["report"] == report_id
+    assert mine.get(f"/api/candidates/{candidate_id}").status_code == 200
     outsider = _client(world.other_family)
-    assert [r["id"] for r in outsider.get("/api/reports").json()] == [world.other_report.pk]
-    assert outsider.get(f"/api/reports/{world.report.pk}").status_code == 404
-    assert outsider.get(f"/api/reports/{world.report.pk}/candidates").status_code == 404
-    assert outsider.get(f"/api/candidates/{candidate.pk}").status_code == 404
-    assert outsider.post(f"/api/candidates/{candidate.pk}/claim", {"verdict": "yes"},
+    assert [r["id"] for r in outsider.get("/api/reports").json()] == [sign_id(world.other_report.pk)]
+    assert outsider.get(f"/api/reports/{report_id}").status_code == 404
+    assert outsider.get(f"/api/reports/{report_id}/candidates").status_code == 404
+    assert outsider.get(f"/api/candidates/{candidate_id}").status_code == 404
+    assert outsider.post(f"/api/candidates/{candidate_id}/claim", {"verdict": "yes"},
                          content_type="application/json").status_code == 404
     assert outsider.get("/api/claims").json() == []
     assert _client(world.archivist).get("/api/reports").json() == []
 
 
 @pytest.mark.django_db
+def test_row_ids_and_forged_ids_find_nothing(world):
+    """Ids cannot be counted: the bare row id, an altered signature, or another row's signature
+    under this row's number all answer 404, even to the family that owns the report."""
+    candidate = make_candidate(world.report, world.case)
+    mine = _client(world.family)
+    good = sign_id(world.report.pk)
+    number, signature = good.split(".", 1)
+    forged = [str(world.report.pk), f"{number}.{signature[:-1]}{'A' if signature[-1] != 'A' else 'B'}",
+              f"{number}.{sign_id(world.other_report.pk).split('.', 1)[1]}", "x" * 30]
+    for bad in forged:
+        assert mine.get(f"/api/reports/{bad}").status_code == 404, bad
+        assert mine.get(f"/api/reports/{bad}/candidates").status_code == 404, bad
+    assert mine.get(f"/api/candidates/{candidate.pk}").status_code == 404
+    assert mine.get(f"/api/reports/{good}").status_code == 200
+
+
+@pytest.mark.django_db
 def test_family_claims_through_the_api(world):
     candidate = make_candidate(world.report, world.case)
     client = _client(world.family)
-    response = client.post(f"/api/candidates/{candidate.pk}/claim", {"verdict": "yes"}, content_type="application/json")
+    response = client.post(f"/api/candidates/{sign_id(candidate.pk)}/claim", {"verdict": "yes"},
+                           content_type="application/json")
     assert response.status_code == 201 and response.json()["verdict"] == "is_them"
     assert len(client.get("/api/claims").json()) == 1
     assert _client(world.other_family).get("/api/claims").json() == []
@@ -72,4 +96,39 @@ def test_family_claims_through_the_api(world):
 @pytest.mark.django_db
 def test_unlikely_candidates_are_not_listed_for_families(world):
     make_candidate(world.report, world.case, likely=False)
-    assert _client(world.family).get(f"/api/reports/{world.report.pk}/candidates").json() == []
+    assert _client(world.family).get(f"/api/reports/{sign_id(world.report.pk)}/candidates").json() == []
+
+
+@pytest.mark.django_db
+def test_staff_tokens_need_a_confirmed_second_factor_where_required(world, settings):
+    """A reviewer's token must not be a way around two-factor sign-in."""
+    settings.ATHAR_REQUIRE_TWO_FACTOR = True
+    reviewer = world.reviewer
+    reviewer.totp_confirmed = False
+    reviewer.save()
+    _, token = ApiToken.issue(reviewer, "sync")
+    assert _client(token=token).get("/api/claims").status_code == 401
+    reviewer.totp_secret, reviewer.totp_confirmed = pyotp.random_base32(), True
+    reviewer.save()
+    assert _client(token=token).get("/api/claims").status_code == 200
+    assert _client(world.family).get("/api/reports").status_code == 200  # families: no second factor
+
+
+@pytest.mark.django_db
+def test_cli_issues_a_staff_token_only_against_a_current_code(world, settings):
+    from athar.api.subcommands import api_token
+
+    settings.ATHAR_REQUIRE_TWO_FACTOR = True
+    reviewer = world.reviewer
+    reviewer.totp_secret, reviewer.totp_confirmed = "", False
+    reviewer.save()
+    with pytest.raises(ValueError, match="enrol TOTP first"):
+        api_token({"login": reviewer.login, "name": "sync", "totp_code": ""})
+    reviewer.totp_secret, reviewer.totp_confirmed = pyotp.random_base32(), True
+    reviewer.save()
+    with pytest.raises(ValueError, match="--totp-code"):
+        api_token({"login": reviewer.login, "name": "sync", "totp_code": "000000" if
+                   pyotp.TOTP(reviewer.totp_secret).now() != "000000" else "111111"})
+    issued = api_token({"login": reviewer.login, "name": "sync", "totp_code": pyotp.TOTP(reviewer.totp_secret).now()})
+    assert issued["token"].startswith("athar_")
+    assert api_token({"login": world.family.login, "name": "app", "totp_code": ""})["token"]

@@ -112,3 +112,26 @@ def test_worker_stops_cleanly_on_sigterm(world: Any) -> None:
     timer.join()
     assert result["stopped"] == "signal" and result["failed"] == 0
     assert signal.getsignal(signal.SIGTERM) is not None
+
+
+def test_a_stored_ranking_is_announced_after_commit(world: Any, django_capture_on_commit_callbacks: Any) -> None:
+    """Listeners (the caseworkers' notices) hear of a ranking only once it is committed."""
+    from athar.identification.signals import ranking_stored
+
+    heard: list[int] = []
+
+    def listen(sender: Any, ranking: Any, **_: Any) -> None:
+        heard.append(ranking.pk)
+
+    ranking_stored.connect(listen)
+    try:
+        report = world.report()
+        jobs.enqueue_for_report(report.pk)
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            jobs.drain("w1")
+        assert heard == [] and callbacks  # not before the commit
+        for callback in callbacks:
+            callback()
+        assert heard and heard[-1] == Ranking.objects.get(report=report, is_current=True).pk
+    finally:
+        ranking_stored.disconnect(listen)

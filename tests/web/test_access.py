@@ -34,6 +34,9 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "ingest_run": {"run_id": 1}, "conflict_resolve": {"conflict_id": 1},
         "import_template": {"lang": "ar", "fmt": "xlsx"},
         "link_decide": {"pair_id": 1}, "link_reverse": {"decision_id": 1},
+        "conflict_reopen": {"conflict_id": 1}, "review_reverse": {"identification_id": 1, "review_id": 1},
+        "take_family": {"user_id": world.family.pk},
+        "report_export": {"report_id": world.report.pk}, "report_erase": {"report_id": world.report.pk},
     }
 
 
@@ -163,4 +166,5 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
             if response.status_code == 200:
                 seen_ok.add(name)
     assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
-            "caseworker_home", "family_home", "import", "invite", "verify", "link_review"} <= seen_ok
+            "caseworker_home", "family_home", "import", "invite", "verify", "link_review", "report_export",
+            "report_erase"} <= seen_ok

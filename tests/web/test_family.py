@@ -180,3 +180,24 @@ def test_family_page_is_light(client_for, world):
     for url in (reverse("web:family_home"), reverse("web:report", kwargs={"report_id": world.report.pk}),
                 reverse("web:candidates", kwargs={"report_id": world.report.pk})):
         assert len(client.get(url).content) + css < 100_000
+
+
+@pytest.mark.django_db
+def test_a_report_filed_since_the_last_linkage_run_can_be_claimed(client_for, world):
+    """No linkage run has looked at the report yet: the claim gives it a person of its own (a
+    provisional link in the current run) and keeps its ranking, instead of refusing the family."""
+    from athar.identification.models import Ranking
+    from athar.registry.lookup import person_of
+
+    candidate = make_candidate(world.report, world.case, linked=False)
+    assert candidate.ranking.person is None and person_of(world.report) is None
+    response = client_for(world.family).post(reverse("web:claim", kwargs={"candidate_id": candidate.pk}),
+                                             {"verdict": "yes"})
+    assert response.status_code == 302
+    person = person_of(world.report)
+    assert person is not None
+    claim = Claim.objects.get()
+    assert claim.person == person and claim.case == world.case and claim.by == world.family
+    ranking = Ranking.objects.get(pk=candidate.ranking_id)
+    assert ranking.person == person and ranking.report is None  # the same ranking, now the person's
+    assert client_for(world.family).get(reverse("web:candidate", kwargs={"candidate_id": candidate.pk})).status_code == 200

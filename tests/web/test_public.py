@@ -92,3 +92,28 @@ def test_every_page_offers_the_quick_exit_and_the_language_switch(client, make_u
         response = client.get(url, follow=True)
         html = response.content.decode()
         assert 'id="quick-exit"' in html and 'class="lang-switch"' in html, url
+
+
+@pytest.mark.django_db
+def test_method_page_publishes_the_measured_error_rates_with_their_source(client):
+    import json
+
+    from athar.web.identification import MEASURED_FILE
+
+    shipped = json.loads(MEASURED_FILE.read_text(encoding="utf-8"))
+    html = client.get("/en/method/").content.decode()
+    for block in shipped["blocks"]:
+        assert block["command"] in html
+        for figure in block["figures"]:
+            assert f"{round(100 * figure['value'], 1)}%" in html
+    assert "false match" in html.lower() or "stranger" in html.lower()
+    assert "<img" not in html
+
+
+@pytest.mark.django_db
+def test_method_page_says_so_when_no_figures_are_shipped(client, monkeypatch, tmp_path):
+    from athar.web import identification
+
+    monkeypatch.setattr(identification, "MEASURED_FILE", tmp_path / "missing.json")
+    assert client.get("/en/method/").status_code == 200
+    assert "not available" in client.get("/en/method/").content.decode()

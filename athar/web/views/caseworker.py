@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.contrib import messages
+from django.db import transaction
+from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
-from athar.accounts.models import Role
+from athar.accounts.models import Role, User
 from athar.audit.chain import actor_for_user, record
 from athar.web import access
 from athar.web import identification as ident
+from athar.web import notices
 from athar.web.forms import ImportForm
 from athar.web.models import Invitation, format_code
 
@@ -27,13 +32,49 @@ def _require_caseworker(request: HttpRequest) -> None:
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    """Reports of my families (and those I filed), newest first, with their status and notices."""
+    """Reports of my families (and those I filed), newest first, with their status and notices;
+    families who registered on their own and wait for a caseworker."""
     _require_caseworker(request)
     reports = access.reports_visible_to(request.user).select_related("reporter_user").order_by("-filed_at")[:200]
     return render(request, "web/caseworker/home.html", {
         "reports": [ident.report_summary(r) for r in reports], "families": access.families_of(request.user),
-        "notices": ident.notices_for(request.user),
+        "notices": notices.notices_of(request.user)[:30], "unread": notices.unread_count(request.user),
+        "waiting": _waiting_families(),
     })
+
+
+def _waiting_families() -> list[dict[str, Any]]:
+    """Self-registered family accounts without a caseworker: the last digits of their phone only."""
+    rows = User.objects.filter(role=Role.FAMILY, is_active=True, caseworker__isnull=True).order_by("date_joined")[:100]
+    return [{"user": u, "phone_end": (u.phone or u.login)[-3:], "reports": u.reports_filed_count} for u in
+            rows.annotate(reports_filed_count=Count("reports_filed", filter=Q(reports_filed__is_current=True)))]
+
+
+@login_required
+@require_POST
+def take_family(request: HttpRequest, user_id: int) -> HttpResponse:
+    """A caseworker takes on a family that registered without an invitation (audited)."""
+    _require_caseworker(request)
+    with transaction.atomic():
+        taken = User.objects.select_for_update().filter(pk=user_id, role=Role.FAMILY, caseworker__isnull=True).first()
+        if taken is None:
+            messages.error(request, _("This family already has a caseworker."))
+            return redirect("web:caseworker_home")
+        taken.caseworker = request.user
+        taken.save(update_fields=["caseworker"])
+        record("family.taken_on", object_type="user", object_id=taken.pk, actor=actor_for_user(request.user))
+    messages.success(request, _("The family is now in your queue."))
+    return redirect("web:caseworker_home")
+
+
+@login_required
+@require_POST
+def read_notices(request: HttpRequest) -> HttpResponse:
+    """Mark one notice (``notice``) or all of mine read."""
+    _require_caseworker(request)
+    value = request.POST.get("notice", "")
+    notices.mark_read(request.user, int(value) if value.isdigit() else None)
+    return redirect("web:caseworker_home")
 
 
 @login_required

@@ -8,12 +8,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
+from athar.accounts.models import Role
 from athar.audit.chain import actor_for_user, record
+from athar.registry.privacy import erase_report, export_report
 from athar.web import access
 from athar.web import identification as ident
 from athar.web.filing import add_photo, consent_record
@@ -137,3 +139,46 @@ def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpRespon
     return render(request, "web/family/pick_face.html", {"report": item, "photo": photo, "faces": faces,
                                                          "boxes": boxes, "width": width, "height": height,
                                                          "chosen": _chosen(photo)})
+
+
+def _own_data_rights(user: Any, report: Any) -> bool:
+    """Export and erasure: the family who filed the report, its caseworker, an administrator."""
+    return access.has_role(user, Role.ADMIN) or report.reporter_user_id == user.pk or (
+        access.is_caseworker(user) and access.can_view_report(user, report))
+
+
+@login_required
+def export_data(request: HttpRequest, report_id: int) -> HttpResponse:
+    """Everything athar holds about this report (every version), as a JSON download (audited).
+
+    The reporter's contact details are included only for the family who filed it and its caseworker.
+    """
+    item = visible_report(request, report_id)
+    if not _own_data_rights(request.user, item):
+        raise PermissionDenied
+    with_contact = item.reporter_user_id == request.user.pk or item.caseworker_id == request.user.pk
+    data = export_report(item, include_contact=with_contact, actor=actor_for_user(request.user))
+    response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
+    response["Content-Disposition"] = f'attachment; filename="athar-report-{item.lineage[:12]}.json"'
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def erase(request: HttpRequest, report_id: int) -> HttpResponse:
+    """Erase the report's personal data on request, after an explicit confirmation (irreversible:
+    names and facts become a tombstone, contact details unreadable, photos removed)."""
+    item = visible_report(request, report_id)
+    if not _own_data_rights(request.user, item):
+        raise PermissionDenied
+    if request.method == "POST":
+        if request.POST.get("confirm") != "yes":
+            messages.error(request, _("Tick the box to confirm that you want to erase this report."))
+        else:
+            mine = item.reporter_user_id == request.user.pk
+            erase_report(item, actor=actor_for_user(request.user),
+                         reason_code="family_request" if mine else "request_via_" + access.role_of(request.user))
+            messages.success(request, _("The report was erased. What remains holds no name, fact, photo or contact."))
+            return redirect("web:dashboard")
+    return render(request, "web/family/erase.html", {"report": item})

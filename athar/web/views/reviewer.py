@@ -30,13 +30,15 @@ def _require_reviewer(request: HttpRequest) -> None:
 @login_required
 def queue(request: HttpRequest) -> HttpResponse:
     _require_reviewer(request)
-    return render(request, "web/reviewer/queue.html", {"items": ident.open_identifications()})
+    return render(request, "web/reviewer/queue.html", {"items": ident.open_identifications(),
+                                                       "decided": ident.recently_decided()})
 
 
 @login_required
 def conflicts(request: HttpRequest) -> HttpResponse:
     _require_reviewer(request)
-    return render(request, "web/reviewer/conflicts.html", {"conflicts": ident.open_conflicts()})
+    return render(request, "web/reviewer/conflicts.html", {"conflicts": ident.open_conflicts(),
+                                                           "resolved": ident.recently_resolved_conflicts()})
 
 
 def _view(identification_id: int) -> dict[str, Any]:
@@ -88,4 +90,38 @@ def resolve_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
         messages.error(request, str(exc))
     else:
         messages.success(request, _("The conflict was resolved."))
+    return redirect("web:conflicts")
+
+
+@login_required
+@require_POST
+def reverse_review(request: HttpRequest, identification_id: int, review_id: int) -> HttpResponse:
+    """Reverse a review with a required reason (its reviewer or an administrator; audited)."""
+    _require_reviewer(request)
+    reason = request.POST.get("reason", "").strip()
+    try:
+        ident.reverse_review(review_id, identification_id, request.user, reason)
+    except LookupError:
+        raise Http404 from None
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The review was reversed. The identification follows the rules again."))
+    return redirect("web:compare", identification_id=identification_id)
+
+
+@login_required
+@require_POST
+def reopen_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
+    """Reverse a conflict's resolution with a required reason: it blocks publication again."""
+    _require_reviewer(request)
+    reason = request.POST.get("reason", "").strip()
+    try:
+        ident.reopen_conflict(conflict_id, request.user, reason)
+    except LookupError:
+        raise Http404 from None
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The conflict is open again."))
     return redirect("web:conflicts")

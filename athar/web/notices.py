@@ -1,0 +1,77 @@
+"""Caseworkers' in-app notices: stored when the identification app says something happened.
+
+A likely match in a new ranking, or a change of an identification's status, becomes one Notice per
+caseworker of the reports concerned (the report's caseworker, and the caseworker of the family who
+filed it). Keys make them idempotent: a re-ranking that finds the same likely case again does not
+notify twice. Notices hold identifiers only; names are rendered from the report for those allowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from django.db.models import QuerySet
+from django.utils import timezone
+
+from athar.web.models import Notice
+
+
+def caseworkers_of(reports: Iterable[Any]) -> dict[int, Any]:
+    """caseworker id → one report of theirs among ``reports`` (the one the notice points to)."""
+    out: dict[int, Any] = {}
+    for report in reports:
+        family_caseworker = getattr(report.reporter_user, "caseworker_id", None) if report.reporter_user_id else None
+        for user_id in (report.caseworker_id, family_caseworker):
+            if user_id and user_id not in out:
+                out[user_id] = report
+    return out
+
+
+def _reports_of_ranking(ranking: Any) -> list[Any]:
+    from athar.registry.lookup import reports_of
+
+    if ranking.person_id is not None:
+        return [r for r in reports_of(ranking.person) if not r.erased_at]
+    return [ranking.report] if ranking.report_id and not ranking.report.erased_at else []
+
+
+def on_ranking_stored(sender: Any, ranking: Any, **_: Any) -> None:
+    if not ranking.likely_match:
+        return
+    reports = _reports_of_ranking(ranking)
+    subject = f"person{ranking.person_id}" if ranking.person_id else f"report{ranking.report_id}"
+    rows = [Notice(user_id=user_id, kind=Notice.Kind.CANDIDATE, key=f"candidate:{subject}:{c.case_id}",
+                   report=report, case_id=c.case_id)
+            for c in ranking.candidates.filter(likely_match=True)
+            for user_id, report in caseworkers_of(reports).items()]
+    Notice.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def on_identification_status_changed(sender: Any, identification: Any, previous: str, status: str, **_: Any) -> None:
+    from athar.registry.lookup import reports_of
+
+    reports = [r for r in reports_of(identification.person) if not r.erased_at]
+    stamp = int(timezone.now().timestamp() * 1000)
+    rows = [Notice(user_id=user_id, kind=Notice.Kind.DECISION, report=report, case_id=identification.case_id,
+                   status=status, key=f"decision:{identification.pk}:{status}:{stamp}")
+            for user_id, report in caseworkers_of(reports).items()]
+    Notice.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def notices_of(user: Any) -> QuerySet[Notice]:
+    """Unread first, then the most recent read ones (the page shows a bounded list)."""
+    return Notice.objects.filter(user=user).select_related("report", "case__facility").order_by(
+        "read_at", "-created_at", "-pk")
+
+
+def unread_count(user: Any) -> int:
+    return Notice.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def mark_read(user: Any, notice_id: int | None = None) -> int:
+    """Mark one notice (or all) of this user read; another user's notice is never touched."""
+    rows = Notice.objects.filter(user=user, read_at__isnull=True)
+    if notice_id is not None:
+        rows = rows.filter(pk=notice_id)
+    return rows.update(read_at=timezone.now())
