@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import imagehash
-from PIL import ExifTags, Image, ImageFilter, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, ImageFilter, UnidentifiedImageError
 
 from athar.archive.storage import MediaStore
 
@@ -98,12 +98,19 @@ def decode_image(data: bytes, max_pixels: int) -> Image.Image:
             if width * height > max_pixels:
                 raise ImageProblem(f"image too large ({width}×{height} pixels): possible decompression bomb")
             image.load()
+    except ImageProblem:
+        raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise ImageProblem(f"possible decompression bomb ({exc})") from exc
     except UnidentifiedImageError as exc:
         raise ImageProblem("not an image (unrecognised format)") from exc
-    except (OSError, SyntaxError, ValueError, EOFError) as exc:
+    except (OSError, SyntaxError, ValueError, EOFError, RuntimeError) as exc:
+        # RuntimeError: pillow-heif's libheif errors (e.g. a HEIC whose stored size is not the
+        # size it decodes to); found by fuzz/fuzz_images.py
         raise ImageProblem(f"corrupt or truncated image ({exc})") from exc
+    except Exception as exc:  # noqa: BLE001 - Pillow's format plugins raise other types on malformed
+        # files (a TIFF whose strip offsets are fractions: TypeError; found by fuzz/fuzz_images.py)
+        raise ImageProblem(f"unreadable image ({type(exc).__name__}: {exc})") from exc
     return image
 
 
@@ -147,7 +154,7 @@ def make_derivatives(image: Image.Image, sha256: str, store: MediaStore) -> tupl
     """A viewing copy, a thumbnail, and blurred versions of both; all re-encoded without EXIF.
 
     Returns the files and the thumbnail (reused for perceptual hashes)."""
-    base = ImageOps.exif_transpose(image)
+    base = upright(image)
     base = base if base.mode == "RGB" else base.convert("RGB")
     view = _fit(base, VIEW_MAX)
     thumb = _fit(view, THUMB_MAX)
@@ -156,6 +163,25 @@ def make_derivatives(image: Image.Image, sha256: str, store: MediaStore) -> tupl
     out = [save_derivative(img, sha256, kind, store)
            for kind, img in (("view", view), ("thumb", thumb), ("blur", blurred), ("blur_thumb", blurred_thumb))]
     return out, thumb
+
+
+ORIENTATION_TRANSPOSE = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
+                         4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE,
+                         6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
+
+
+def upright(image: Image.Image) -> Image.Image:
+    """The picture turned as its EXIF orientation tag says; unreadable EXIF means no turn.
+
+    Not ``ImageOps.exif_transpose``: it also rewrites the whole EXIF block and raises (TypeError,
+    struct.error…) on a malformed value anywhere in it (found by fuzz/fuzz_images.py). The
+    derivatives carry no EXIF, so only the orientation is read."""
+    try:
+        orientation = int(image.getexif().get(ExifTags.Base.Orientation, 1))
+    except Exception:  # noqa: BLE001 - malformed EXIF must not lose the photo
+        return image
+    method = ORIENTATION_TRANSPOSE.get(orientation)
+    return image.transpose(method) if method is not None else image
 
 
 def save_derivative(img: Image.Image, sha256: str, kind: str, store: MediaStore, index: int = 0) -> DerivativeFile:

@@ -140,4 +140,5 @@ def escape_formula(value: Any) -> Any:
 def _is_plain_number(value: str) -> bool:
     """'-12.5' and '+963…' phone-like digits are data, not formulas (still quoted when odd)."""
     body = value[1:] if value[:1] in "+-" else value
-    return bool(body) and body.replace(".", "", 1).isdigit()
+    digits = body.replace(".", "", 1)
+    return bool(digits) and digits.isascii() and digits.isdigit()  # '-٣' or '+²' are quoted too

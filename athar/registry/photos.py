@@ -7,9 +7,7 @@ import hashlib
 from pathlib import Path
 
 from django.conf import settings
-from PIL import ImageOps
-
-from athar.archive.imaging import THUMB_MAX, VIEW_MAX, ImageProblem, _fit, decode_image, save_derivative
+from athar.archive.imaging import THUMB_MAX, VIEW_MAX, ImageProblem, _fit, decode_image, save_derivative, upright
 from athar.archive.storage import MediaStore
 from athar.registry.models import Report, ReportPhoto
 
@@ -35,7 +33,7 @@ def store_photo(report: Report, path: Path, data: bytes) -> ReportPhoto:
     store = MediaStore(settings.MEDIA_ROOT)
     sha256 = hashlib.sha256(data).hexdigest()
     store.store_original(data, sha256)
-    image = ImageOps.exif_transpose(decode_image(data, settings.ATHAR_MAX_IMAGE_PIXELS)).convert("RGB")
+    image = upright(decode_image(data, settings.ATHAR_MAX_IMAGE_PIXELS)).convert("RGB")
     view = _fit(image, VIEW_MAX)
     derivatives = {kind: save_derivative(img, sha256, kind, store).relpath
                    for kind, img in (("view", view), ("thumb", _fit(view, THUMB_MAX)))}

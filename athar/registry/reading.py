@@ -87,5 +87,12 @@ def _read_xlsx(path: Path) -> tuple[list[str], list[CsvRow]]:
             values = {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(header) if name}
             rows.append(CsvRow(number, values, [c for c in cells[len(header):] if c]))
         return header, rows
+    except CsvError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - read-only mode parses the sheet lazily, while we iterate:
+        # a damaged sheet raises here, not in load_workbook (ValueError, KeyError, XML and ZIP errors;
+        # found by fuzz/fuzz_import.py)
+        raise CsvError(f"cannot read {path.name} as an Excel workbook: its first sheet is damaged "
+                       f"({type(exc).__name__}: {exc})") from exc
     finally:
         book.close()

@@ -100,3 +100,9 @@ def test_no_escaped_cell_starts_a_formula(value):
     if out != value:
         assert out == "'" + value
     assert not (out[:1] in ("=", "@") or out.lstrip()[:1] in ("=", "@"))
+
+
+@pytest.mark.parametrize("value", ["-٣", "+²", "+٩٦٣٩٤٤", "-1٢"])
+def test_non_ascii_digits_after_a_sign_are_quoted(value):
+    """Only ASCII digits count as a plain number; anything else after a sign is quoted."""
+    assert escape_formula(value) == "'" + value

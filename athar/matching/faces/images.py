@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 from typing import Union
 
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import ExifTags, Image, UnidentifiedImageError
 
 # Pillow warns at MAX_IMAGE_PIXELS and raises at twice that. We set it deliberately:
 # 100 megapixels is above any phone camera or archive scan we expect (a 12 MP photo is
@@ -54,6 +54,23 @@ def _open(source: ImageSource) -> Image.Image:
     return Image.open(path)
 
 
+_TRANSPOSE = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180, 4: Image.Transpose.FLIP_TOP_BOTTOM,
+              5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270, 7: Image.Transpose.TRANSVERSE,
+              8: Image.Transpose.ROTATE_90}
+
+
+def _upright(img: Image.Image) -> Image.Image:
+    """Turned as the EXIF orientation tag says; unreadable EXIF means no turn. (Pillow's
+    ``ImageOps.exif_transpose`` also rewrites all the EXIF and raises TypeError on a malformed
+    value: found by fuzz/fuzz_images.py. The archive's loader has the same rule.)"""
+    try:
+        orientation = int(img.getexif().get(ExifTags.Base.Orientation, 1))
+    except Exception:  # noqa: BLE001 - a malformed EXIF block must not refuse the photo
+        return img
+    method = _TRANSPOSE.get(orientation)
+    return img.transpose(method) if method is not None else img
+
+
 def load_image(source: ImageSource) -> Image.Image:
     """Decode a photo into an upright RGB image.
 
@@ -67,8 +84,7 @@ def load_image(source: ImageSource) -> Image.Image:
             if img.width * img.height > MAX_PIXELS:
                 raise ImageError(f"image too large ({img.width}×{img.height} pixels)")
             img.load()
-            upright = ImageOps.exif_transpose(img)
-            rgb = upright.convert("RGB")
+            rgb = _upright(img).convert("RGB")
             rgb.load()
             return rgb
     except ImageError:
@@ -77,5 +93,10 @@ def load_image(source: ImageSource) -> Image.Image:
         raise ImageError(f"image too large (possible decompression bomb): {exc}") from exc
     except UnidentifiedImageError as exc:
         raise ImageError("not an image file, or a format athar cannot read") from exc
-    except (OSError, SyntaxError, ValueError) as exc:
+    except (OSError, SyntaxError, ValueError, EOFError, RuntimeError) as exc:
+        # RuntimeError: pillow-heif's libheif errors (a HEIC whose stored size is not the size
+        # it decodes to); EOFError: some truncated files. Found by fuzz/fuzz_images.py.
         raise ImageError(f"the image is damaged or truncated: {exc}") from exc
+    except Exception as exc:  # noqa: BLE001 - Pillow's format plugins raise other types on malformed
+        # files (a TIFF whose strip offsets are fractions: TypeError; found by fuzz/fuzz_images.py)
+        raise ImageError(f"the image is damaged and cannot be read ({type(exc).__name__}: {exc})") from exc
