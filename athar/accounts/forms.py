@@ -23,6 +23,26 @@ def login_from_identifier(identifier: str) -> str:
         return code_login(value)
 
 
+def new_account_phone(value: str) -> str:
+    """A phone number for a new account: normalised, and not already someone's sign-in."""
+    try:
+        phone = normalise_phone(value.strip())
+    except ValueError:
+        raise forms.ValidationError(_("This does not look like a phone number.")) from None
+    if User.objects.filter(login=phone).exists():
+        raise forms.ValidationError(_("An account with this phone number already exists. Sign in instead."))
+    return phone
+
+
+class NewPasswordMixin:
+    cleaned_data: dict[str, Any]
+
+    def clean_password(self) -> str:
+        password = self.cleaned_data["password"]
+        validate_password(password)
+        return password
+
+
 class SignInForm(forms.Form):
     identifier = forms.CharField(label=_("Phone number, email or invitation code"), max_length=254,
                                  widget=forms.TextInput(attrs={"autocomplete": "username", "autocapitalize": "none"}))
@@ -30,7 +50,7 @@ class SignInForm(forms.Form):
                                widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}))
 
 
-class RedeemForm(forms.Form):
+class RedeemForm(NewPasswordMixin, forms.Form):
     """A family's first visit: the caseworker's code, an optional phone number and a password."""
 
     code = forms.CharField(label=_("Invitation code"), max_length=32,
@@ -52,20 +72,7 @@ class RedeemForm(forms.Form):
 
     def clean_phone(self) -> str:
         phone = self.cleaned_data.get("phone", "").strip()
-        if not phone:
-            return ""
-        try:
-            phone = normalise_phone(phone)
-        except ValueError:
-            raise forms.ValidationError(_("This does not look like a phone number.")) from None
-        if User.objects.filter(login=phone).exists():
-            raise forms.ValidationError(_("An account with this phone number already exists. Sign in instead."))
-        return phone
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        validate_password(password)
-        return password
+        return new_account_phone(phone) if phone else ""
 
     def login(self) -> str:
         return self.cleaned_data["phone"] or code_login(self.plain_code)
@@ -74,7 +81,7 @@ class RedeemForm(forms.Form):
         return {"phone": self.cleaned_data["phone"]}
 
 
-class RegisterForm(forms.Form):
+class RegisterForm(NewPasswordMixin, forms.Form):
     """A family that has no caseworker yet: a phone number and a password; an email is optional."""
 
     phone = forms.CharField(label=_("Phone number"), max_length=32,
@@ -87,18 +94,7 @@ class RegisterForm(forms.Form):
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
 
     def clean_phone(self) -> str:
-        try:
-            phone = normalise_phone(self.cleaned_data["phone"].strip())
-        except ValueError:
-            raise forms.ValidationError(_("This does not look like a phone number.")) from None
-        if User.objects.filter(login=phone).exists():
-            raise forms.ValidationError(_("An account with this phone number already exists. Sign in instead."))
-        return phone
+        return new_account_phone(self.cleaned_data["phone"])
 
     def clean_email(self) -> str:
         return self.cleaned_data.get("email", "").strip().lower()
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        validate_password(password)
-        return password

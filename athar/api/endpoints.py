@@ -68,20 +68,21 @@ def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
     return [_report_out(r) for r in access.reports_visible_to(request.user).order_by("pk")[:500]]
 
 
-def _visible_report(request: HttpRequest, report_id: str) -> Any:
-    pk = unsign_id(report_id)
-    report = access.reports_visible_to(request.user).filter(pk=pk).first() if pk is not None else None
-    if report is None:
+def _visible(rows: Any, signed_id: str) -> Any:
+    """The row behind a signed id among those the caller may see; 404 for anything else."""
+    pk = unsign_id(signed_id)
+    found = rows.filter(pk=pk).first() if pk is not None else None
+    if found is None:
         raise Http404
-    return report
+    return found
+
+
+def _visible_report(request: HttpRequest, report_id: str) -> Any:
+    return _visible(access.reports_visible_to(request.user), report_id)
 
 
 def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
-    pk = unsign_id(candidate_id)
-    candidate = access.candidates_visible_to(request.user).filter(pk=pk).first() if pk is not None else None
-    if candidate is None:
-        raise Http404
-    return candidate
+    return _visible(access.candidates_visible_to(request.user), candidate_id)
 
 
 @api.get("/reports/{report_id}", response=ReportOut, url_name="report")

@@ -6,6 +6,7 @@ identification app's (``athar.identification.claims``); these pages make them vi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib import messages
@@ -76,52 +77,41 @@ def decide(request: HttpRequest, identification_id: int) -> HttpResponse:
     return redirect("web:review_queue")
 
 
-@login_required
-@require_POST
-def resolve_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
-    """Settle a conflict with a required reason (identification rules; audited there)."""
+def _reasoned(request: HttpRequest, act: Callable[[str], Any], done: str, then: HttpResponse) -> HttpResponse:
+    """A reviewer's POSTed decision with its required reason: 404 for an unknown object, the rule's
+    own message when it refuses (a missing reason, not the reviewer's review…), ``done`` otherwise."""
     _require_reviewer(request)
-    reason = request.POST.get("reason", "").strip()
     try:
-        ident.resolve_conflict(conflict_id, request.user, reason)
+        act(request.POST.get("reason", "").strip())
     except LookupError:
         raise Http404 from None
     except ValueError as exc:
         messages.error(request, str(exc))
     else:
-        messages.success(request, _("The conflict was resolved."))
-    return redirect("web:conflicts")
+        messages.success(request, done)
+    return then
+
+
+@login_required
+@require_POST
+def resolve_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
+    """Settle a conflict with a required reason (identification rules; audited there)."""
+    return _reasoned(request, lambda reason: ident.resolve_conflict(conflict_id, request.user, reason),
+                     _("The conflict was resolved."), redirect("web:conflicts"))
 
 
 @login_required
 @require_POST
 def reverse_review(request: HttpRequest, identification_id: int, review_id: int) -> HttpResponse:
     """Reverse a review with a required reason (its reviewer or an administrator; audited)."""
-    _require_reviewer(request)
-    reason = request.POST.get("reason", "").strip()
-    try:
-        ident.reverse_review(review_id, identification_id, request.user, reason)
-    except LookupError:
-        raise Http404 from None
-    except ValueError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("The review was reversed. The identification follows the rules again."))
-    return redirect("web:compare", identification_id=identification_id)
+    return _reasoned(request, lambda reason: ident.reverse_review(review_id, identification_id, request.user, reason),
+                     _("The review was reversed. The identification follows the rules again."),
+                     redirect("web:compare", identification_id=identification_id))
 
 
 @login_required
 @require_POST
 def reopen_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
     """Reverse a conflict's resolution with a required reason: it blocks publication again."""
-    _require_reviewer(request)
-    reason = request.POST.get("reason", "").strip()
-    try:
-        ident.reopen_conflict(conflict_id, request.user, reason)
-    except LookupError:
-        raise Http404 from None
-    except ValueError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, _("The conflict is open again."))
-    return redirect("web:conflicts")
+    return _reasoned(request, lambda reason: ident.reopen_conflict(conflict_id, request.user, reason),
+                     _("The conflict is open again."), redirect("web:conflicts"))
