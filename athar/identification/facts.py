@@ -32,7 +32,9 @@ def facility_table() -> FacilityTable:
 
 
 def report_number(report: Report) -> str:
-    """A detainee number the family knows (an import column athar keeps in ``extra``)."""
+    """A detainee number the family knows (the report's field; older imports kept it in ``extra``)."""
+    if report.detainee_number:
+        return report.detainee_number
     extra = report.extra or {}
     for key in ("detainee_number", "رقم المعتقل", "number"):
         if extra.get(key):

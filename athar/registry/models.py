@@ -134,6 +134,8 @@ class Report(models.Model):
     arrest_place = models.CharField(max_length=200, blank=True)
     arrest_place_ref = models.ForeignKey(Place, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     arresting_agency = models.CharField(max_length=200, blank=True)
+    # The number the detainee carried (on the body in the archive photos), when the family knows it.
+    detainee_number = models.CharField(max_length=40, blank=True)
     distinguishing_marks = models.TextField(blank=True)
     reported_status = models.CharField(max_length=10, choices=ReportedStatus.choices, default=ReportedStatus.UNKNOWN)
     notes = models.TextField(blank=True)

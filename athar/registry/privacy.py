@@ -23,7 +23,8 @@ from athar.registry.photos import remove_photo_files
 TOMBSTONE = "[erased]"
 PERSONAL_TEXT = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
                  "family_name", "mother_name", "birth_place", "governorate", "city", "neighbourhood",
-                 "arrest_place", "arresting_agency", "distinguishing_marks", "reporter_relation", "notes")
+                 "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "reporter_relation",
+                 "notes")
 PERSONAL_NULL = ("birth_year", "birth_date", "arrest_date", "reporter_contact", "birth_place_ref",
                  "governorate_ref", "city_ref", "arrest_place_ref")
 EXPORT_FIELDS = ("source", "report_id", "version", "filed_at", "reporter_relation", "consent", *PERSONAL_TEXT[:-2],

@@ -29,8 +29,9 @@ STATUSES = {
 }
 TEXT_FIELDS = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
                "family_name", "mother_name", "birth_place", "governorate", "city", "neighbourhood",
-               "arrest_place", "arresting_agency", "distinguishing_marks", "reporter_relation", "notes")
-MAX_TEXT = {"distinguishing_marks": 10_000, "notes": 20_000}
+               "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "reporter_relation",
+               "notes")
+MAX_TEXT = {"distinguishing_marks": 10_000, "notes": 20_000, "detainee_number": 40}
 
 
 class RowError(ValueError):

@@ -21,7 +21,7 @@ from athar.registry.places import PlaceResolver
 
 WEB_SOURCE = "web"
 TEXT_FIELDS = ("full_name_ar", "full_name_latin", "father_name", "mother_name", "sex", "city", "arrest_place",
-               "arresting_agency", "distinguishing_marks", "reporter_relation")
+               "arresting_agency", "detainee_number", "distinguishing_marks", "reporter_relation")
 
 
 def _content_hash(fields: dict[str, Any]) -> str:

@@ -78,6 +78,9 @@ class ArrestForm(forms.Form):
     arresting_agency = forms.CharField(label=_("Agency or branch that arrested him or her, if known"), max_length=200,
                                        required=False, help_text=_("For example: Branch 215, Palestine Branch, Air Force Intelligence."),
                                        widget=forms.TextInput(attrs={"list": "agencies"}))
+    detainee_number = forms.CharField(label=_("His or her detainee number, if you know it"), max_length=40,
+                                      required=False, help_text=_("The number a released detainee or a document gave you. Leave it empty if you do not know it."),
+                                      widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
 
     def clean(self) -> dict[str, Any]:
         import datetime as dt

@@ -65,3 +65,11 @@ def test_human_output_states_a_comparison_not_a_death(world: Any) -> None:
     call_command("candidates", "--report", "F-3", stdout=out)
     text = out.getvalue()
     assert "to look at first" in text and "dead" not in text.lower()
+
+
+def test_a_detainee_number_on_the_report_counts_as_evidence(world: Any, candidates: Any) -> None:
+    """The family's number, in Arabic digits, points at the case carrying it."""
+    world.report(report_id="N-1", distinguishing_marks="", arresting_agency="", detainee_number="٣٤١٣")
+    top = candidates("--report", "N-1", "--limit", "5")["candidates"][0]
+    assert top["case"] == world.cases["scar"].pk
+    assert any(r["feature"] == "number" for r in top["reasons"]), top["reasons"]

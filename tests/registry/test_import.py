@@ -168,3 +168,13 @@ def test_photos_are_stored_by_content(write_csv: Callable[..., Path], tmp_path: 
 def test_a_file_without_a_name_column_is_refused(write_csv: Callable[..., Path]) -> None:
     with pytest.raises(ValueError, match="no name column"):
         import_reports(write_csv(["report_id", "birth_year"], [["1", "1980"]]), source="s")
+
+
+def test_the_detainee_number_column_is_a_field_of_the_report(write_csv: Callable[..., Path]) -> None:
+    """A number the family knows goes to ``Report.detainee_number`` (Arabic digits read as digits
+    when compared), under the template's Arabic header too; one longer than 40 characters is refused."""
+    path = write_csv(["رقم البلاغ", "الاسم الكامل بالعربية", "رقم المعتقل"],
+                     [["D1", "سامر خالد الحسن", "٣٤١٢"], ["D2", "خالد الحسن", "9" * 41]])
+    result = import_reports(path, source="org")
+    assert result["imported"] == 1 and result["rejected"][0]["row"] == 3
+    assert Report.objects.get(report_id="D1").detainee_number == "٣٤١٢"
