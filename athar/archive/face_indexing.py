@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 import numpy as np
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from PIL import Image
 
 from athar.archive.imaging import blur, save_derivative
@@ -84,8 +85,39 @@ def index_dir(model_name: str) -> Path:
     return Path(settings.INDEX_ROOT) / f"faces-{model_name}"
 
 
-def pending_photos(photo_ids: Iterable[int] | None = None) -> list[tuple[int, str]]:
+def stale_photo_ids(model: str = DEFAULT_MODEL) -> list[int]:
+    """Photos whose faces were embedded by another version of the model's pipeline (the
+    version is recorded with every face row): their vectors must not be mixed with new ones."""
+    name, version, _ = model_identity(model)
+    stale = Face.objects.filter(model_name=name).exclude(model_version=version)
+    return sorted(set(stale.values_list("photo_id", flat=True)))
+
+
+def stale_face_count(model: str = DEFAULT_MODEL) -> int:
+    name, version, _ = model_identity(model)
+    return Face.objects.filter(model_name=name).exclude(model_version=version).count()
+
+
+def reset_stale_photos(model: str = DEFAULT_MODEL) -> int:
+    """Drop the out-of-date face rows and crops of stale photos and mark them unindexed, so the
+    next ``athar faces index`` (or ingest) embeds them again with the current pipeline."""
+    ids = stale_photo_ids(model)
+    if not ids:
+        return 0
+    name = model_identity(model)[0]
+    with transaction.atomic():
+        Face.objects.filter(photo_id__in=ids, model_name=name).delete()
+        Derivative.objects.filter(photo_id__in=ids, kind__in=["face", "face_blur"]).delete()
+        Photo.objects.filter(pk__in=ids).update(faces_indexed=False)
+    return len(ids)
+
+
+def pending_photos(photo_ids: Iterable[int] | None = None, model: str = DEFAULT_MODEL) -> list[tuple[int, str]]:
+    """Photos still to (re-)embed: never indexed, or indexed by an older pipeline version."""
     query = Photo.objects.filter(viewable=True, faces_indexed=False)
+    stale = stale_photo_ids(model)
+    if stale:
+        query = Photo.objects.filter(viewable=True).filter(Q(faces_indexed=False) | Q(pk__in=stale))
     if photo_ids is not None:
         query = query.filter(pk__in=list(photo_ids))
     return list(query.order_by("pk").values_list("pk", "sha256"))
@@ -93,12 +125,15 @@ def pending_photos(photo_ids: Iterable[int] | None = None) -> list[tuple[int, st
 
 def index_photos(photo_ids: Iterable[int] | None = None, progress: Callable[[int], None] | None = None,
                  workers: int = 0, model: str = DEFAULT_MODEL) -> dict[str, Any]:
-    """Find and embed faces of photos not yet indexed (resumable: done photos are skipped)."""
-    todo = pending_photos(photo_ids)
+    """Find and embed faces of photos not yet indexed (resumable: done photos are skipped).
+
+    Photos embedded by an older version of the pipeline are embedded again first."""
+    restaled = reset_stale_photos(model)
+    todo = pending_photos(photo_ids, model)
     store = MediaStore(settings.MEDIA_ROOT)
     name, version, _ = model_identity(model)
     index = load_index(model)
-    counts = {"photos": 0, "faces": 0, "photos_without_face": 0}
+    counts = {"photos": 0, "faces": 0, "photos_without_face": 0, "photos_re_embedded_for_new_version": restaled}
     for number, batch in enumerate(batches(_analyse_all(todo, store, workers, model), BATCH), start=1):
         new_ids, new_vectors = _write_faces(batch, store, name, version, counts)
         if new_ids:
@@ -156,9 +191,13 @@ def _save_crops(photo: Photo, index: int, jpeg: bytes, store: MediaStore) -> Non
             "path": file.relpath, "sha256": file.sha256, "width": file.width, "height": file.height})
 
 
-def face_rows(model_name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(face ids, case ids (-1 for none), vectors) of every stored face of a model."""
-    rows = list(Face.objects.filter(model_name=model_name).order_by("pk").values_list("pk", "case_id", "embedding"))
+def face_rows(model_name: str, model_version: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(face ids, case ids (-1 for none), vectors) of every stored face of a model (of one
+    pipeline version when given: vectors of two versions are not comparable)."""
+    query = Face.objects.filter(model_name=model_name)
+    if model_version is not None:
+        query = query.filter(model_version=model_version)
+    rows = list(query.order_by("pk").values_list("pk", "case_id", "embedding"))
     if not rows:
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros((0, 0), np.float32)
     ids = np.array([r[0] for r in rows], dtype=np.int64)
@@ -171,7 +210,7 @@ def load_index(model: str = DEFAULT_MODEL) -> FaceIndex:
     """The persisted index, or one rebuilt from the face rows when missing or out of step."""
     name, version, dim = model_identity(model)
     folder = index_dir(name)
-    expected = Face.objects.filter(model_name=name).count()
+    expected = Face.objects.filter(model_name=name, model_version=version).count()
     try:
         index = FaceIndex.load(folder, name)
         if len(index) == expected and index.model_version == version:
@@ -183,7 +222,7 @@ def load_index(model: str = DEFAULT_MODEL) -> FaceIndex:
 
 def rebuild_index(model: str = DEFAULT_MODEL) -> FaceIndex:
     name, version, dim = model_identity(model)
-    ids, _, vectors = face_rows(name)
+    ids, _, vectors = face_rows(name, version)
     index = FaceIndex.for_size(name, version, vectors.shape[1] if len(ids) else dim, len(ids))
     if len(ids):
         index.add(ids, vectors)
@@ -200,7 +239,13 @@ def check_index() -> list[str]:
         except (FileNotFoundError, ValueError, RuntimeError, KeyError, OSError) as exc:
             problems.append(f"face index {name} cannot be read ({exc}); run 'athar faces index --rebuild'")
             continue
-        ids, _, vectors = face_rows(name)
+        current_name, current_version, _ = model_identity()
+        version = current_version if name == current_name else index.model_version
+        stale = Face.objects.filter(model_name=name).exclude(model_version=version).count()
+        if stale:
+            problems.append(f"{stale} faces of model {name} were embedded by another pipeline version than the "
+                            f"current one ({version}); run 'athar faces index' to embed them again")
+        ids, _, vectors = face_rows(name, index.model_version)
         if len(index) != len(ids):
             problems.append(f"face index {name} holds {len(index)} faces, the database {len(ids)}")
             continue

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from athar.archive.face_indexing import face_rows, load_index, pipeline
+from athar.archive.face_indexing import face_rows, load_index, pipeline, stale_face_count
 from athar.archive.models import Case
 from athar.matching.faces import (
     DEFAULT_MODEL, FaceError, ImageError, family_face, load_calibration, load_image, probe_vector,
@@ -66,7 +66,8 @@ class CaseScorer:
 
     def __init__(self, model: str = DEFAULT_MODEL) -> None:
         self.index = load_index(model)
-        ids, cases, _ = face_rows(self.index.model_name)
+        ids, cases, _ = face_rows(self.index.model_name, self.index.model_version)
+        self.stale_faces = stale_face_count(model)
         self.face_to_case = dict(zip(ids.tolist(), cases.tolist()))
 
     def scores(self, vectors: list[np.ndarray]) -> dict[int, float]:
@@ -89,7 +90,11 @@ def search(photos: list[Path | bytes], face_number: int | None = None, limit: in
     query = query_faces(photos, face_number, model)
     if not query.vectors:
         raise ValueError("no usable face in the photos: " + " ".join(query.warnings))
-    scores = CaseScorer(model).scores(query.vectors)
+    scorer = CaseScorer(model)
+    scores = scorer.scores(query.vectors)
+    if scorer.stale_faces:
+        query.warnings.append(f"{scorer.stale_faces} archive faces were embedded by an older version of the face "
+                              "pipeline and were not searched; run 'athar faces index' to embed them again")
     calibration = load_calibration(pipeline(model).model_name)
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     top = ranked[:limit]

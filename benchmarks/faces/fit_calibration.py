@@ -25,7 +25,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from identification import ALL_CONDITIONS, CACHE  # noqa: E402
+from identification import ALL_CONDITIONS, cache_dir  # noqa: E402
 
 from athar.matching.faces.calibration import Calibration, calibration_path, fit_logistic  # noqa: E402
 from athar.matching.faces.evaluation import score_matrix  # noqa: E402
@@ -37,11 +37,11 @@ def load(path: Path) -> list[np.ndarray]:
     return [z["vecs"][z["owner"] == i] for i in range(int(z["n"]))]
 
 
-def pair_scores(model_name: str, tag: str, present: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    probes = [p[:1] for p in load(CACHE / model_name / f"{tag}-probes.npz")]
+def pair_scores(folder: Path, tag: str, present: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    probes = [p[:1] for p in load(folder / f"{tag}-probes.npz")]
     gen, imp, used = [], [], []
     for cond in ALL_CONDITIONS:
-        path = CACHE / model_name / f"{tag}-{cond}.npz"
+        path = folder / f"{tag}-{cond}.npz"
         if not path.exists():
             continue
         s = score_matrix(probes, load(path))
@@ -63,7 +63,7 @@ def main() -> None:
     ap.add_argument("--target-fmr", type=float, default=0.05)
     args = ap.parse_args()
     model = get_face_model(args.model)
-    gen, imp, used = pair_scores(model.name, args.tag, args.present)
+    gen, imp, used = pair_scores(cache_dir(model.name, model.version), args.tag, args.present)
     scores = np.concatenate([gen, imp])
     labels = np.concatenate([np.ones(len(gen)), np.zeros(len(imp))])
     weights = np.concatenate([np.full(len(gen), 0.5 / len(gen)), np.full(len(imp), 0.5 / len(imp))])

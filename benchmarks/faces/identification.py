@@ -11,6 +11,7 @@ Prints one line of metrics per condition, using the same core functions as
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import hashlib
 import json
 import random
@@ -30,6 +31,7 @@ from identity_split import Split, make_split  # noqa: E402
 
 from athar.matching.faces.calibration import load_calibration  # noqa: E402
 from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402
+from athar.matching.faces.models_registry import get_face_model  # noqa: E402
 from athar.matching.faces.pipeline import FacePipeline, family_order  # noqa: E402
 
 CACHE = Path("/tmp/athar-face-cache")
@@ -49,9 +51,14 @@ def _embed_all(pipe: FacePipeline, images: list[Image.Image]) -> tuple[list[np.n
     return out, (time.perf_counter() - start) / max(len(images), 1)
 
 
+def cache_dir(model_name: str, model_version: str) -> Path:
+    """Cached vectors per model name and pipeline version (a new recipe never reads old vectors)."""
+    return CACHE / model_name / hashlib.sha256(model_version.encode()).hexdigest()[:12]
+
+
 def cached_vectors(key: str, pipe: FacePipeline, make_images: Callable[[], list[Image.Image]]) -> list[np.ndarray]:
     """Per-photo face vectors, cached as one npz (vectors + owner index, no pickles)."""
-    path = CACHE / pipe.model_name / f"{key}.npz"
+    path = cache_dir(pipe.model_name, pipe.model_version) / f"{key}.npz"
     if path.exists():
         z = np.load(path)
         return [z["vecs"][z["owner"] == i] for i in range(int(z["n"]))]
@@ -84,11 +91,20 @@ def load_sets(pipe: FacePipeline, split: str, condition: str, s: Split) -> tuple
     return [p[:1] for p in probes], cases
 
 
-def run(model: str, split: str, conditions: list[str], mated: int, distractors: int) -> list[dict[str, object]]:
-    pipe = FacePipeline(model)
+def make_pipeline(model: str, recipe: str | None = None) -> FacePipeline:
+    """The product pipeline, or the same model with another embedding recipe (for comparison)."""
+    face_model = get_face_model(model)
+    return FacePipeline(face_model if recipe is None else dataclasses.replace(face_model, recipe=recipe))
+
+
+def run(model: str, split: str, conditions: list[str], mated: int, distractors: int, recipe: str | None = None) -> list[dict[str, object]]:
+    pipe = make_pipeline(model, recipe)
     s = make_split(split, mated, distractors)
     try:
-        is_likely = load_calibration(pipe.model_name).likely_match
+        cal = load_calibration(pipe.model_name)
+        is_likely = cal.likely_match
+        if cal.model_version != pipe.model_version:
+            print(f"warning: calibration fitted for {cal.model_version}, not {pipe.model_version}", file=sys.stderr)
     except FileNotFoundError:
         is_likely = lambda score: False  # noqa: E731  (before the first calibration fit)
     rows = []
@@ -98,7 +114,7 @@ def run(model: str, split: str, conditions: list[str], mated: int, distractors: 
         m = identification_metrics(score_matrix(probes, cases), true_case, [len(p) > 0 for p in probes], is_likely)
         m["no_face_archive"] = float(sum(len(c) == 0 for c in cases))
         m["no_face_probes"] = float(sum(len(p) == 0 for p in probes))
-        row = {"model": model, "split": split, "condition": cond, **{k: round(v, 4) for k, v in m.items()}}
+        row = {"model": model, "recipe": pipe.model.recipe, "split": split, "condition": cond, **{k: round(v, 4) for k, v in m.items()}}
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
@@ -111,9 +127,10 @@ def main() -> None:
     ap.add_argument("--conditions", nargs="*", default=["clean", "archive"])
     ap.add_argument("--mated", type=int, default=300)
     ap.add_argument("--distractors", type=int, default=400)
+    ap.add_argument("--recipe", default=None, help="embedding recipe (default: the model's own)")
     args = ap.parse_args()
     conds = ALL_CONDITIONS if args.conditions == ["all"] else args.conditions
-    run(args.model, args.split, conds, args.mated, args.distractors)
+    run(args.model, args.split, conds, args.mated, args.distractors, args.recipe)
 
 
 if __name__ == "__main__":

@@ -17,13 +17,24 @@ DEFAULT_MODEL = "arcface"
 MODEL_NAMES = ("arcface", "dlib", "dlib-hog")
 
 
+# How an aligned crop becomes the stored vector (pipeline.embed_crop). The recipe is part
+# of the recorded version: vectors made with another recipe are not comparable.
+RECIPES = ("plain", "grey-mirror")
+
+
 @dataclass(frozen=True)
 class FaceModel:
-    """The three pieces of a face model; swap any of them to plug in a stronger one."""
+    """The three pieces of a face model; swap any of them to plug in a stronger one.
+
+    ``recipe`` says how the aligned crop is embedded: "plain" (one embedding of the colour
+    crop) or "grey-mirror" (mean of the embeddings of the grey crop and of its mirror image;
+    measured in docs/faces.md).
+    """
 
     detector: Detector
     landmarker: Landmarker
     embedder: Embedder
+    recipe: str = "plain"
 
     @property
     def name(self) -> str:
@@ -31,7 +42,8 @@ class FaceModel:
 
     @property
     def version(self) -> str:
-        return self.embedder.version
+        """Embedder version plus the embedding recipe: recorded with every vector."""
+        return self.embedder.version if self.recipe == "plain" else f"{self.embedder.version}+{self.recipe}"
 
     @property
     def dim(self) -> int:
@@ -45,7 +57,7 @@ def get_face_model(name: str = DEFAULT_MODEL) -> FaceModel:
     from .onnx_models import OnnxArcFaceEmbedder, OnnxDetector
 
     if name == "arcface":
-        return FaceModel(OnnxDetector(), Dlib5Landmarker(), OnnxArcFaceEmbedder())
+        return FaceModel(OnnxDetector(), Dlib5Landmarker(), OnnxArcFaceEmbedder(), recipe="grey-mirror")
     if name == "dlib":
         return FaceModel(OnnxDetector(), Dlib5Landmarker(), DlibEmbedder())
     if name == "dlib-hog":
