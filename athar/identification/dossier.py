@@ -85,9 +85,11 @@ def _candidate(computed: dict[str, Any] | None, case_id: int) -> dict[str, Any] 
 
 
 def _table_of(computed: dict[str, Any]) -> Any:
+    from athar.identification.faces import face_version
     from athar.identification.facts import case_index
 
-    return case_index(computed["algorithm"].face.get("model", "")).table
+    face = computed["algorithm"].face
+    return case_index(face.get("model", ""), face_version(face.get("pipeline", "arcface"))).table
 
 
 def _report(r: Any) -> dict[str, Any]:

@@ -101,14 +101,17 @@ def _rank_all(algorithm: Any, truth: dict[int, str]) -> tuple[list[dict[str, Any
     from athar.identification.faces import person_vectors
     from athar.registry.models import Report
 
-    index = case_index(algorithm.face.get("model", ""))
+    from athar.identification.faces import face_version
+
+    version = face_version(algorithm.face.get("pipeline", "arcface"))
+    index = case_index(algorithm.face.get("model", ""), version)
     ftable = facility_table()
     by_label: dict[str, int] = {}
     for pk, label in Case.objects.values_list("id", "label"):
         by_label.setdefault(label, pk)
     outcomes, spent = [], 0.0
     for report in Report.objects.filter(is_current=True).order_by("id"):
-        vectors = person_vectors([report], algorithm.face.get("model", ""))
+        vectors = person_vectors([report], algorithm.face.get("model", ""), version)
         facts = person_facts(f"report:{report.pk}", [report], ftable, len(vectors) > 0)
         start = time.perf_counter()
         sims = index.faces.similarities(vectors) if facts.has_photo else None

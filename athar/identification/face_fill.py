@@ -30,7 +30,8 @@ def _vectors(pipe: Any, path: Path, sha256: str, family: bool, cache_dir: Path |
     from athar.matching.faces.errors import FaceError
     from athar.matching.faces.pipeline import family_face
 
-    key = cache_dir / pipe.model_name / f"{sha256}{'-f' if family else ''}.npy" if cache_dir else None
+    folder = f"{pipe.model_name}@{pipe.model_version}".replace("/", "_")
+    key = cache_dir / folder / f"{sha256}{'-f' if family else ''}.npy" if cache_dir else None
     if key is not None and key.exists():
         return np.load(key), []
     faces = pipe.analyse(path)
@@ -74,14 +75,15 @@ def index_report_photos(model: str, cache_dir: Path | None = None) -> dict[str, 
     pipe, store = _pipeline(model), MediaStore(settings.MEDIA_ROOT)
     counts = {"photos": 0, "faces": 0}
     for photo in ReportPhoto.objects.order_by("id").iterator(chunk_size=200):
-        if any(f.get("model") == pipe.model_name for f in photo.faces or []):
+        if any(f.get("model") == pipe.model_name and f.get("version") == pipe.model_version for f in photo.faces or []):
             continue
         vecs, faces = _vectors(pipe, store.original_path(photo.sha256), photo.sha256, True, cache_dir)
         entries = [{"box": [faces[0].box.left, faces[0].box.top, faces[0].box.right, faces[0].box.bottom] if faces else [],
                     "quality": float(faces[0].quality) if faces else None,
                     "embedding_b64": base64.b64encode(vec.astype(np.float32).tobytes()).decode("ascii"),
                     "model": pipe.model_name, "version": pipe.model_version} for vec in vecs[:1]]
-        ReportPhoto.objects.filter(pk=photo.pk).update(faces=[*(photo.faces or []), *entries])
+        older = [f for f in photo.faces or [] if f.get("model") != pipe.model_name]  # other versions: stale
+        ReportPhoto.objects.filter(pk=photo.pk).update(faces=[*older, *entries])
         counts["photos"] += 1
         counts["faces"] += len(entries)
     return counts

@@ -17,10 +17,22 @@ from athar.registry.models import Report, ReportPhoto
 DIM = 512
 
 
-def case_faces(table: CaseTable, model: str) -> CaseFaces:
-    """Every archive face of ``model`` grouped by the case's position in the table."""
+def face_version(pipeline_name: str) -> str:
+    """The version the face pipeline records today (model + embedding recipe): only vectors of
+    this version are compared; older ones wait for ``athar faces index`` to embed them again."""
+    from athar.archive.face_indexing import model_identity
+
+    return model_identity(pipeline_name or "arcface")[1]
+
+
+def case_faces(table: CaseTable, model: str, version: str | None = None) -> CaseFaces:
+    """Every archive face of ``model`` (and ``version``, when given) grouped by the case's
+    position in the table."""
     per_case: dict[int, list[npt.NDArray[np.float32]]] = {}
-    rows = Face.objects.filter(model_name=model, case__isnull=False).values_list("case_id", "embedding")
+    rows = Face.objects.filter(model_name=model, case__isnull=False)
+    if version is not None:
+        rows = rows.filter(model_version=version)
+    rows = rows.values_list("case_id", "embedding")
     for case_id, blob in rows.iterator(chunk_size=5000):
         pos = table.position.get(case_id)
         if pos is not None:
@@ -29,7 +41,7 @@ def case_faces(table: CaseTable, model: str) -> CaseFaces:
     return CaseFaces.build({p: np.stack(v) for p, v in per_case.items()}, len(table), dim, model)
 
 
-def person_vectors(reports: Iterable[Report], model: str) -> npt.NDArray[np.float32]:
+def person_vectors(reports: Iterable[Report], model: str, version: str | None = None) -> npt.NDArray[np.float32]:
     """The main face of every photo of the person alive, for ``model`` (empty when none).
 
     A report whose family refused or withdrew consent to face processing (``consent.face_processing``
@@ -38,7 +50,8 @@ def person_vectors(reports: Iterable[Report], model: str) -> npt.NDArray[np.floa
     vectors = []
     allowed = [r for r in reports if (getattr(r, "consent", None) or {}).get("face_processing", True) is not False]
     for photo in ReportPhoto.objects.filter(report__in=allowed).order_by("id"):
-        usable = [f for f in photo.faces or [] if f.get("model") == model and f.get("embedding_b64")]
+        usable = [f for f in photo.faces or [] if f.get("model") == model and f.get("embedding_b64")
+                  and (version is None or f.get("version") == version)]
         if usable:  # the face the family chose, else the first (largest) one
             face = next((f for f in usable if f.get("chosen")), usable[0])
             vectors.append(np.frombuffer(base64.b64decode(face["embedding_b64"]), dtype=np.float32))

@@ -96,18 +96,19 @@ def _stamp() -> tuple[Any, ...]:
             Facility.objects.count(), Agency.objects.count())
 
 
-def case_index(face_model: str) -> CaseIndex:
-    """The current case index for one face model (rebuilt when cases, faces or facilities change)."""
+def case_index(face_model: str, face_version: str | None = None) -> CaseIndex:
+    """The current case index for one face model and version (rebuilt when cases, faces or
+    facilities change)."""
     from athar.identification.faces import case_faces
 
-    stamp = _stamp()
+    stamp, key = _stamp(), f"{face_model}@{face_version}"
     with _lock:
-        cached = _cache.get(face_model)
+        cached = _cache.get(key)
         if cached is not None and cached.stamp == stamp:
             return cached
         table = CaseTable.build(case_records())
-        index = CaseIndex(table, case_faces(table, face_model), stamp)
-        _cache[face_model] = index
+        index = CaseIndex(table, case_faces(table, face_model, face_version), stamp)
+        _cache[key] = index
         return index
 
 

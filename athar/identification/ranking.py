@@ -11,7 +11,8 @@ from django.db import transaction
 
 from athar.archive.models import Case
 from athar.identification.facts import case_index, facility_table, person_facts
-from athar.identification.faces import person_vectors
+from athar.identification.faces import face_version, person_vectors
+from athar.identification.family_faces import ensure_family_vectors
 from athar.identification.models import Candidate, Claim, Ranking
 from athar.identification.signals import ranking_stored
 from athar.matching.scoring import Algorithm, PersonFacts, load_algorithm
@@ -64,16 +65,22 @@ def all_subject_keys() -> list[str]:
     return [f"person:{p}" for p in persons] + [f"report:{r}" for r in reports.order_by("id") if r not in linked]
 
 
-def facts_of(subject: Subject, algorithm: Algorithm) -> tuple[PersonFacts, np.ndarray]:
-    vectors = person_vectors(subject.reports, algorithm.face.get("model", ""))
+def facts_of(subject: Subject, algorithm: Algorithm, version: str | None = None) -> tuple[PersonFacts, np.ndarray]:
+    vectors = person_vectors(subject.reports, algorithm.face.get("model", ""), version)
     return person_facts(subject.key, subject.reports, facility_table(), len(vectors) > 0), vectors
 
 
 def compute(subject: Subject, algorithm: Algorithm | None = None, limit: int = KEEP) -> dict[str, Any]:
-    """Rank without storing: the ranking core's answer plus what the store needs."""
+    """Rank without storing: the ranking core's answer plus what the store needs.
+
+    Runs in the worker or the CLI, never in a web request: the family's photos are embedded here
+    first when they have no vector of the current face model version (``family_faces``)."""
     algorithm = algorithm or load_algorithm()
-    index = case_index(algorithm.face.get("model", ""))
-    facts, vectors = facts_of(subject, algorithm)
+    pipeline_name = algorithm.face.get("pipeline", "arcface")
+    ensure_family_vectors(subject.reports, pipeline_name)
+    version = face_version(pipeline_name)
+    index = case_index(algorithm.face.get("model", ""), version)
+    facts, vectors = facts_of(subject, algorithm, version)
     sims = index.faces.similarities(vectors) if facts.has_photo else None
     claimed = tuple(Claim.objects.filter(person=subject.person).values_list("case_id", flat=True)) if subject.person else ()
     ranking = algorithm.rank(facts, index.table, sims, limit=limit, include=claimed)
