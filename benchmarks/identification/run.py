@@ -73,7 +73,8 @@ def embed_file(pipe: object, path: Path, family: bool) -> np.ndarray:
     from athar.matching.faces.pipeline import family_face
 
     data = path.read_bytes()
-    key = CACHE / pipe.model_name / f"{hashlib.sha256(data).hexdigest()}{'-f' if family else ''}.npy"  # type: ignore[attr-defined]
+    folder = f"{pipe.model_name}@{pipe.model_version}".replace("/", "_")  # type: ignore[attr-defined]
+    key = CACHE / folder / f"{hashlib.sha256(data).hexdigest()}{'-f' if family else ''}.npy"
     if key.exists():
         return np.load(key)
     faces = pipe.analyse(path)  # type: ignore[attr-defined]
