@@ -59,8 +59,12 @@ def normalize_unicode(text: str) -> str:
 
 def normalize_arabic(text: str) -> str:
     """Arabic-script normalisation: harakat, tatweel, zero-width, alef/hamza/taa/yaa forms,
-    Persian letters and digits. Standalone hamza is dropped inside words."""
-    text = unicodedata.normalize("NFKC", text)
+    Persian letters and digits. Standalone hamza is dropped inside words.
+
+    Decomposed first (NFKD), so a letter carrying a mark is mapped as its base letter once the
+    mark is deleted (ۂ = ہ + hamza → ه): with NFKC the base was left for a second pass to map,
+    and normalising twice gave another name (found by fuzz/fuzz_names.py)."""
+    text = unicodedata.normalize("NFKD", text)
     text = text.translate(_arabic_translation())
     text = text.replace(load_table("arabic_letters")["standalone_hamza"], "")
     text = normalize_unicode(text)
