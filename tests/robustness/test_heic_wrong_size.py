@@ -14,6 +14,8 @@ import io
 import pytest
 from PIL import Image
 
+from tests.robustness.refusals import assert_refused_everywhere
+
 pillow_heif = pytest.importorskip("pillow_heif")
 
 
@@ -29,26 +31,5 @@ def _heic_with_wrong_size() -> bytes:
     return bytes(data)
 
 
-def test_decode_image_refuses_it_with_an_image_problem():
-    from athar.archive.imaging import ImageProblem, decode_image
-
-    with pytest.raises(ImageProblem, match="corrupt or truncated"):
-        decode_image(_heic_with_wrong_size(), 120_000_000)
-
-
-def test_load_image_refuses_it_with_an_image_error():
-    from athar.matching.faces.images import ImageError, load_image
-
-    with pytest.raises(ImageError) as refused:
-        load_image(_heic_with_wrong_size())
-    assert "damaged or truncated" in refused.value.reason
-
-
-def test_ingest_keeps_it_as_evidence_and_reports_it(tmp_path):
-    from athar.archive.imaging import process_file
-
-    path = tmp_path / "IMG_0001.heic"
-    path.write_bytes(_heic_with_wrong_size())
-    result = process_file(str(path), "IMG_0001.heic", str(tmp_path / "media"), 120_000_000)
-    assert result.kept and result.sha256
-    assert "not viewable" in result.problem and not result.derivatives
+def test_every_loader_refuses_it_and_ingest_keeps_it_as_evidence(tmp_path):
+    assert_refused_everywhere(_heic_with_wrong_size(), "IMG_0001.heic", tmp_path, problem="corrupt or truncated", reason="damaged or truncated")

@@ -13,6 +13,8 @@ import io
 import pytest
 from PIL import Image
 
+from tests.robustness.refusals import assert_refused_everywhere
+
 STRIP_OFFSETS, LONG, RATIONAL = 273, 4, 5
 
 
@@ -34,25 +36,5 @@ def test_pillow_itself_raises_a_type_error():
             image.load()
 
 
-def test_decode_image_refuses_it_with_an_image_problem():
-    from athar.archive.imaging import ImageProblem, decode_image
-
-    with pytest.raises(ImageProblem, match="TypeError"):
-        decode_image(_tiff_with_fractional_strip_offsets(), 120_000_000)
-
-
-def test_load_image_refuses_it_with_an_image_error():
-    from athar.matching.faces.images import ImageError, load_image
-
-    with pytest.raises(ImageError) as refused:
-        load_image(_tiff_with_fractional_strip_offsets())
-    assert "damaged" in refused.value.reason
-
-
-def test_ingest_keeps_it_as_evidence_and_reports_it(tmp_path):
-    from athar.archive.imaging import process_file
-
-    path = tmp_path / "scan.tif"
-    path.write_bytes(_tiff_with_fractional_strip_offsets())
-    result = process_file(str(path), "scan.tif", str(tmp_path / "media"), 120_000_000)
-    assert result.kept and "not viewable" in result.problem and not result.derivatives
+def test_every_loader_refuses_it_and_ingest_keeps_it_as_evidence(tmp_path):
+    assert_refused_everywhere(_tiff_with_fractional_strip_offsets(), "scan.tif", tmp_path, problem="TypeError", reason="damaged")
