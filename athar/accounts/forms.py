@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -12,15 +13,20 @@ from athar.accounts.models import User, normalise_phone
 from athar.web.models import Invitation, code_login
 
 
+PHONE_CHARACTERS = re.compile(r"[\d٠-٩+()\-. ]+")
+
+
 def login_from_identifier(identifier: str) -> str:
     """What a person types (email, phone in any digits, or invitation code) → ``User.login``."""
     value = identifier.strip()
     if "@" in value:
         return value.lower()
-    try:
-        return normalise_phone(value)
-    except ValueError:
-        return code_login(value)
+    if PHONE_CHARACTERS.fullmatch(value):  # a code has letters: "2K34-5678-B9" is no phone number
+        try:
+            return normalise_phone(value)
+        except ValueError:
+            pass
+    return code_login(value)
 
 
 def new_account_phone(value: str) -> str:

@@ -16,3 +16,8 @@ def invitation_code(context: DemoContext) -> None:
     _, code = Invitation.issue(caseworker)
     context.made["invitation_code"] = format_code(code)
     context.lines.append(f"A new family's first visit: /accounts/invitation/ with the code {format_code(code)}")
+    from django.conf import settings
+
+    if getattr(settings, "ATHAR_OPEN_REGISTRATION", True):
+        context.lines.append("Or without an invitation: /accounts/register/ with a phone number "
+                             "(the account then waits for a caseworker to take it on)")

@@ -66,6 +66,8 @@ class Invitation(models.Model):
     def issue(cls, caseworker: object) -> tuple["Invitation", str]:
         """A new invitation and its plain code (shown once, never stored)."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        while code.isdigit():  # all digits would read as a phone number at sign-in
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         invitation = cls.objects.create(code_hash=code_hash(code), caseworker=caseworker,
                                         expires_at=timezone.now() + timedelta(days=INVITATION_DAYS))
         return invitation, code

@@ -75,3 +75,15 @@ def test_only_caseworkers_invite(client_for, make_user):
     assert client_for(make_user("family")).post(reverse("web:invite")).status_code == 403
     response = client_for(make_user("caseworker")).post(reverse("web:invite"))
     assert response.status_code == 200 and 'id="invitation-code"' in response.content.decode()
+
+
+@pytest.mark.parametrize("code", ["2K34567B89", "23456789AB", "K7QM2XPA9D"])
+def test_a_code_with_many_digits_is_still_a_code(code):
+    """A code is never read as a phone number, however many digits it holds (a code with six or
+    more digits used to be taken for a phone number, and its family could not sign in)."""
+    from athar.accounts.forms import login_from_identifier
+
+    assert login_from_identifier(code) == "code:" + code
+    assert login_from_identifier(code[:4] + "-" + code[4:8] + "-" + code[8:]) == "code:" + code
+    assert login_from_identifier("+963 944 123 456") == "+963944123456"
+    assert login_from_identifier("٠٩٤٤١٢٣٤٥٦") == "0944123456"
