@@ -39,7 +39,10 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
     from athar.registry.models import Report, ReportPhoto
     from synthetic_set import FACILITIES, case_row, make_truth, photo_date
 
+    from athar.identification.faces import face_version
+
     model = load_algorithm().face["model"]
+    version = face_version(load_algorithm().face.get("pipeline", "arcface"))  # only these vectors count
     load_starting_table()
     archive, _ = Archive.objects.get_or_create(name="latency")
     gen, rng = np.random.default_rng(0), random.Random(1)
@@ -63,7 +66,7 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
                                                   original_name="p", size=1) for i, cid in enumerate(ids)], batch_size=2000)
         Face.objects.bulk_create([Face(photo=p, case_id=p.case_id, index=0, box=[], quality=1.0,
                                        embedding=gen.normal(size=512).astype(np.float32).tobytes(),
-                                       model_name=model, model_version="x") for p in photos], batch_size=2000)
+                                       model_name=model, model_version=version) for p in photos], batch_size=2000)
         print(f"stored {n_cases} cases with faces in {time.perf_counter() - start:.0f}s")
     timings = []
     for r in range(reports):
@@ -75,7 +78,7 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
                                        distinguishing_marks="وشم خريطة فلسطين على الساعد الأيسر")
         vec = gen.normal(size=512).astype(np.float32)
         ReportPhoto.objects.create(report=report, sha256="0" * 64, original_name="x", faces=[
-            {"model": model, "embedding_b64": base64.b64encode(vec.tobytes()).decode()}])
+            {"model": model, "version": version, "embedding_b64": base64.b64encode(vec.tobytes()).decode()}])
         start = time.perf_counter()
         row = rank_and_store(subject_for_report(report))
         timings.append(time.perf_counter() - start)
