@@ -168,12 +168,31 @@ def archive(img: Image.Image, rng: random.Random, other: Image.Image | None = No
     return jpeg(img, rng, quality=30)
 
 
+def archive_spec(img: Image.Image, rng: random.Random, other: Image.Image | None = None) -> Image.Image:
+    """Only what the face issue lists for archive photos — fluorescent or poor light, closed eyes,
+    swelling and bruising, shot from above (turned or tilted), a number card and another body in
+    frame — saved as a camera JPEG (q 75). No shrinking and no extra blur, noise or heavy
+    compression: the issue lists those for the family's photo. A second, milder figure beside the
+    headline 'archive' mix, never instead of it."""
+    img = grey_cast(img, rng) if rng.random() < 0.6 else low_light(img, rng)
+    if rng.random() < 0.5:
+        img = closed_eyes(img, rng)
+    if rng.random() < 0.5:
+        img = swelling(img, rng)
+    if rng.random() < 0.25:
+        img = canvas(img, rng, other)
+    img = quarter_turn(img, rng) if rng.random() < 0.75 else tilt(img, rng)
+    return jpeg(img, rng, quality=75)
+
+
 def apply(name: str, img: Image.Image, rng: random.Random, other: Image.Image | None = None) -> Image.Image:
-    """Apply the named condition ('clean', one of SINGLE, or 'archive')."""
+    """Apply the named condition ('clean', one of SINGLE, 'archive' or 'archive_spec')."""
     if name == "clean":
         return img
     if name == "archive":
         return archive(img, rng, other)
+    if name == "archive_spec":
+        return archive_spec(img, rng, other)
     if name == "canvas":
         return canvas(img, rng, other)
     return SINGLE[name](img, rng)

@@ -35,7 +35,7 @@ from athar.matching.faces.models_registry import get_face_model  # noqa: E402
 from athar.matching.faces.pipeline import FacePipeline, family_order  # noqa: E402
 
 CACHE = Path("/tmp/athar-face-cache")
-ALL_CONDITIONS = ["clean", "archive", *degrade.SINGLE]
+ALL_CONDITIONS = ["clean", "archive", "archive_spec", *degrade.SINGLE]
 
 
 def _seed(*parts: str) -> int:
