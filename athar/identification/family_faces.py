@@ -23,7 +23,9 @@ from typing import Any
 from django.conf import settings
 
 from athar.archive.storage import MediaStore
+from athar.matching.faces.datatypes import Box
 from athar.registry.models import Report, ReportPhoto
+from athar.registry.photos import view_size
 
 log = logging.getLogger(__name__)
 MIN_OVERLAP = 0.3  # intersection over union between the family's chosen box and a detected face
@@ -38,9 +40,12 @@ def ensure_family_vectors(reports: Iterable[Report], pipeline_name: str = "arcfa
     """Embed every photo of these reports that has no vector of the current model version."""
     from athar.archive.face_indexing import pipeline
 
-    pipe = pipeline(pipeline_name)
     counts = {"photos": 0, "faces": 0, "no_face": 0}
-    for photo in ReportPhoto.objects.filter(report__in=consented(reports)).order_by("id"):
+    photos = list(ReportPhoto.objects.filter(report__in=consented(reports)).order_by("id"))
+    if not photos:
+        return counts  # most reports have no photo: do not load the face models for them
+    pipe = pipeline(pipeline_name)
+    for photo in photos:
         if _current(photo, pipe.model_name, pipe.model_version):
             continue
         entry = _embed(pipe, photo)
@@ -79,41 +84,17 @@ def _embed(pipe: Any, photo: ReportPhoto) -> dict[str, Any]:
             "embedding_b64": base64.b64encode(face.embedding.astype("float32").tobytes()).decode("ascii")}
 
 
-def _chosen_box(photo: ReportPhoto, original_width: int) -> list[float] | None:
+def _chosen_box(photo: ReportPhoto, original_width: int) -> Box | None:
     """The family's chosen box, in the original's pixels (the web's boxes are in the viewing copy's)."""
     chosen = next((f for f in photo.faces or [] if f.get("chosen") and f.get("source") == "web-detector"), None)
     if chosen is None or not chosen.get("box"):
         return None
-    scale = original_width / max(_view_width(photo) or original_width, 1)
-    return [float(v) * scale for v in chosen["box"]]
+    size = view_size(photo)
+    scale = original_width / max(size[0] if size else original_width, 1)
+    return Box(*(float(v) * scale for v in chosen["box"]))
 
 
-def _view_width(photo: ReportPhoto) -> int | None:
-    from PIL import Image
-
-    relpath = (photo.derivatives or {}).get("view")
-    if not relpath:
-        return None
-    try:
-        with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
-            return int(img.width)
-    except OSError:
-        return None
-
-
-def _matching(faces: list[Any], box: list[float]) -> Any:
+def _matching(faces: list[Any], box: Box) -> Any:
     """The detected face that overlaps the family's chosen box most (None below MIN_OVERLAP)."""
-    best, best_iou = None, MIN_OVERLAP
-    for face in faces:
-        iou = _iou(box, [face.box.left, face.box.top, face.box.right, face.box.bottom])
-        if iou >= best_iou:
-            best, best_iou = face, iou
-    return best
-
-
-def _iou(a: list[float], b: list[float]) -> float:
-    width = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    height = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    inter = width * height
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
+    best = max(faces, key=lambda face: face.box.iou(box), default=None)
+    return best if best is not None and best.box.iou(box) >= MIN_OVERLAP else None

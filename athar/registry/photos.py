@@ -53,3 +53,18 @@ def remove_photo_files(photo: ReportPhoto) -> int:
             path.unlink()
             removed += 1
     return removed
+
+
+def view_size(photo: ReportPhoto) -> tuple[int, int] | None:
+    """Width and height of a report photo's viewing copy (reads the header only); None when it
+    is missing or unreadable. The web's face boxes are in these pixels."""
+    from PIL import Image
+
+    relpath = (photo.derivatives or {}).get("view")
+    if not relpath:
+        return None
+    try:
+        with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
+            return (int(img.width), int(img.height))
+    except OSError:
+        return None

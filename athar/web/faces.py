@@ -42,12 +42,7 @@ def detect_faces(photo: Any) -> list[dict[str, Any]]:
 
 
 def view_size(photo: Any) -> tuple[int, int]:
-    """Width and height of a report photo's viewing copy (reads the header only)."""
-    from PIL import Image
+    """Width and height of a report photo's viewing copy; 800×800 when it cannot be read."""
+    from athar.registry.photos import view_size as stored_view_size
 
-    relpath = (photo.derivatives or {}).get("view")
-    try:
-        with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
-            return img.size
-    except (OSError, TypeError):
-        return (800, 800)
+    return stored_view_size(photo) or (800, 800)

@@ -7,6 +7,7 @@ touches one file. Decisions go through ``athar.identification.claims`` (rules, a
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -111,15 +112,23 @@ CONDITION_LABELS = {
 }
 
 
+@lru_cache(maxsize=4)
+def _shipped_figures(path: Path) -> dict[str, Any] | None:
+    """The figures file, read once per process (it ships with the code and changes with it)."""
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 def measured_error_rates() -> dict[str, Any] | None:
     """The figures athar's benchmarks measured, as shipped with this version (method page).
 
     Read from ``web/data/measured_error_rates.json`` (each block names its data and command);
     None when the file is missing or unreadable, and the page says figures are not available.
     """
-    try:
-        raw = json.loads(MEASURED_FILE.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    raw = _shipped_figures(MEASURED_FILE)
+    if raw is None:
         return None
     blocks = []
     for block in raw.get("blocks", []):

@@ -45,9 +45,10 @@ def home(request: HttpRequest) -> HttpResponse:
 
 def _waiting_families() -> list[dict[str, Any]]:
     """Self-registered family accounts without a caseworker: the last digits of their phone only."""
-    rows = User.objects.filter(role=Role.FAMILY, is_active=True, caseworker__isnull=True).order_by("date_joined")[:100]
-    return [{"user": u, "phone_end": (u.phone or u.login)[-3:], "reports": u.reports_filed_count} for u in
-            rows.annotate(reports_filed_count=Count("reports_filed", filter=Q(reports_filed__is_current=True)))]
+    rows = (User.objects.filter(role=Role.FAMILY, is_active=True, caseworker__isnull=True)
+            .annotate(reports_filed_count=Count("reports_filed", filter=Q(reports_filed__is_current=True)))
+            .order_by("date_joined")[:100])
+    return [{"user": u, "phone_end": (u.phone or u.login)[-3:], "reports": u.reports_filed_count} for u in rows]
 
 
 @login_required

@@ -142,9 +142,9 @@ def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpRespon
 
 
 def _own_data_rights(user: Any, report: Any) -> bool:
-    """Export and erasure: the family who filed the report, its caseworker, an administrator."""
-    return access.has_role(user, Role.ADMIN) or report.reporter_user_id == user.pk or (
-        access.is_caseworker(user) and access.can_view_report(user, report))
+    """Export and erasure of a report the user may see (``visible_report``): the family who filed
+    it, its caseworker or an administrator — not a reviewer, who sees reports to judge claims."""
+    return report.reporter_user_id == user.pk or access.has_role(user, Role.CASEWORKER, Role.ADMIN)
 
 
 @login_required
