@@ -1,6 +1,8 @@
 """Named face models: a detector, a landmarker and an embedder that work together.
 
-``arcface`` is the default (measured in docs/faces.md); ``dlib`` keeps dlib's
+``arcface`` is the default (measured in docs/faces.md): faceplugin's ArcFace-style embedder
+fine-tuned by athar for archive photos (``fr_feature_archive.onnx``, benchmarks/faces/finetune);
+``arcface-original`` is the same embedder with its published weights; ``dlib`` keeps dlib's
 public-domain ResNet embedder as the alternative with the same detector; ``dlib-hog``
 is an all-dlib stack (no ONNX at all). Every embedding records the embedder's
 name and version, so vectors from different models are never compared.
@@ -14,7 +16,7 @@ from functools import lru_cache
 from .datatypes import Detector, Embedder, Landmarker
 
 DEFAULT_MODEL = "arcface"
-MODEL_NAMES = ("arcface", "dlib", "dlib-hog")
+MODEL_NAMES = ("arcface", "arcface-original", "dlib", "dlib-hog")
 
 
 # How an aligned crop becomes the stored vector (pipeline.embed_crop). The recipe is part
@@ -54,9 +56,12 @@ class FaceModel:
 def get_face_model(name: str = DEFAULT_MODEL) -> FaceModel:
     """Build (once per process) the named model; model files are loaded from disk only."""
     from .dlib_models import Dlib5Landmarker, DlibEmbedder, HogDetector
-    from .onnx_models import OnnxArcFaceEmbedder, OnnxDetector
+    from .onnx_models import ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION, OnnxArcFaceEmbedder, OnnxDetector
 
     if name == "arcface":
+        embedder = OnnxArcFaceEmbedder(ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION)
+        return FaceModel(OnnxDetector(), Dlib5Landmarker(), embedder, recipe="grey-mirror")
+    if name == "arcface-original":
         return FaceModel(OnnxDetector(), Dlib5Landmarker(), OnnxArcFaceEmbedder(), recipe="grey-mirror")
     if name == "dlib":
         return FaceModel(OnnxDetector(), Dlib5Landmarker(), DlibEmbedder())

@@ -2,10 +2,12 @@
 
 fr_detect.onnx: a 320×240 anchor detector with decoded, normalised boxes.
 fr_feature.onnx: an ArcFace-style 512-d embedder on 112×112 aligned RGB faces.
+fr_feature_archive.onnx: the same graph with weights fine-tuned by athar for archive photos
+(the default embedder; benchmarks/faces/finetune/).
 fr_landmark.onnx: 68 points from a 64×64 grey crop. Not vendored and not used by the
 product (the 68-point layout comes from iBUG 300-W, whose licence is non-commercial,
 and the model's training data is undocumented); only the template-fitting script
-uses it from an ``npm pack`` copy. The two used files are vendored in ``models/``
+uses it from an ``npm pack`` copy. The used files are vendored in ``models/``
 (PROVENANCE.md); nothing is downloaded at run time.
 """
 
@@ -25,6 +27,12 @@ from .datatypes import Box, Detection, FloatArray, UInt8Array
 MODELS_DIR = Path(__file__).resolve().parent / "models"
 ONNX_EMBEDDER_NAME = "faceplugin-arcface-112"
 ONNX_EMBEDDER_VERSION = "faceplugin-face-recognition-js@0.0.1/fr_feature.onnx"
+# The same network with weights fine-tuned by athar so that degraded (archive-like) crops land
+# where the clean crop of the same photo lands under the published weights: the vector space is
+# the original's (same model name), the weights are not (another version). How it was made, on
+# what data, and its sha256: models/PROVENANCE.md and benchmarks/faces/finetune/.
+ARCHIVE_EMBEDDER_FILE = "fr_feature_archive.onnx"
+ARCHIVE_EMBEDDER_VERSION = "faceplugin-face-recognition-js@0.0.1/fr_feature.onnx>athar-archive-1"
 
 # dlib's 5 points (two corners per eye, nose base) placed in the ArcFace 112×112 frame:
 # the mean over 400 clean LFW faces after aligning each with the 68-point ONNX model
@@ -157,13 +165,17 @@ class Onnx68Landmarker:
 
 
 class OnnxArcFaceEmbedder:
-    """fr_feature.onnx: 512-d ArcFace-style vectors from 112×112 aligned faces."""
+    """fr_feature.onnx (or a fine-tuned copy of it): 512-d ArcFace-style vectors from 112×112
+    aligned faces. ``filename`` is a file in ``models/``; ``version`` is recorded with every vector."""
 
     name = ONNX_EMBEDDER_NAME
-    version = ONNX_EMBEDDER_VERSION
     dim = 512
     schemes = ("dlib5", "arcface5")
     crop_size = 112
+
+    def __init__(self, filename: str = "fr_feature.onnx", version: str = ONNX_EMBEDDER_VERSION) -> None:
+        self.filename = filename
+        self.version = version
 
     def align(self, image: Image.Image, points: FloatArray, scheme: str = "dlib5") -> Image.Image:
         template = DLIB5_IN_ARCFACE_112 if scheme == "dlib5" else ARCFACE_112
@@ -172,5 +184,5 @@ class OnnxArcFaceEmbedder:
     def embed(self, crop: Image.Image) -> FloatArray:
         a = np.asarray(crop.convert("RGB").resize((112, 112)), dtype=np.float32)
         x = ((a - 127.0) / 128.0).transpose(2, 0, 1)[None]
-        vec = _session("fr_feature.onnx").run(None, {"input": x})[0][0].astype(np.float32)
+        vec = _session(self.filename).run(None, {"input": x})[0][0].astype(np.float32)
         return vec / max(float(np.linalg.norm(vec)), 1e-12)

@@ -1,0 +1,111 @@
+"""Training crops for the archive-robust embedder (benchmarks/faces/finetune/train.py).
+
+For LFW dev photos of people used by **no** benchmark (neither face split, dev or test, nor
+the identification sets: make_split(…, 400, 1200) on both splits is excluded), this runs
+the product's own detection, turn choice and alignment on the clean photo and on several
+degraded copies (degrade.py: the "archive" mix and single degradations, new seeds), and
+stores every aligned 112×112 crop as uint8 (colour; the recipe turns them grey). No
+identity labels are used by the training: a degraded crop learns to land where the clean
+crop of the same photo lands under the original model.
+
+    nice .venv/bin/python benchmarks/faces/finetune/make_data.py /tmp/ft/data --workers 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import random
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+
+import degrade  # noqa: E402
+from identity_split import LFW, make_split  # noqa: E402
+
+from athar.matching.faces.pipeline import MIN_FACE_EVIDENCE, FacePipeline  # noqa: E402
+from athar.matching.faces.rotation import rotate_cw  # noqa: E402
+
+VARIANTS = ("archive", "archive", "archive", "archive_spec", "single", "single")
+PER_IDENTITY = 10
+
+
+def training_photos() -> list[Path]:
+    """Photos of identities outside every benchmark set (at most PER_IDENTITY each)."""
+    used: set[str] = set()
+    for split in ("dev", "test"):
+        s = make_split(split, 400, 1200)
+        used |= {n for n, *_ in s.present} | {n for n, _ in s.absent} | {n for n, _ in s.distractors}
+    out = []
+    for d in sorted(p for p in LFW.iterdir() if p.is_dir() and p.name not in used):
+        out += sorted(d.glob("*.jpg"))[:PER_IDENTITY]
+    return out
+
+
+def _seed(*parts: str) -> int:
+    return int(hashlib.sha256("/".join(("finetune",) + parts).encode()).hexdigest()[:12], 16)
+
+
+def crops(pipe: FacePipeline, img: Image.Image) -> list[np.ndarray]:
+    """Every kept face's aligned crop, as the product would embed it."""
+    work, seen = pipe.prepare(img.convert("RGB"))
+    out = []
+    for c, points, evidence in pipe._merge(work, pipe._candidates(seen)):
+        if evidence >= MIN_FACE_EVIDENCE:
+            crop = pipe.model.embedder.align(rotate_cw(work, c.rotation), points, "dlib5")
+            out.append(np.asarray(crop.convert("RGB"), dtype=np.uint8))
+    return out
+
+
+def _job(args: tuple[int, list[Path], list[Path], str]) -> int:
+    worker, photos, others, out = args
+    pipe = FacePipeline()
+    rows = []
+    for i, path in enumerate(photos):
+        img = Image.open(path).convert("RGB")
+        clean = crops(pipe, img)
+        if not clean:
+            continue
+        for v, kind in enumerate(VARIANTS):
+            rng = random.Random(_seed(path.name, str(v)))
+            other = Image.open(others[rng.randrange(len(others))]).convert("RGB")
+            name = rng.choice(sorted(degrade.SINGLE)) if kind == "single" else kind
+            for crop in crops(pipe, degrade.apply(name, img, rng, other)):
+                rows.append((str(path), name, clean[0], crop))
+        if i % 100 == 0:
+            print(f"worker {worker}: {i}/{len(photos)}", file=sys.stderr, flush=True)
+    np.savez_compressed(
+        Path(out) / f"part{worker}.npz",
+        photo=np.array([r[0] for r in rows]),
+        kind=np.array([r[1] for r in rows]),
+        clean=np.stack([r[2] for r in rows]),
+        degraded=np.stack([r[3] for r in rows]),
+    )
+    return len(rows)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--limit", type=int, default=0)
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    photos = training_photos()
+    if args.limit:
+        photos = photos[: args.limit]
+    others = photos[::7]
+    jobs = [(w, photos[w :: args.workers], others, str(args.out)) for w in range(args.workers)]
+    with ProcessPoolExecutor(args.workers) as ex:
+        counts = list(ex.map(_job, jobs))
+    print({"photos": len(photos), "pairs": sum(counts)})
+
+
+if __name__ == "__main__":
+    main()
