@@ -16,7 +16,7 @@ from athar.matching.scoring.fitting import (
 )
 
 OUT = Path(__file__).resolve().parents[2] / "athar" / "matching" / "scoring" / "algorithms"
-VERSION = "1.1"
+VERSION = "1.2"
 FALSE_MATCH_TARGET = 0.02
 REFINE = {"time": -0.01}  # chosen on dev by hand among 0, -0.01, -0.03 (age refinements did not help)  # fitted on dev; the product promise is 0.05 (margin for larger archives)
 
