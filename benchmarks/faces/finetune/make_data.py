@@ -14,7 +14,6 @@ crop of the same photo lands under the original model.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import random
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -27,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
 import degrade  # noqa: E402
+from identification import _seed  # noqa: E402
 from identity_split import LFW, make_split  # noqa: E402
 
 from athar.matching.faces.pipeline import MIN_FACE_EVIDENCE, FacePipeline  # noqa: E402
@@ -46,10 +46,6 @@ def training_photos() -> list[Path]:
     for d in sorted(p for p in LFW.iterdir() if p.is_dir() and p.name not in used):
         out += sorted(d.glob("*.jpg"))[:PER_IDENTITY]
     return out
-
-
-def _seed(*parts: str) -> int:
-    return int(hashlib.sha256("/".join(("finetune",) + parts).encode()).hexdigest()[:12], 16)
 
 
 def crops(pipe: FacePipeline, img: Image.Image) -> list[np.ndarray]:
@@ -73,7 +69,7 @@ def _job(args: tuple[int, list[Path], list[Path], str]) -> int:
         if not clean:
             continue
         for v, kind in enumerate(VARIANTS):
-            rng = random.Random(_seed(path.name, str(v)))
+            rng = random.Random(_seed("finetune", path.name, str(v)))
             other = Image.open(others[rng.randrange(len(others))]).convert("RGB")
             name = rng.choice(sorted(degrade.SINGLE)) if kind == "single" else kind
             for crop in crops(pipe, degrade.apply(name, img, rng, other)):

@@ -51,9 +51,12 @@ class OnnxNet(nn.Module):
         return env[self.output_name]
 
     def save_onnx(self, path):
-        g = self.model.graph
+        """Write the current weights into a copy of the loaded graph (the loaded one stays as it was)."""
+        model = onnx.ModelProto()
+        model.CopyFrom(self.model)
+        g = model.graph
         for t in g.initializer:
             if t.name in self.keymap:
                 arr = self.params[self.keymap[t.name]].detach().numpy().astype(np.float32)
                 t.CopyFrom(numpy_helper.from_array(arr, t.name))
-        onnx.save(self.model, path)
+        onnx.save(model, path)

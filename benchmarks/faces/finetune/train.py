@@ -134,7 +134,6 @@ for step in range(1, args.steps + 1):
         print(f'step {step} loss {np.mean(losses[-25:]):.4f} lr {lr:.2e} {time.time()-start:.0f}s', file=sys.stderr, flush=True)
     if step % 200 == 0 or step == args.steps or time.time() - start > args.minutes * 60:
         net.save_onnx(f'{args.out}/fr_feature_ft.onnx')
-        net.model = __import__('onnx').load(args.init or ONNX)  # keep a pristine graph for the next save
         if time.time() - start > args.minutes * 60:
             print('time budget reached', file=sys.stderr); break
 print('done', file=sys.stderr)
