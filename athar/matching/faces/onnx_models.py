@@ -32,7 +32,7 @@ ONNX_EMBEDDER_VERSION = "faceplugin-face-recognition-js@0.0.1/fr_feature.onnx"
 # the original's (same model name), the weights are not (another version). How it was made, on
 # what data, and its sha256: models/PROVENANCE.md and benchmarks/faces/finetune/.
 ARCHIVE_EMBEDDER_FILE = "fr_feature_archive.onnx"
-ARCHIVE_EMBEDDER_VERSION = "faceplugin-face-recognition-js@0.0.1/fr_feature.onnx>athar-archive-1"
+ARCHIVE_EMBEDDER_VERSION = "faceplugin-face-recognition-js@0.0.1/fr_feature.onnx>athar-archive-2"
 
 # dlib's 5 points (two corners per eye, nose base) placed in the ArcFace 112×112 frame:
 # the mean over 400 clean LFW faces after aligning each with the 68-point ONNX model

@@ -4,13 +4,16 @@
 face once (detections from the four turns are mapped back to the original photo and
 merged), embeds it once with the model's recipe (``embed_crop``: for ArcFace the grey crop
 and its mirror image; embedding is the expensive step), and returns
-:class:`DetectedFace` records. ``family_face`` picks the face a family means.
+:class:`DetectedFace` records. ``FacePipeline.aligned_faces`` stops before embedding (tools
+that need only the aligned crops: fine-tuning data, fast benchmarks of a new embedder).
+``family_face`` picks the face a family means.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 from PIL import Image, ImageFilter, ImageOps
@@ -48,6 +51,17 @@ class _Candidate:
             return self.det.logit
         p = min(max(self.det.score, 1e-7), 1 - 1e-7)
         return math.log(p / (1 - p))
+
+
+@dataclass(frozen=True)
+class AlignedFace:
+    """A face found, turned upright and aligned as the embedder will see it, not yet embedded."""
+
+    box: Box  # in the original photo's coordinates
+    rotation: int
+    landmarks: FloatArray  # in the original photo's coordinates
+    detector_score: float
+    crop: Image.Image
 
 
 def _scaled_box(det: Detection, scale: float, dx: float = 0, dy: float = 0) -> Detection:
@@ -100,11 +114,15 @@ class FacePipeline:
         return self.model.version
 
     def analyse(self, image: Image.Image | ImageSource) -> list[DetectedFace]:
-        """Every distinct face in the photo, largest first."""
+        """Every distinct face in the photo, embedded, largest first."""
+        return [self._embed(face) for face in self.aligned_faces(image)]
+
+    def aligned_faces(self, image: Image.Image | ImageSource) -> list[AlignedFace]:
+        """Every distinct face in the photo, aligned but not embedded, largest first."""
         img = image if isinstance(image, Image.Image) else load_image(image)
         work, seen = self.prepare(img.convert("RGB"))
         kept = self._merge(work, self._candidates(seen))
-        faces = [self._embed(work, c, points) for c, points, evidence in kept if evidence >= MIN_FACE_EVIDENCE]
+        faces = [self._align(work, c, points) for c, points, evidence in kept if evidence >= MIN_FACE_EVIDENCE]
         return sorted(faces, key=lambda f: -f.box.area)
 
     def prepare(self, img: Image.Image) -> tuple[Image.Image, Image.Image]:
@@ -187,26 +205,37 @@ class FacePipeline:
         points = self.model.landmarker.landmarks(np.asarray(rotate_cw(img, chosen.rotation)), chosen.det.box)
         return chosen, points, score[chosen.rotation]
 
-    def _embed(self, img: Image.Image, c: _Candidate, points: FloatArray) -> DetectedFace:
-        rimg = rotate_cw(img, c.rotation)
+    def _align(self, img: Image.Image, c: _Candidate, points: FloatArray) -> AlignedFace:
         scheme = getattr(self.model.landmarker, "scheme", "dlib5")
-        crop = self.model.embedder.align(rimg, points, scheme)  # type: ignore[call-arg]
-        parts = quality_parts(c.original_box, crop, c.det.score)
-        return DetectedFace(
+        crop = self.model.embedder.align(rotate_cw(img, c.rotation), points, scheme)  # type: ignore[call-arg]
+        return AlignedFace(
             box=c.original_box,
             rotation=c.rotation,
             landmarks=points_to_original(points, c.rotation, img.width, img.height),
             detector_score=c.det.score,
-            quality=combine_quality(parts),
-            embedding=embed_crop(self.model.embedder, crop, self.model.recipe),
             crop=crop,
+        )
+
+    def _embed(self, face: AlignedFace) -> DetectedFace:
+        parts = quality_parts(face.box, face.crop, face.detector_score)
+        return DetectedFace(
+            box=face.box,
+            rotation=face.rotation,
+            landmarks=face.landmarks,
+            detector_score=face.detector_score,
+            quality=combine_quality(parts),
+            embedding=embed_crop(self.model.embedder, face.crop, self.model.recipe),
+            crop=face.crop,
             model_name=self.model.name,
             model_version=self.model.version,
             quality_parts=parts,
         )
 
 
-def family_order(faces: list[DetectedFace]) -> list[DetectedFace]:
+_Face = TypeVar("_Face", DetectedFace, AlignedFace)
+
+
+def family_order(faces: list[_Face]) -> list[_Face]:
     """Faces in the order a family photo's default choice uses: upright first, then largest."""
     return sorted(faces, key=lambda f: (f.rotation != 0, -f.box.area))
 

@@ -29,8 +29,7 @@ import degrade  # noqa: E402
 from identification import _seed  # noqa: E402
 from identity_split import LFW, make_split  # noqa: E402
 
-from athar.matching.faces.pipeline import MIN_FACE_EVIDENCE, FacePipeline  # noqa: E402
-from athar.matching.faces.rotation import rotate_cw  # noqa: E402
+from athar.matching.faces.pipeline import FacePipeline  # noqa: E402
 
 VARIANTS = ("archive", "archive", "archive", "archive_spec", "single", "single")
 PER_IDENTITY = 10
@@ -49,41 +48,42 @@ def training_photos() -> list[Path]:
 
 
 def crops(pipe: FacePipeline, img: Image.Image) -> list[np.ndarray]:
-    """Every kept face's aligned crop, as the product would embed it."""
-    work, seen = pipe.prepare(img.convert("RGB"))
-    out = []
-    for c, points, evidence in pipe._merge(work, pipe._candidates(seen)):
-        if evidence >= MIN_FACE_EVIDENCE:
-            crop = pipe.model.embedder.align(rotate_cw(work, c.rotation), points, "dlib5")
-            out.append(np.asarray(crop.convert("RGB"), dtype=np.uint8))
-    return out
+    """Every kept face's aligned crop, as the product would embed it (largest first)."""
+    return [np.asarray(f.crop.convert("RGB"), dtype=np.uint8) for f in pipe.aligned_faces(img)]
 
 
-def _job(args: tuple[int, list[Path], list[Path], str]) -> int:
-    worker, photos, others, out = args
-    pipe = FacePipeline()
-    rows = []
-    for i, path in enumerate(photos):
-        img = Image.open(path).convert("RGB")
-        clean = crops(pipe, img)
-        if not clean:
-            continue
-        for v, kind in enumerate(VARIANTS):
-            rng = random.Random(_seed("finetune", path.name, str(v)))
-            other = Image.open(others[rng.randrange(len(others))]).convert("RGB")
-            name = rng.choice(sorted(degrade.SINGLE)) if kind == "single" else kind
-            for crop in crops(pipe, degrade.apply(name, img, rng, other)):
-                rows.append((str(path), name, clean[0], crop))
-        if i % 100 == 0:
-            print(f"worker {worker}: {i}/{len(photos)}", file=sys.stderr, flush=True)
+def _save(out: str, name: str, rows: list[tuple[str, str, np.ndarray, np.ndarray]]) -> None:
     np.savez_compressed(
-        Path(out) / f"part{worker}.npz",
+        Path(out) / name,
         photo=np.array([r[0] for r in rows]),
         kind=np.array([r[1] for r in rows]),
         clean=np.stack([r[2] for r in rows]),
         degraded=np.stack([r[3] for r in rows]),
     )
-    return len(rows)
+
+
+def _job(args: tuple[int, list[Path], list[Path], str, tuple[str, ...], int]) -> int:
+    """One worker's photos; saved in chunks so that training can start on part of the data."""
+    worker, photos, others, out, variants, chunk = args
+    pipe = FacePipeline()
+    rows: list[tuple[str, str, np.ndarray, np.ndarray]] = []
+    total = 0
+    for i, path in enumerate(photos):
+        img = Image.open(path).convert("RGB")
+        clean = crops(pipe, img)
+        for v, kind in enumerate(variants if clean else ()):
+            rng = random.Random(_seed("finetune", path.name, str(v)))
+            other = Image.open(others[rng.randrange(len(others))]).convert("RGB")
+            name = rng.choice(sorted(degrade.SINGLE)) if kind == "single" else kind
+            for crop in crops(pipe, degrade.apply(name, img, rng, other)):
+                rows.append((str(path), name, clean[0], crop))
+        if (i + 1) % chunk == 0 or i + 1 == len(photos):
+            if rows:
+                _save(out, f"part{worker}_{i // chunk:03d}.npz", rows)
+            total += len(rows)
+            rows = []
+            print(f"worker {worker}: {i + 1}/{len(photos)}", file=sys.stderr, flush=True)
+    return total
 
 
 def main() -> None:
@@ -91,13 +91,15 @@ def main() -> None:
     ap.add_argument("out", type=Path)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--limit", type=int, default=0)
+    ap.add_argument("--variants", nargs="*", default=list(VARIANTS), help="degradations per photo (default: %(default)s)")
+    ap.add_argument("--chunk", type=int, default=100, help="photos per saved part file")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
     photos = training_photos()
     if args.limit:
-        photos = photos[: args.limit]
+        photos = photos[:: max(1, len(photos) // args.limit)][: args.limit]
     others = photos[::7]
-    jobs = [(w, photos[w :: args.workers], others, str(args.out)) for w in range(args.workers)]
+    jobs = [(w, photos[w :: args.workers], others, str(args.out), tuple(args.variants), args.chunk) for w in range(args.workers)]
     with ProcessPoolExecutor(args.workers) as ex:
         counts = list(ex.map(_job, jobs))
     print({"photos": len(photos), "pairs": sum(counts)})

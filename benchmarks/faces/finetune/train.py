@@ -25,6 +25,11 @@ ap.add_argument('--ncc', type=float, default=0.5)
 ap.add_argument('--dry', action='store_true')
 ap.add_argument('--init', default=None, help='start the student from this ONNX file (teacher stays the original)')
 ap.add_argument('--seed', type=int, default=7)
+ap.add_argument('--ce-weight', type=float, default=0.0,
+                help='weight of the contrastive term: each crop against the clean teacher vectors of every training photo, '
+                     'photos of the same person as positives (0 = distillation only, as in runs 1 and 2)')
+ap.add_argument('--tau', type=float, default=0.1, help='temperature of the contrastive term')
+ap.add_argument('--save-every', type=int, default=200, help='also keep a numbered checkpoint every so many steps')
 args = ap.parse_args()
 torch.set_num_threads(2)
 ONNX = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'athar', 'matching', 'faces', 'models', 'fr_feature.onnx')
@@ -74,6 +79,11 @@ for k in np.unique(kind):
 D_idx = np.where(keep)[0]
 clean_grey = {i: grey(clean[i]) for i in first}
 uidx = np.searchsorted(uniq, photo)
+# Identity of each training photo (LFW folder name): the contrastive term's positives.
+ident_names = np.array([os.path.basename(os.path.dirname(str(u))) for u in uniq])
+_, ident = np.unique(ident_names, return_inverse=True)
+bank = torch.from_numpy(T_clean.astype(np.float32))
+ident_t = torch.from_numpy(ident)
 
 def augment(g, rng):
     """Extra, randomised degradation of a grey aligned crop (beyond degrade.py)."""
@@ -113,7 +123,7 @@ start = time.time(); losses = []
 for step in range(1, args.steps + 1):
     lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / args.steps))
     for gp in opt.param_groups: gp['lr'] = lr
-    xs, ts = [], []
+    xs, ts, us = [], [], []
     for _ in range(args.batch):
         if rng.random() < args.clean_share:
             i = first[rng.randrange(len(first))]; g = clean_grey[i]
@@ -124,14 +134,23 @@ for step in range(1, args.steps + 1):
             if rng.random() < 0.5: g = augment(g, rng)
             t = row_t[i]
         if rng.random() < 0.5: g = g[:, ::-1]
-        xs.append(np.ascontiguousarray(g)); ts.append(t)
+        xs.append(np.ascontiguousarray(g)); ts.append(t); us.append(uidx[i])
     x = torch.from_numpy(to_x(xs)); t = torch.from_numpy(np.stack(ts).astype(np.float32))
     y = F.normalize(net(x), dim=1)
     loss = (1 - (y * t).sum(1)).mean()
+    if args.ce_weight > 0:
+        # Rank the crop's own person first among every training photo's clean vector: pushes a
+        # degraded face away from other people's faces, not only towards its own photo.
+        logits = y @ bank.T / args.tau
+        pos = ident_t[None, :] == ident_t[torch.tensor(us)][:, None]
+        ce = (torch.logsumexp(logits, 1) - torch.logsumexp(logits.masked_fill(~pos, -1e9), 1)).mean()
+        loss = loss + args.ce_weight * ce
     opt.zero_grad(); loss.backward(); opt.step()
     losses.append(loss.item())
     if step % 25 == 0:
         print(f'step {step} loss {np.mean(losses[-25:]):.4f} lr {lr:.2e} {time.time()-start:.0f}s', file=sys.stderr, flush=True)
+    if step % args.save_every == 0:
+        net.save_onnx(f'{args.out}/fr_feature_ft_step{step}.onnx')
     if step % 200 == 0 or step == args.steps or time.time() - start > args.minutes * 60:
         net.save_onnx(f'{args.out}/fr_feature_ft.onnx')
         if time.time() - start > args.minutes * 60:

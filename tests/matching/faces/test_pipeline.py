@@ -16,6 +16,7 @@ from athar.matching.faces import (
     load_calibration,
     score_case,
 )
+from athar.matching.faces.pipeline import embed_crop
 from athar.matching.faces.rotation import rotate_cw
 
 
@@ -59,6 +60,18 @@ def test_two_faces_largest_by_default_and_by_number(pipeline, face_a, face_b) ->
     assert left.box.left < 350 and float(left.embedding @ a_vec) > 0.7
     with pytest.raises(FaceNumberOutOfRange):
         family_face(faces, face_number=3)
+
+
+def test_aligned_faces_are_the_faces_analyse_embeds(pipeline, face_a, face_b) -> None:  # type: ignore[no-untyped-def]
+    sheet = Image.new("RGB", (700, 400), (128, 128, 128))
+    sheet.paste(face_a.resize((180, 180)), (20, 100))
+    sheet.paste(rotate_cw(face_b, 90), (420, 60))
+    aligned, embedded = pipeline.aligned_faces(sheet), pipeline.analyse(sheet)
+    assert [(f.box, f.rotation) for f in aligned] == [(f.box, f.rotation) for f in embedded]
+    for a, e in zip(aligned, embedded):
+        assert np.array_equal(np.asarray(a.crop), np.asarray(e.crop))
+        assert np.allclose(a.landmarks, e.landmarks)
+        assert float(embed_crop(pipeline.model.embedder, a.crop, pipeline.model.recipe) @ e.embedding) > 0.9999
 
 
 def test_face_too_small(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]
