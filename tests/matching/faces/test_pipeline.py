@@ -67,6 +67,7 @@ def test_aligned_faces_are_the_faces_analyse_embeds(pipeline, face_a, face_b) ->
     sheet.paste(face_a.resize((180, 180)), (20, 100))
     sheet.paste(rotate_cw(face_b, 90), (420, 60))
     aligned, embedded = pipeline.aligned_faces(sheet), pipeline.analyse(sheet)
+    assert len(aligned) == 2 and {f.rotation for f in aligned} == {0, 270}
     assert [(f.box, f.rotation) for f in aligned] == [(f.box, f.rotation) for f in embedded]
     for a, e in zip(aligned, embedded):
         assert np.array_equal(np.asarray(a.crop), np.asarray(e.crop))
