@@ -60,3 +60,10 @@ class OnnxNet(nn.Module):
                 arr = self.params[self.keymap[t.name]].detach().numpy().astype(np.float32)
                 t.CopyFrom(numpy_helper.from_array(arr, t.name))
         onnx.save(model, path)
+
+
+def grey_mirror(net, x):
+    """The product's grey-mirror recipe on a batch (N,3,112,112 grey crops, (v - 127) / 128):
+    the unit vectors of each crop and its mirror image, averaged and renormalised."""
+    v = F.normalize(net(x), dim=1) + F.normalize(net(torch.flip(x, dims=[3])), dim=1)
+    return F.normalize(v, dim=1)

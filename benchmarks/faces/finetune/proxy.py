@@ -50,39 +50,30 @@ def dump(split: str, out: Path, condition: str, mated: int, distractors: int) ->
 
 def embed(onnx_file: str, crops: np.ndarray) -> np.ndarray:
     import torch  # noqa: PLC0415
-    import torch.nn.functional as F  # noqa: PLC0415
 
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from onnx_torch import OnnxNet  # noqa: PLC0415
+    from onnx_torch import OnnxNet, grey_mirror  # noqa: PLC0415
 
     net = OnnxNet(onnx_file).eval()
-    out = []
     with torch.no_grad():
-        for i in range(0, len(crops), 64):
-            g = (crops[i : i + 64].astype(np.float32) - 127.0) / 128.0
-            x = torch.from_numpy(np.ascontiguousarray(g[:, None].repeat(3, 1)))
-            v = F.normalize(net(x), dim=1) + F.normalize(net(torch.flip(x, dims=[3])), dim=1)
-            out.append(F.normalize(v, dim=1).numpy())
-    return np.concatenate(out)
+        return np.concatenate([
+            grey_mirror(net, torch.from_numpy(((crops[i : i + 64, None].repeat(3, 1) - 127.0) / 128.0).astype(np.float32))).numpy()
+            for i in range(0, len(crops), 64)
+        ])
 
 
 def metrics(z: np.lib.npyio.NpzFile, vecs: np.ndarray) -> dict[str, float]:
+    """The benchmark's own rank metrics (athar.matching.faces.evaluation) on the dumped faces."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+    from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: PLC0415
+
     side, owner = z["side"], z["owner"]
-    n_cases, present = int(z["cases"]), int(z["present"])
-    cv, co = vecs[side == 1], owner[side == 1]
-    ranks = []
-    for p in range(present):
-        m = (side == 0) & (owner == p)
-        if not m.any():
-            ranks.append(n_cases)
-            continue
-        s = cv @ vecs[m][0]
-        best = np.full(n_cases, -2.0)
-        np.maximum.at(best, co, s)
-        ranks.append(1 + int((best > best[p]).sum()) if best[p] > -2 else n_cases)
-    r = np.array(ranks)
-    return {"rank1": float((r == 1).mean()), "rank5": float((r <= 5).mean()), "rank10": float((r <= 10).mean()),
-            "mrr": float((1 / r).mean()), "median": float(np.median(r))}
+    present, absent, n_cases = int(z["present"]), int(z["absent"]), int(z["cases"])
+    probes = [vecs[(side == 0) & (owner == i)] for i in range(present + absent)]
+    cases = [vecs[(side == 1) & (owner == j)] for j in range(n_cases)]
+    true_case = list(range(present)) + [-1] * absent
+    m = identification_metrics(score_matrix(probes, cases), true_case, [len(p) > 0 for p in probes], lambda s: False)
+    return {k: m[k] for k in ("rank1", "rank5", "rank10", "mrr", "median_rank")}
 
 
 def main() -> None:

@@ -11,7 +11,7 @@ import sys, os, time, io, math, random, glob, argparse
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np, torch, torch.nn.functional as F
 from PIL import Image, ImageFilter, ImageEnhance
-from onnx_torch import OnnxNet
+from onnx_torch import OnnxNet, grey_mirror
 
 ap = argparse.ArgumentParser()
 ap.add_argument('--data', default='/tmp/ft/data')
@@ -54,9 +54,7 @@ def teacher_t(gs):
     out = []
     with torch.no_grad():
         for i in range(0, len(gs), 64):
-            x = torch.from_numpy(to_x(gs[i:i+64]))
-            v = F.normalize(tnet(x), dim=1) + F.normalize(tnet(torch.flip(x, dims=[3])), dim=1)
-            out.append(F.normalize(v, dim=1).numpy())
+            out.append(grey_mirror(tnet, torch.from_numpy(to_x(gs[i:i+64]))).numpy())
     return np.concatenate(out)
 if os.path.exists(cache):
     T_clean = np.load(cache)['T_clean']
