@@ -1,6 +1,7 @@
 """The ``athar`` command contracts, exercised as a user would: a subprocess and a fresh store."""
 
 import hashlib
+import json
 import os
 import signal
 import subprocess
@@ -120,6 +121,22 @@ def test_user_add_reads_password_from_stdin_and_enrols_totp(tmp_path):
     again = run_athar(tmp_path / "home", "user", "add", "--phone", "+963944000111", "--role", "family",
                       "--password-stdin", "--json", stdin="another long passphrase\n", check=False)
     assert again.returncode != 0 and "already exists" in last_json(again)["error"]
+
+
+def test_api_token_lifecycle_from_the_command_line(tmp_path):
+    home = tmp_path / "home"
+    run_athar(home, "user", "add", "--phone", "+963 944 000 222", "--role", "family", "--password-stdin", "--json",
+              stdin="a long enough passphrase\n")
+    issued = last_json(run_athar(home, "api", "token", "--login", "+963944000222", "--name", "phone", "--days", "10",
+                                 "--json"))
+    assert issued["token"].startswith("athar_") and issued["expires_at"]
+    listed = last_json(run_athar(home, "api", "tokens", "--login", "+963944000222", "--json"))
+    assert [t["status"] for t in listed["tokens"]] == ["active"] and issued["token"] not in json.dumps(listed)
+    revoked = last_json(run_athar(home, "api", "revoke", "--token-id", str(issued["token_id"]), "--json"))
+    assert revoked["revoked"] == [issued["token_id"]]
+    bad = run_athar(home, "api", "token", "--login", "+963944000222", "--name", "x", "--days", "9999", "--json",
+                    check=False)
+    assert bad.returncode != 0 and "valid for 1 to" in last_json(bad)["error"]
 
 
 def test_production_refuses_to_start_without_secret_key(tmp_path):

@@ -1,9 +1,15 @@
-"""Per-user API tokens: only a hash is stored; a token acts with exactly its user's permissions."""
+"""Per-user API tokens: only a hash is stored; a token acts with exactly its user's permissions.
+
+A token is a standing credential that outlives any session, so it expires (90 days unless
+``ATHAR_API_TOKEN_DAYS`` says otherwise, or fewer with ``--days``) and can be revoked at once
+(``athar api revoke``); ``athar api tokens`` lists a user's tokens without their values.
+"""
 
 from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import models
@@ -33,6 +39,8 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Null only for tokens issued before expiry existed; the migration gave them one.
+    expires_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
@@ -40,15 +48,29 @@ class ApiToken(models.Model):
         verbose_name_plural = _("API tokens")
 
     @classmethod
-    def issue(cls, user: object, name: str) -> tuple["ApiToken", str]:
-        """A new token and its plain value (shown once)."""
+    def issue(cls, user: object, name: str, days: int | None = None) -> tuple["ApiToken", str]:
+        """A new token and its plain value (shown once), valid for ``days`` (default: the setting)."""
+        days = settings.ATHAR_API_TOKEN_DAYS if days is None else days
+        if not 1 <= days <= settings.ATHAR_API_TOKEN_MAX_DAYS:
+            raise ValueError(f"a token is valid for 1 to {settings.ATHAR_API_TOKEN_MAX_DAYS} days, not {days}")
         token = PREFIX + secrets.token_urlsafe(32)
-        return cls.objects.create(user=user, name=name, token_hash=token_hash(token)), token
+        expires = timezone.now() + timedelta(days=days)
+        return cls.objects.create(user=user, name=name, token_hash=token_hash(token), expires_at=expires), token
+
+    @property
+    def status(self) -> str:
+        """active, expired or revoked (revoked wins: it was a deliberate act)."""
+        if self.revoked_at is not None:
+            return "revoked"
+        if self.expires_at is None or self.expires_at <= timezone.now():
+            return "expired"
+        return "active"
 
     @classmethod
     def authenticate(cls, token: str) -> object | None:
         row = (cls.objects.select_related("user")
-               .filter(token_hash=token_hash(token), revoked_at=None, user__is_active=True).first())
+               .filter(token_hash=token_hash(token), revoked_at=None, user__is_active=True,
+                       expires_at__gt=timezone.now()).first())
         if row is None or not staff_token_allowed(row.user):
             return None
         cls.objects.filter(pk=row.pk).update(last_used_at=timezone.now())

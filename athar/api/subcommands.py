@@ -1,4 +1,5 @@
-"""``athar api token``: issue a per-user API token (printed once; only its hash is kept)."""
+"""``athar api token|tokens|revoke``: issue a per-user API token (printed once; only its hash is
+kept), list a user's tokens (never their values), revoke one or all of them."""
 
 from __future__ import annotations
 
@@ -6,6 +7,8 @@ from argparse import ArgumentParser
 from typing import Any
 
 import pyotp
+from django.db import transaction
+from django.utils import timezone
 
 from athar.accounts.models import User
 from athar.api.models import ApiToken
@@ -18,19 +21,72 @@ def _arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--name", required=True, help="what the token is for, e.g. 'ngo-sync'")
     parser.add_argument("--totp-code", default="", help="a current code of the user's authenticator: required "
                         "for reviewers, archivists and administrators where two-factor sign-in is required")
+    parser.add_argument("--days", type=int, default=None,
+                        help="days the token stays valid (default: ATHAR_API_TOKEN_DAYS, 90)")
 
 
 @subcommand("api", "token", "Issue an API token for a user; it acts with exactly that user's permissions.",
             arguments=_arguments)
 def api_token(options: dict[str, Any]) -> dict[str, Any]:
-    user = User.objects.filter(login=options["login"].strip().lower()).first() or \
-        User.objects.filter(login=options["login"].strip()).first()
-    if user is None or not user.is_active:
+    user = _user(options["login"])
+    if not user.is_active:
         raise ValueError(f"no active account {options['login']!r}")
     _second_factor(user, options.get("totp_code") or "")
-    row, token = ApiToken.issue(user, options["name"])
-    record("api.token_issued", object_type="user", object_id=user.pk, data={"token": row.pk})
-    return {"token_id": row.pk, "user_id": user.pk, "token": token}
+    row, token = ApiToken.issue(user, options["name"], options.get("days"))
+    record("api.token_issued", object_type="user", object_id=user.pk,
+           data={"token": row.pk, "expires_at": row.expires_at.isoformat()})
+    return {"token_id": row.pk, "user_id": user.pk, "token": token, "expires_at": row.expires_at.isoformat()}
+
+
+def _user(login: str) -> User:
+    user = User.objects.filter(login=login.strip().lower()).first() or User.objects.filter(login=login.strip()).first()
+    if user is None:
+        raise ValueError(f"no account {login!r}")
+    return user
+
+
+def _when(value: Any) -> str | None:
+    return value.isoformat() if value else None
+
+
+def _list_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--login", required=True, help="the user's email or phone (their sign-in)")
+
+
+@subcommand("api", "tokens", "List a user's API tokens: name, status, issued, last used, expiry (never the token).",
+            arguments=_list_arguments,
+            describe=lambda r: "\n".join(f"{t['token_id']:>5}  {t['status']:<8} {t['name']}  expires {t['expires_at']}"
+                                         for t in r["tokens"]) or "no tokens")
+def api_tokens(options: dict[str, Any]) -> dict[str, Any]:
+    user = _user(options["login"])
+    rows = [{"token_id": t.pk, "name": t.name, "status": t.status, "created_at": _when(t.created_at),
+             "last_used_at": _when(t.last_used_at), "expires_at": _when(t.expires_at),
+             "revoked_at": _when(t.revoked_at)} for t in user.api_tokens.all()]
+    return {"user_id": user.pk, "tokens": rows}
+
+
+def _revoke_arguments(parser: ArgumentParser) -> None:
+    which = parser.add_mutually_exclusive_group(required=True)
+    which.add_argument("--token-id", type=int, help="the token to revoke (see `athar api tokens`)")
+    which.add_argument("--login", help="revoke every active token of this account")
+
+
+@subcommand("api", "revoke", "Revoke one API token (--token-id) or every token of an account (--login); "
+            "a revoked token stops working at once.", arguments=_revoke_arguments)
+def api_revoke(options: dict[str, Any]) -> dict[str, Any]:
+    if options.get("token_id") is not None:
+        rows = ApiToken.objects.filter(pk=options["token_id"])
+        if not rows.exists():
+            raise ValueError(f"no API token {options['token_id']}")
+    else:
+        rows = _user(options["login"]).api_tokens.all()
+    now, revoked = timezone.now(), []
+    with transaction.atomic():  # all the account's tokens, or none, with their audit records
+        for row in rows.filter(revoked_at=None):
+            ApiToken.objects.filter(pk=row.pk).update(revoked_at=now)
+            record("api.token_revoked", object_type="user", object_id=row.user_id, data={"token": row.pk})
+            revoked.append(row.pk)
+    return {"revoked": revoked, "already_revoked": [r.pk for r in rows if r.pk not in revoked]}
 
 
 def _second_factor(user: User, code: str) -> None:

@@ -132,3 +132,49 @@ def test_cli_issues_a_staff_token_only_against_a_current_code(world, settings):
     issued = api_token({"login": reviewer.login, "name": "sync", "totp_code": pyotp.TOTP(reviewer.totp_secret).now()})
     assert issued["token"].startswith("athar_")
     assert api_token({"login": world.family.login, "name": "app", "totp_code": ""})["token"]
+
+
+@pytest.mark.django_db
+def test_a_token_expires_and_its_lifetime_is_bounded(world, settings):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    row, token = ApiToken.issue(world.family, "phone", days=7)
+    assert timedelta(days=6, hours=23) < row.expires_at - timezone.now() <= timedelta(days=7)
+    assert _client(token=token).get("/api/reports").status_code == 200
+    ApiToken.objects.filter(pk=row.pk).update(expires_at=timezone.now() - timedelta(seconds=1))
+    assert _client(token=token).get("/api/reports").status_code == 401
+    row.refresh_from_db()
+    assert row.status == "expired"
+    default_row, _ = ApiToken.issue(world.family, "default")
+    assert abs((default_row.expires_at - timezone.now()) - timedelta(days=settings.ATHAR_API_TOKEN_DAYS)) < timedelta(minutes=1)
+    for days in (0, -3, settings.ATHAR_API_TOKEN_MAX_DAYS + 1):
+        with pytest.raises(ValueError, match="valid for 1 to"):
+            ApiToken.issue(world.family, "bad", days=days)
+
+
+@pytest.mark.django_db
+def test_listing_shows_status_never_the_token_and_revoking_stops_it_at_once(world):
+    from athar.api.subcommands import api_revoke, api_token, api_tokens
+    from athar.audit.models import AuditEvent
+
+    first = api_token({"login": world.family.login, "name": "phone", "totp_code": "", "days": 30})
+    second = api_token({"login": world.family.login, "name": "laptop", "totp_code": ""})
+    listed = api_tokens({"login": world.family.login})
+    assert {t["name"]: t["status"] for t in listed["tokens"]} == {"phone": "active", "laptop": "active"}
+    assert first["token"] not in repr(listed) and second["token"] not in repr(listed)
+
+    assert api_revoke({"token_id": first["token_id"], "login": None})["revoked"] == [first["token_id"]]
+    assert _client(token=first["token"]).get("/api/reports").status_code == 401
+    assert _client(token=second["token"]).get("/api/reports").status_code == 200
+    again = api_revoke({"token_id": first["token_id"], "login": None})
+    assert again == {"revoked": [], "already_revoked": [first["token_id"]]}
+
+    everything = api_revoke({"token_id": None, "login": world.family.login})
+    assert everything["revoked"] == [second["token_id"]]
+    assert _client(token=second["token"]).get("/api/reports").status_code == 401
+    assert {t["status"] for t in api_tokens({"login": world.family.login})["tokens"]} == {"revoked"}
+    assert AuditEvent.objects.filter(action="api.token_revoked").count() == 2
+    with pytest.raises(ValueError, match="no API token"):
+        api_revoke({"token_id": 987654, "login": None})
