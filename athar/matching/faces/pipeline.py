@@ -30,7 +30,16 @@ MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
 MIN_FAMILY_FACE_SIDE = 40  # family photos: ask for a better photo below this
 DETECTION_BLUR = 1.5  # Gaussian radius in pixels of the photo
 SMALL_IMAGE_SIDE = 200  # photos smaller than this are upsampled ×2 before detection
-TILE_ABOVE_SIDE = 480  # larger photos are also searched in 2×2 overlapping tiles
+TILE_ABOVE_SIDE = 480  # larger photos are also searched in overlapping tiles
+# Tiles are 2×2, each TILE_OVERLAP/2 of the photo. With TILE_MAX_SIDE set, finer levels follow
+# (4×4, 6×6 …, each TILE_OVERLAP/n) until a tile's longer side is at most that. Not the default:
+# on large photos finer tiles found many more small faces but, on a busy textured background,
+# also many false ones (3000×2000, max side 960: 32 instead of 21 of 40 faces, 450 false faces
+# instead of 0; docs/faces.md, benchmarks/faces/large_photos.py --tile-max-side).
+TILE_MAX_SIDE: int | None = None
+TILE_OVERLAP = 1.2
+FLAT_RANGE = 32  # grey levels: a photo whose 1 %–99 % range is narrower is "flat" (stretch_contrast)
+BACKGROUND_TOLERANCE = 6  # grey levels around a flat photo's most common level that count as background
 # Detector logit + upright logit below this is dropped before embedding: on LFW dev it
 # removed 35 % of off-centre detections (many false) and 0.5 % of the real faces.
 MIN_FACE_EVIDENCE = 0.0
@@ -69,6 +78,72 @@ def _scaled_box(det: Detection, scale: float, dx: float = 0, dy: float = 0) -> D
     return Detection(
         Box(b.left / scale + dx, b.top / scale + dy, b.right / scale + dx, b.bottom / scale + dy), det.score, det.logit
     )
+
+
+def _band_range(hist: list[int], cutoff: float) -> tuple[int, int]:
+    """Lowest and highest level of one band after cutting ``cutoff`` % of pixels off each end."""
+    cut, total = sum(hist) * cutoff / 100, 0
+    lo = 0
+    while lo < 255 and total + hist[lo] <= cut:
+        total += hist[lo]
+        lo += 1
+    total, hi = 0, 255
+    while hi > 0 and total + hist[hi] <= cut:
+        total += hist[hi]
+        hi -= 1
+    return lo, hi
+
+
+def stretch_contrast(img: Image.Image, cutoff: float = 1.0) -> Image.Image:
+    """A global contrast stretch: PIL's autocontrast (1 % cut-off), except on flat photos.
+
+    On a photo that is mostly one flat colour — a small face on a large sheet or floor — the
+    1 % / 99 % levels are both the background's: autocontrast then does nothing at all (both
+    levels equal: a dim face stays dim) or maps a few grey levels onto 0–255 (the face turns
+    black and white). When a band's range is under FLAT_RANGE levels, the levels are taken from
+    the pixels that are not the background (luminance more than BACKGROUND_TOLERANCE from the
+    most common level) instead. Every other photo gets exactly ImageOps.autocontrast (no photo of
+    the degraded dev benchmark is that flat: the narrowest spans 33 levels).
+    """
+    hist = img.histogram()
+    ranges = [_band_range(hist[b * 256 : (b + 1) * 256], cutoff) for b in range(len(img.getbands()))]
+    if all(hi - lo >= FLAT_RANGE for lo, hi in ranges):
+        return ImageOps.autocontrast(img, cutoff=cutoff)
+    lum = np.asarray(img.convert("L"), dtype=np.int16)
+    background = int(np.bincount(lum.ravel(), minlength=256).argmax())
+    foreground = np.abs(lum - background) > BACKGROUND_TOLERANCE
+    if foreground.mean() < 0.002:  # nothing but background: nothing to bring out
+        return img
+    pixels = np.asarray(img).reshape(lum.shape + (-1,))[foreground]
+    lut: list[int] = []
+    for band in range(pixels.shape[1]):
+        lo, hi = (float(v) for v in np.percentile(pixels[:, band], [cutoff, 100 - cutoff]))
+        if hi - lo < FLAT_RANGE:
+            lo = min(max(0.0, (lo + hi - FLAT_RANGE) / 2), 255.0 - FLAT_RANGE)
+            hi = lo + FLAT_RANGE
+        lut += [int(min(255, max(0, (i - lo) * 255.0 / (hi - lo)))) for i in range(256)]
+    return img.point(lut)
+
+
+def tile_grid(width: int, height: int, max_side: int | None = None) -> list[tuple[int, int, int, int]]:
+    """Overlapping tiles (left, top, width, height) of a large photo, coarse to fine.
+
+    Level n cuts the photo into n×n tiles, each 1.2/n of the photo's size (neighbours overlap,
+    so a face on a seam is whole in some tile). Level 2 always; with ``max_side`` (default
+    TILE_MAX_SIDE) n = 4, 6 … follow until tiles are at most that on their longer side (max side
+    640: a 1600×1200 photo gets 20 tiles, a 3000×2000 one 56; the detector costs ~2.4 ms a tile).
+    """
+    max_side = TILE_MAX_SIDE if max_side is None else max_side
+    out: list[tuple[int, int, int, int]] = []
+    n = 2
+    while True:
+        tw, th = min(width, math.ceil(width * TILE_OVERLAP / n)), min(height, math.ceil(height * TILE_OVERLAP / n))
+        for i in range(n):
+            for j in range(n):
+                out.append((round(i * (width - tw) / (n - 1)), round(j * (height - th) / (n - 1)), tw, th))
+        if max_side is None or max(tw, th) <= max_side:
+            return out
+        n += 2
 
 
 def embed_crop(embedder: Embedder, crop: Image.Image, recipe: str = "plain") -> FloatArray:
@@ -135,11 +210,11 @@ class FacePipeline:
         """
         if not self.enhance:
             return img, img
-        work = ImageOps.autocontrast(img, cutoff=1)
+        work = stretch_contrast(img)
         # The blur is for noise at the scale of a ~250 px face photo; a tiny photo gets
         # proportionally less, or its small face is smeared away.
         radius = DETECTION_BLUR * min(1.0, max(img.size) / 250)
-        seen = ImageOps.autocontrast(img.filter(ImageFilter.GaussianBlur(radius)), cutoff=1)
+        seen = stretch_contrast(img.filter(ImageFilter.GaussianBlur(radius)))
         return work, seen
 
     def _candidates(self, img: Image.Image) -> list[_Candidate]:
@@ -162,14 +237,29 @@ class FacePipeline:
         return dets
 
     def _detect_tiles(self, arr: UInt8Array) -> list[Detection]:
-        """Small faces in big photos vanish when the detector shrinks the photo to 320×240."""
+        """Small faces in big photos vanish when the detector shrinks the photo to 320×240.
+
+        Tiles of one level share a size, so the photo is shrunk once per level to the scale the
+        detector would shrink each tile to, and the tiles are cut from that (shrinking every
+        tile on its own cost as much as the detector).
+        """
         h, w = arr.shape[:2]
-        th, tw = int(h * 0.6), int(w * 0.6)
-        out = []
-        for y0 in (0, h - th):
-            for x0 in (0, w - tw):
-                for d in self.model.detector.detect(np.ascontiguousarray(arr[y0 : y0 + th, x0 : x0 + tw])):
-                    out.append(_scaled_box(d, 1.0, x0, y0))
+        side = getattr(self.model.detector, "W", None), getattr(self.model.detector, "H", None)
+        photo, out = Image.fromarray(arr), []
+        levels: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        for x0, y0, tw, th in tile_grid(w, h):
+            levels.setdefault((tw, th), []).append((x0, y0))
+        for (tw, th), corners in levels.items():
+            # The first level (2×2) is cut from the photo itself, as before finer levels existed.
+            fine = len(corners) > 4 and bool(side[0] and side[1])
+            scale = min(1.0, side[0] / tw, side[1] / th) if fine else 1.0
+            level = np.asarray(photo.resize((max(1, round(w * scale)), max(1, round(h * scale))),
+                                            Image.Resampling.BILINEAR)) if scale < 1 else arr
+            stw, sth = max(1, round(tw * scale)), max(1, round(th * scale))
+            for x0, y0 in corners:
+                sx, sy = round(x0 * scale), round(y0 * scale)
+                for d in self.model.detector.detect(np.ascontiguousarray(level[sy : sy + sth, sx : sx + stw])):
+                    out.append(_scaled_box(d, scale, x0, y0))
         return out
 
     def _merge(self, img: Image.Image, cands: list[_Candidate]) -> list[tuple[_Candidate, FloatArray, float]]:

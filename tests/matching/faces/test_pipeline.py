@@ -119,3 +119,63 @@ def test_evaluate_dirs_on_a_tiny_gallery(lfw, tmp_path) -> None:  # type: ignore
     assert m["probes"] == 3 and m["absent_probes"] == 1 and m["cases"] == 3
     assert m["rank1"] == 1.0 and m["false_match_rate"] == 0.0
     assert set(m) >= {"rank5", "rank10", "median_rank", "mrr", "true_match_rate", "no_face_archive", "no_face_probes", "seconds_per_photo"}
+
+
+@pytest.mark.parametrize("size", [(481, 400), (640, 480), (1600, 1200), (3000, 2000), (500, 2600)])
+def test_tiles_cover_the_photo_and_end_small_enough(size: tuple[int, int]) -> None:
+    from athar.matching.faces.pipeline import tile_grid
+
+    width, height = size
+    default = tile_grid(width, height)  # one level: 2×2 tiles of 0.6 of the photo
+    assert len(default) == 4 and {(w, h) for _, _, w, h in default} == {(min(width, -(-width * 6 // 10)), min(height, -(-height * 6 // 10)))}
+    tiles = tile_grid(width, height, max_side=640)
+    assert all(0 <= x and 0 <= y and x + w <= width and y + h <= height for x, y, w, h in tiles)
+    finest = min(w * h for _, _, w, h in tiles)
+    fine = [(x, y, w, h) for x, y, w, h in tiles if w * h == finest]
+    assert max(max(w, h) for _, _, w, h in fine) <= 640
+    covered = np.zeros((height, width), bool)
+    for x, y, w, h in fine:
+        covered[y : y + h, x : x + w] = True
+    assert covered.all()
+    # Neighbouring fine tiles overlap, so a small face on a seam is whole in one of them.
+    xs = sorted({x for x, _, _, _ in fine})
+    assert all(b - a < fine[0][2] for a, b in zip(xs, xs[1:]))
+
+
+def test_small_dim_turned_face_in_a_camera_sized_photo(pipeline, face_a, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A body photographed from above: a ~110 px grey, dim face, turned, on a plain 3000×2000 sheet
+    (1 % of the photo), found with the finer tile levels (opt-in: pipeline.TILE_MAX_SIDE)."""
+    from PIL import ImageEnhance, ImageOps
+
+    from athar.matching.faces import pipeline as pipeline_module
+
+    monkeypatch.setattr(pipeline_module, "TILE_MAX_SIDE", 640)
+
+    alone = family_face(pipeline.analyse(face_a))
+    grey = ImageEnhance.Brightness(ImageOps.grayscale(face_a).convert("RGB")).enhance(0.6)
+    sheet = Image.new("RGB", (3000, 2000), (95, 98, 92))
+    sheet.paste(grey.rotate(90, expand=True), (1900, 1200))
+    faces = pipeline.analyse(sheet)
+    assert len(faces) == 1
+    face = faces[0]
+    assert face.rotation == 90
+    assert 1900 <= (face.box.left + face.box.right) / 2 <= 2150 and 1200 <= (face.box.top + face.box.bottom) / 2 <= 1450
+    assert float(face.embedding @ alone.embedding) > 0.6
+
+
+def test_contrast_stretch_is_autocontrast_except_on_flat_photos(face_a) -> None:  # type: ignore[no-untyped-def]
+    from PIL import ImageChops, ImageOps
+
+    from athar.matching.faces.pipeline import stretch_contrast
+
+    assert ImageChops.difference(stretch_contrast(face_a), ImageOps.autocontrast(face_a, cutoff=1)).getbbox() is None
+    dim_face = ImageOps.grayscale(face_a).convert("RGB").point(lambda v: int(v * 0.6))
+    face = lambda im: np.asarray(im.crop((960, 760, 1090, 890)).convert("L"), dtype=np.float32)  # noqa: E731
+    for size in ((2000, 1500), (3000, 2000)):  # the face is 2 % and 1 % of the photo
+        sheet = Image.new("RGB", size, (95, 98, 92))
+        sheet.paste(dim_face, (900, 700))
+        stretched = face(stretch_contrast(sheet))
+        # The dim face gains contrast — at 1 % of the photo too, where autocontrast does nothing
+        # (both cut levels are the sheet's) — and most of it keeps a tone.
+        assert 1.5 * face(sheet).std() < stretched.std() < 2.8 * face(sheet).std()
+        assert ((stretched == 0) | (stretched == 255)).mean() < 0.45
