@@ -245,7 +245,7 @@ class FacePipeline:
         """
         h, w = arr.shape[:2]
         side = getattr(self.model.detector, "W", None), getattr(self.model.detector, "H", None)
-        photo, out = Image.fromarray(arr), []
+        out: list[Detection] = []
         levels: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for x0, y0, tw, th in tile_grid(w, h):
             levels.setdefault((tw, th), []).append((x0, y0))
@@ -253,8 +253,8 @@ class FacePipeline:
             # The first level (2×2) is cut from the photo itself, as before finer levels existed.
             fine = len(corners) > 4 and bool(side[0] and side[1])
             scale = min(1.0, side[0] / tw, side[1] / th) if fine else 1.0
-            level = np.asarray(photo.resize((max(1, round(w * scale)), max(1, round(h * scale))),
-                                            Image.Resampling.BILINEAR)) if scale < 1 else arr
+            level = arr if scale >= 1 else np.asarray(
+                Image.fromarray(arr).resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.BILINEAR))
             stw, sth = max(1, round(tw * scale)), max(1, round(th * scale))
             for x0, y0 in corners:
                 sx, sy = round(x0 * scale), round(y0 * scale)
