@@ -68,7 +68,7 @@ def api_tokens(options: dict[str, Any]) -> dict[str, Any]:
 def _revoke_arguments(parser: ArgumentParser) -> None:
     which = parser.add_mutually_exclusive_group(required=True)
     which.add_argument("--token-id", type=int, help="the token to revoke (see `athar api tokens`)")
-    which.add_argument("--login", help="revoke every active token of this account")
+    which.add_argument("--login", help="revoke every token of this account not yet revoked")
 
 
 @subcommand("api", "revoke", "Revoke one API token (--token-id) or every token of an account (--login); "
