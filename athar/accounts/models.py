@@ -60,6 +60,10 @@ class UserManager(BaseUserManager["User"]):
         extra.update(is_staff=True, is_superuser=True, role=Role.ADMIN)
         return self.create_user(login, password, **extra)
 
+    def by_login(self, login: str) -> "User | None":
+        """The account a command-line ``--login`` names: as stored (lower-cased), else verbatim."""
+        return self.filter(login=login.strip().lower()).first() or self.filter(login=login.strip()).first()
+
 
 class User(AbstractBaseUser, PermissionsMixin):
     """An account. ``login`` is an email or phone; ``role`` decides what it may see and do."""

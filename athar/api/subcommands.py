@@ -39,7 +39,7 @@ def api_token(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _user(login: str) -> User:
-    user = User.objects.filter(login=login.strip().lower()).first() or User.objects.filter(login=login.strip()).first()
+    user = User.objects.by_login(login)
     if user is None:
         raise ValueError(f"no account {login!r}")
     return user

@@ -38,7 +38,7 @@ def find_case(value: str) -> Case:
 
 
 def find_user(login: str) -> User:
-    user = User.objects.filter(login=login.strip().lower()).first() or User.objects.filter(login=login.strip()).first()
+    user = User.objects.by_login(login)
     if user is None or not user.is_active:
         raise ValueError(f"no active account {login!r}")
     return user
