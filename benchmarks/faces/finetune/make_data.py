@@ -35,15 +35,15 @@ VARIANTS = ("archive", "archive", "archive", "archive_spec", "single", "single")
 PER_IDENTITY = 10
 
 
-def training_photos() -> list[Path]:
-    """Photos of identities outside every benchmark set (at most PER_IDENTITY each)."""
+def training_photos(per_identity: int = PER_IDENTITY) -> list[Path]:
+    """Photos of identities outside every benchmark set (at most ``per_identity`` each)."""
     used: set[str] = set()
     for split in ("dev", "test"):
         s = make_split(split, 400, 1200)
         used |= {n for n, *_ in s.present} | {n for n, _ in s.absent} | {n for n, _ in s.distractors}
     out = []
     for d in sorted(p for p in LFW.iterdir() if p.is_dir() and p.name not in used):
-        out += sorted(d.glob("*.jpg"))[:PER_IDENTITY]
+        out += sorted(d.glob("*.jpg"))[:per_identity]
     return out
 
 
@@ -62,9 +62,9 @@ def _save(out: str, name: str, rows: list[tuple[str, str, np.ndarray, np.ndarray
     )
 
 
-def _job(args: tuple[int, list[Path], list[Path], str, tuple[str, ...], int]) -> int:
+def _job(args: tuple[int, list[Path], list[Path], str, tuple[str, ...], int, tuple[str, ...]]) -> int:
     """One worker's photos; saved in chunks so that training can start on part of the data."""
-    worker, photos, others, out, variants, chunk = args
+    worker, photos, others, out, variants, chunk, tag = args
     pipe = FacePipeline()
     rows: list[tuple[str, str, np.ndarray, np.ndarray]] = []
     total = 0
@@ -72,7 +72,7 @@ def _job(args: tuple[int, list[Path], list[Path], str, tuple[str, ...], int]) ->
         img = Image.open(path).convert("RGB")
         clean = crops(pipe, img)
         for v, kind in enumerate(variants if clean else ()):
-            rng = random.Random(_seed("finetune", path.name, str(v)))
+            rng = random.Random(_seed("finetune", *tag, path.name, str(v)))
             other = Image.open(others[rng.randrange(len(others))]).convert("RGB")
             name = rng.choice(sorted(degrade.SINGLE)) if kind == "single" else kind
             for crop in crops(pipe, degrade.apply(name, img, rng, other)):
@@ -93,13 +93,15 @@ def main() -> None:
     ap.add_argument("--limit", type=int, default=0)
     ap.add_argument("--variants", nargs="*", default=list(VARIANTS), help="degradations per photo (default: %(default)s)")
     ap.add_argument("--chunk", type=int, default=100, help="photos per saved part file")
+    ap.add_argument("--per-identity", type=int, default=PER_IDENTITY, help="photos per person at most (default: %(default)s)")
+    ap.add_argument("--tag", default="", help="mixed into every degradation seed: new degraded copies of the same photos (rounds 1-2: none)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
-    photos = training_photos()
+    photos = training_photos(args.per_identity)
     if args.limit:
         photos = photos[:: max(1, len(photos) // args.limit)][: args.limit]
     others = photos[::7]
-    jobs = [(w, photos[w :: args.workers], others, str(args.out), tuple(args.variants), args.chunk) for w in range(args.workers)]
+    jobs = [(w, photos[w :: args.workers], others, str(args.out), tuple(args.variants), args.chunk, (args.tag,) if args.tag else ()) for w in range(args.workers)]
     with ProcessPoolExecutor(args.workers) as ex:
         counts = list(ex.map(_job, jobs))
     print({"photos": len(photos), "pairs": sum(counts)})

@@ -38,6 +38,11 @@ class OnnxNet(nn.Module):
                 assert pads[0] == pads[2] and pads[1] == pads[3]
                 y = F.conv2d(env[ins[0]], w, b, stride=tuple(a.get("strides", [1, 1])), padding=(pads[0], pads[1]),
                              dilation=tuple(a.get("dilations", [1, 1])), groups=a.get("group", 1))
+            elif op == "ConvTranspose":  # the restoration front-end's upsampling (frontend.py)
+                w = self._get(env, ins[1]); b = self._get(env, ins[2]) if len(ins) > 2 else None
+                pads = a.get("pads", [0, 0, 0, 0])
+                assert pads[0] == pads[2] and pads[1] == pads[3]
+                y = F.conv_transpose2d(env[ins[0]], w, b, stride=tuple(a.get("strides", [1, 1])), padding=(pads[0], pads[1]))
             elif op == "PRelu":
                 s = self._get(env, ins[1]); xx = env[ins[0]]
                 y = F.prelu(xx, s.reshape(-1)) if s.numel() > 1 else F.prelu(xx, s.reshape(1))

@@ -30,6 +30,10 @@ ap.add_argument('--ce-weight', type=float, default=0.0,
                      'photos of the same person as positives (0 = distillation only, as in runs 1 and 2)')
 ap.add_argument('--tau', type=float, default=0.1, help='temperature of the contrastive term')
 ap.add_argument('--save-every', type=int, default=200, help='also keep a numbered checkpoint every so many steps')
+ap.add_argument('--frontend', type=int, default=0,
+                help='round 3: prepend a restoration front-end with this many channels (frontend.py; 0 = none, as in rounds 1-2)')
+ap.add_argument('--frontend-layers', type=int, default=4)
+ap.add_argument('--fe-lr', type=float, default=1e-3, help="the front-end's learning rate (the embedder keeps --lr)")
 args = ap.parse_args()
 torch.set_num_threads(2)
 ONNX = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'athar', 'matching', 'faces', 'models', 'fr_feature.onnx')
@@ -114,13 +118,23 @@ def augment(g, rng):
     return np.asarray(im, dtype=np.float32)
 
 if args.dry: sys.exit(0)
-net = OnnxNet(args.init or ONNX)
-opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+init = args.init or ONNX
+if args.frontend:
+    from frontend import add_frontend
+    init = f'{args.out}/with_frontend_init.onnx'
+    add_frontend(args.init or ONNX, init, args.frontend, args.frontend_layers, args.seed)
+net = OnnxNet(init)
+fe_keys = {k for name, k in net.keymap.items() if name.startswith('fe_')}
+groups = [{'params': [p for k, p in net.params.items() if k not in fe_keys], 'base': args.lr}]
+if fe_keys:
+    groups.append({'params': [p for k, p in net.params.items() if k in fe_keys], 'base': args.fe_lr})
+    print(f'front-end parameters: {sum(net.params[k].numel() for k in fe_keys)}', file=sys.stderr)
+opt = torch.optim.Adam(groups, lr=args.lr)
 rng = random.Random(args.seed)
 start = time.time(); losses = []
 for step in range(1, args.steps + 1):
     lr = args.lr * 0.5 * (1 + math.cos(math.pi * step / args.steps))
-    for gp in opt.param_groups: gp['lr'] = lr
+    for gp in opt.param_groups: gp['lr'] = gp['base'] * 0.5 * (1 + math.cos(math.pi * step / args.steps))
     xs, ts, us = [], [], []
     for _ in range(args.batch):
         if rng.random() < args.clean_share:
