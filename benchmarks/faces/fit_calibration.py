@@ -37,10 +37,10 @@ def load(path: Path) -> list[np.ndarray]:
     return [z["vecs"][z["owner"] == i] for i in range(int(z["n"]))]
 
 
-def pair_scores(folder: Path, tag: str, present: int) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def pair_scores(folder: Path, tag: str, present: int, conditions: list[str] | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
     probes = [p[:1] for p in load(folder / f"{tag}-probes.npz")]
     gen, imp, used = [], [], []
-    for cond in ALL_CONDITIONS:
+    for cond in conditions or ALL_CONDITIONS:
         path = folder / f"{tag}-{cond}.npz"
         if not path.exists():
             continue
@@ -61,9 +61,11 @@ def main() -> None:
     ap.add_argument("--present", type=int, default=240)
     ap.add_argument("--archive-cases", type=int, default=11_000)
     ap.add_argument("--target-fmr", type=float, default=0.05)
+    ap.add_argument("--conditions", nargs="*", default=None,
+                    help="cached conditions to fit on (default: every one cached; the shipped fit used: clean archive)")
     args = ap.parse_args()
     model = get_face_model(args.model)
-    gen, imp, used = pair_scores(cache_dir(model.name, model.version), args.tag, args.present)
+    gen, imp, used = pair_scores(cache_dir(model.name, model.version, model.min_feature_norm), args.tag, args.present, args.conditions)
     scores = np.concatenate([gen, imp])
     labels = np.concatenate([np.ones(len(gen)), np.zeros(len(imp))])
     weights = np.concatenate([np.full(len(gen), 0.5 / len(gen)), np.full(len(imp), 0.5 / len(imp))])

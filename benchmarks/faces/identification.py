@@ -51,14 +51,18 @@ def _embed_all(pipe: FacePipeline, images: list[Image.Image]) -> tuple[list[np.n
     return out, (time.perf_counter() - start) / max(len(images), 1)
 
 
-def cache_dir(model_name: str, model_version: str) -> Path:
-    """Cached vectors per model name and pipeline version (a new recipe never reads old vectors)."""
-    return CACHE / model_name / hashlib.sha256(model_version.encode()).hexdigest()[:12]
+def cache_dir(model_name: str, model_version: str, min_feature_norm: float | None = None) -> Path:
+    """Cached vectors per model name and pipeline version (a new recipe never reads old vectors).
+
+    The feature-norm floor changes which faces are kept, not their vectors: it is part of the key.
+    """
+    key = model_version if min_feature_norm is None else f"{model_version}|min-feature-norm={min_feature_norm}"
+    return CACHE / model_name / hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 def cached_vectors(key: str, pipe: FacePipeline, make_images: Callable[[], list[Image.Image]]) -> list[np.ndarray]:
     """Per-photo face vectors, cached as one npz (vectors + owner index, no pickles)."""
-    path = cache_dir(pipe.model_name, pipe.model_version) / f"{key}.npz"
+    path = cache_dir(pipe.model_name, pipe.model_version, pipe.model.min_feature_norm) / f"{key}.npz"
     if path.exists():
         z = np.load(path)
         return [z["vecs"][z["owner"] == i] for i in range(int(z["n"]))]

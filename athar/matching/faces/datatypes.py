@@ -82,6 +82,9 @@ class DetectedFace:
     model_name: str
     model_version: str
     quality_parts: dict[str, float] = field(default_factory=dict)
+    # Length of the embedder's raw output (mean over the recipe's passes), when the embedder
+    # gives it: low on crops that are not faces (models_registry.FaceModel.min_feature_norm).
+    feature_norm: float | None = None
 
 
 class Detector(Protocol):

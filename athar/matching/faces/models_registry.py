@@ -31,12 +31,19 @@ class FaceModel:
     ``recipe`` says how the aligned crop is embedded: "plain" (one embedding of the colour
     crop) or "grey-mirror" (mean of the embeddings of the grey crop and of its mirror image;
     measured in docs/faces.md).
+
+    ``min_feature_norm``: a crop whose raw embedding (before normalisation) is shorter than this
+    is not kept as a face. The detector fires on texture (a floor, a blanket, a body bag) on large
+    photos, and those crops come out of an ArcFace-style network with a short vector; real faces,
+    even damaged archive faces, come out longer. The floor is measured per embedder version
+    (benchmarks/faces/feature_norm.py, docs/faces.md); ``None`` keeps every detected face.
     """
 
     detector: Detector
     landmarker: Landmarker
     embedder: Embedder
     recipe: str = "plain"
+    min_feature_norm: float | None = None
 
     @property
     def name(self) -> str:
@@ -56,11 +63,17 @@ class FaceModel:
 def get_face_model(name: str = DEFAULT_MODEL) -> FaceModel:
     """Build (once per process) the named model; model files are loaded from disk only."""
     from .dlib_models import Dlib5Landmarker, DlibEmbedder, HogDetector
-    from .onnx_models import ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION, OnnxArcFaceEmbedder, OnnxDetector
+    from .onnx_models import (
+        ARCHIVE_EMBEDDER_FILE,
+        ARCHIVE_EMBEDDER_VERSION,
+        ARCHIVE_MIN_FEATURE_NORM,
+        OnnxArcFaceEmbedder,
+        OnnxDetector,
+    )
 
     if name == "arcface":
         embedder = OnnxArcFaceEmbedder(ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION)
-        return FaceModel(OnnxDetector(), Dlib5Landmarker(), embedder, recipe="grey-mirror")
+        return FaceModel(OnnxDetector(), Dlib5Landmarker(), embedder, recipe="grey-mirror", min_feature_norm=ARCHIVE_MIN_FEATURE_NORM)
     if name == "arcface-original":
         return FaceModel(OnnxDetector(), Dlib5Landmarker(), OnnxArcFaceEmbedder(), recipe="grey-mirror")
     if name == "dlib":

@@ -33,6 +33,10 @@ ONNX_EMBEDDER_VERSION = "faceplugin-face-recognition-js@0.0.1/fr_feature.onnx"
 # what data, and its sha256: models/PROVENANCE.md and benchmarks/faces/finetune/.
 ARCHIVE_EMBEDDER_FILE = "fr_feature_archive.onnx"
 ARCHIVE_EMBEDDER_VERSION = "faceplugin-face-recognition-js@0.0.1/fr_feature.onnx>athar-archive-2"
+# Raw output length below which a crop of this embedder is not a face (FaceModel.min_feature_norm;
+# benchmarks/faces/feature_norm.py): measured on this version's true faces (archive, clean) and on
+# the detector's false faces on textured sheets. Re-measure whenever the weights change.
+ARCHIVE_MIN_FEATURE_NORM = 2.0
 
 # dlib's 5 points (two corners per eye, nose base) placed in the ArcFace 112×112 frame:
 # the mean over 400 clean LFW faces after aligning each with the 68-point ONNX model
@@ -182,7 +186,12 @@ class OnnxArcFaceEmbedder:
         return align_to_template(image, points, template, self.crop_size)
 
     def embed(self, crop: Image.Image) -> FloatArray:
+        vec = self.embed_raw(crop)
+        return vec / max(float(np.linalg.norm(vec)), 1e-12)
+
+    def embed_raw(self, crop: Image.Image) -> FloatArray:
+        """The network's output before normalisation: its length says how face-like the crop is
+        (pipeline.FacePipeline.analyse drops crops whose length is below the model's floor)."""
         a = np.asarray(crop.convert("RGB").resize((112, 112)), dtype=np.float32)
         x = ((a - 127.0) / 128.0).transpose(2, 0, 1)[None]
-        vec = _session(self.filename).run(None, {"input": x})[0][0].astype(np.float32)
-        return vec / max(float(np.linalg.norm(vec)), 1e-12)
+        return _session(self.filename).run(None, {"input": x})[0][0].astype(np.float32)

@@ -3,9 +3,10 @@
 ``FacePipeline.analyse`` finds every face at any quarter-turn, keeps each physical
 face once (detections from the four turns are mapped back to the original photo and
 merged), embeds it once with the model's recipe (``embed_crop``: for ArcFace the grey crop
-and its mirror image; embedding is the expensive step), and returns
-:class:`DetectedFace` records. ``FacePipeline.aligned_faces`` stops before embedding (tools
-that need only the aligned crops: fine-tuning data, fast benchmarks of a new embedder).
+and its mirror image; embedding is the expensive step), drops what the embedder does not see as a
+face (the model's feature-norm floor), and returns :class:`DetectedFace` records.
+``FacePipeline.aligned_faces`` stops before embedding and before that check (tools that need only
+the aligned crops: fine-tuning data, fast benchmarks of a new embedder).
 ``family_face`` picks the face a family means.
 """
 
@@ -44,6 +45,10 @@ BACKGROUND_TOLERANCE = 6  # grey levels around a flat photo's most common level 
 # removed 35 % of off-centre detections (many false) and 0.5 % of the real faces.
 MIN_FACE_EVIDENCE = 0.0
 TURN_DETECTOR_WEIGHT = 0.25
+# A face whose chosen turn falls under the model's feature-norm floor is kept at another turn only
+# if that crop is clearly a face: at least this many times the floor. Texture reached at most
+# 1.44× the floor at any turn on the textured test sheets; real faces at the right turn ~2×.
+SECOND_OPINION_FACTOR = 1.6
 SAME_FACE_OVERLAP = 0.5  # intersection over the smaller box
 
 
@@ -147,6 +152,21 @@ def tile_grid(width: int, height: int, max_side: int | None = None) -> list[tupl
 
 
 def embed_crop(embedder: Embedder, crop: Image.Image, recipe: str = "plain") -> FloatArray:
+    """The stored vector of an aligned crop (see :func:`embed_crop_with_norm`)."""
+    return embed_crop_with_norm(embedder, crop, recipe)[0]
+
+
+def _raw_passes(embedder: Embedder, crops: list[Image.Image]) -> tuple[list[FloatArray], float | None]:
+    """Unit vectors of the crops and the mean raw length, when the embedder gives raw outputs."""
+    raw = getattr(embedder, "embed_raw", None)
+    if raw is None:
+        return [embedder.embed(c) for c in crops], None
+    outs = [raw(c) for c in crops]
+    norms = [max(float(np.linalg.norm(o)), 1e-12) for o in outs]
+    return [(o / n).astype(np.float32) for o, n in zip(outs, norms)], float(np.mean(norms))
+
+
+def embed_crop_with_norm(embedder: Embedder, crop: Image.Image, recipe: str = "plain") -> tuple[FloatArray, float | None]:
     """The stored vector of an aligned crop under an embedding recipe (models_registry.RECIPES).
 
     "grey-mirror": the crop is turned to luminance (replicated to three channels) and embedded
@@ -159,11 +179,13 @@ def embed_crop(embedder: Embedder, crop: Image.Image, recipe: str = "plain") -> 
     0.975 (docs/faces.md). Costs one more embedding per face.
     """
     if recipe == "plain":
-        return embedder.embed(crop)
+        (v,), norm = _raw_passes(embedder, [crop])
+        return v, norm
     if recipe == "grey-mirror":
         grey = crop.convert("L").convert("RGB")
-        v = embedder.embed(grey) + embedder.embed(ImageOps.mirror(grey))
-        return (v / max(float(np.linalg.norm(v)), 1e-12)).astype(np.float32)
+        (a, b), norm = _raw_passes(embedder, [grey, ImageOps.mirror(grey)])
+        v = a + b
+        return (v / max(float(np.linalg.norm(v)), 1e-12)).astype(np.float32), norm
     raise ValueError(f"unknown embedding recipe {recipe!r}")
 
 
@@ -189,11 +211,67 @@ class FacePipeline:
         return self.model.version
 
     def analyse(self, image: Image.Image | ImageSource) -> list[DetectedFace]:
-        """Every distinct face in the photo, embedded, largest first."""
-        return [self._embed(face) for face in self.aligned_faces(image)]
+        """Every distinct face in the photo, embedded, largest first.
+
+        A detection whose crop the embedder does not see as a face (raw vector shorter than the
+        model's ``min_feature_norm``) is dropped here: texture on a large photo otherwise becomes
+        "faces" that a family would be shown and that every search would compare against.
+
+        When the chosen turn's crop is too short, the face's other turns (those the detector also
+        fired at) are embedded too and the longest is kept if it is clearly a face
+        (``SECOND_OPINION_FACTOR`` × the floor): the upright model turns a few faces wrongly (an
+        upright, slightly tilted LFW face taken as lying on its side), and a crop at the wrong
+        turn is exactly what the embedder does not see as a face.
+
+        The floor never empties a photo: when every face is under it, the longest is kept. A
+        badly aligned real face (off-centre, turned) also comes out short, and for a case whose only
+        face it is, a weak vector is better than none (of 7 benchmark photos seen losing their only
+        face to the floor, 6 held a real face, badly aligned or turned; docs/faces.md).
+        """
+        img = image if isinstance(image, Image.Image) else load_image(image)
+        work, seen = self.prepare(img.convert("RGB"))
+        faces: list[DetectedFace] = []
+        short: list[DetectedFace] = []
+        for group in self._groups(self._candidates(seen)):
+            chosen, points, evidence = self._choose_turn(work, group)
+            if evidence < MIN_FACE_EVIDENCE:
+                continue
+            face = self._embed(self._align(work, chosen, points))
+            if self._too_short(face):
+                second = self._other_turn(work, group, chosen.rotation)
+                if second is None:
+                    short.append(face)
+                    continue
+                face = second
+            faces.append(face)
+        if not faces and short:
+            faces = [max(short, key=lambda f: f.feature_norm or 0.0)]
+        return sorted(faces, key=lambda f: -f.box.area)
+
+    def _too_short(self, face: DetectedFace) -> bool:
+        floor = self.model.min_feature_norm
+        return floor is not None and face.feature_norm is not None and face.feature_norm < floor
+
+    def _other_turn(self, work: Image.Image, group: list[_Candidate], rotation: int) -> DetectedFace | None:
+        """The embedder's second opinion: the longest crop among the other turns, if clearly a face."""
+        bar = SECOND_OPINION_FACTOR * (self.model.min_feature_norm or 0.0)
+        best: DetectedFace | None = None
+        for c in _one_per_turn(group):
+            if c.rotation == rotation:
+                continue
+            points = self.model.landmarker.landmarks(np.asarray(rotate_cw(work, c.rotation)), c.det.box)
+            face = self._embed(self._align(work, c, points))
+            norm = face.feature_norm or 0.0
+            if norm >= bar and (best is None or norm > (best.feature_norm or 0.0)):
+                best = face
+        return best
 
     def aligned_faces(self, image: Image.Image | ImageSource) -> list[AlignedFace]:
-        """Every distinct face in the photo, aligned but not embedded, largest first."""
+        """Every distinct face in the photo, aligned but not embedded, largest first.
+
+        The faces ``analyse`` starts from, before the embedder's check (the feature-norm floor and
+        its second opinion on the turn): a tool that embeds these crops itself sees every detection.
+        """
         img = image if isinstance(image, Image.Image) else load_image(image)
         work, seen = self.prepare(img.convert("RGB"))
         kept = self._merge(work, self._candidates(seen))
@@ -269,6 +347,11 @@ class FacePipeline:
         original coordinates; within a group the turn is chosen by the upright model
         (orientation.py): 93 % right on degraded, turned LFW dev photos.
         """
+        return [self._choose_turn(img, g) for g in self._groups(cands)]
+
+    @staticmethod
+    def _groups(cands: list[_Candidate]) -> list[list[_Candidate]]:
+        """Detections of one physical face (any turn) together, each group strongest first."""
         groups: list[list[_Candidate]] = []
         for c in sorted(cands, key=lambda c: -c.strength):
             for g in groups:
@@ -277,7 +360,7 @@ class FacePipeline:
                     break
             else:
                 groups.append([c])
-        return [self._choose_turn(img, g) for g in groups]
+        return groups
 
     def _choose_turn(self, img: Image.Image, group: list[_Candidate]) -> tuple[_Candidate, FloatArray, float]:
         """Among the turns the face was detected at, the one the upright model prefers.
@@ -287,9 +370,7 @@ class FacePipeline:
         and the score (low scores are dropped as non-faces).
         """
         upright = upright_logits(img, group[0].original_box)
-        best: dict[int, _Candidate] = {}
-        for c in group:  # strongest first: keep one candidate per turn
-            best.setdefault(c.rotation, c)
+        best = {c.rotation: c for c in _one_per_turn(group)}
         score = {r: upright[r] + TURN_DETECTOR_WEIGHT * c.strength for r, c in best.items()}
         chosen = best[max(score, key=score.__getitem__)]
         points = self.model.landmarker.landmarks(np.asarray(rotate_cw(img, chosen.rotation)), chosen.det.box)
@@ -308,18 +389,28 @@ class FacePipeline:
 
     def _embed(self, face: AlignedFace) -> DetectedFace:
         parts = quality_parts(face.box, face.crop, face.detector_score)
+        embedding, norm = embed_crop_with_norm(self.model.embedder, face.crop, self.model.recipe)
         return DetectedFace(
             box=face.box,
             rotation=face.rotation,
             landmarks=face.landmarks,
             detector_score=face.detector_score,
             quality=combine_quality(parts),
-            embedding=embed_crop(self.model.embedder, face.crop, self.model.recipe),
+            embedding=embedding,
             crop=face.crop,
             model_name=self.model.name,
             model_version=self.model.version,
             quality_parts=parts,
+            feature_norm=norm,
         )
+
+
+def _one_per_turn(group: list[_Candidate]) -> list[_Candidate]:
+    """The strongest detection at each turn of a group (the group is strongest first)."""
+    best: dict[int, _Candidate] = {}
+    for c in group:
+        best.setdefault(c.rotation, c)
+    return list(best.values())
 
 
 _Face = TypeVar("_Face", DetectedFace, AlignedFace)

@@ -179,3 +179,63 @@ def test_contrast_stretch_is_autocontrast_except_on_flat_photos(face_a) -> None:
         # (both cut levels are the sheet's) — and most of it keeps a tone.
         assert 1.5 * face(sheet).std() < stretched.std() < 2.8 * face(sheet).std()
         assert ((stretched == 0) | (stretched == 255)).mean() < 0.45
+
+
+def _textured_sheet(face: Image.Image, seed: int, size: tuple[int, int] = (1200, 900)) -> Image.Image:
+    """Smooth grey blotches with noise (a floor, a blanket under fluorescent light), the face in the middle."""
+    w, h = size
+    rng = np.random.default_rng(seed)
+    coarse = Image.fromarray(rng.normal(0, 1, (h // 40 + 2, w // 40 + 2)).astype(np.float32))
+    field = np.asarray(coarse.resize((w, h), Image.Resampling.BICUBIC))
+    grey = np.clip(120 + 35 * field + rng.normal(0, 4, (h, w)), 0, 255).astype(np.uint8)
+    sheet = Image.fromarray(np.repeat(grey[..., None], 3, axis=2))
+    sheet.paste(face, (w // 2 - face.width // 2, h // 2 - face.height // 2))
+    return sheet
+
+
+def test_texture_the_detector_takes_for_faces_is_dropped_by_the_feature_norm_floor(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]
+    import dataclasses
+
+    from athar.matching.faces import FacePipeline
+
+    floor = pipeline.model.min_feature_norm
+    assert floor is not None
+    no_floor = FacePipeline(dataclasses.replace(pipeline.model, min_feature_norm=None))
+    sheet = _textured_sheet(face_a, seed=4)
+    everything, kept = no_floor.analyse(sheet), pipeline.analyse(sheet)
+    centred = lambda f: 450 <= (f.box.left + f.box.right) / 2 <= 750 and 300 <= (f.box.top + f.box.bottom) / 2 <= 600  # noqa: E731
+    false_faces = [f for f in everything if not centred(f)]
+    assert len(false_faces) >= 3  # the detector's false faces on this sheet: big blotches
+    assert [f.box for f in kept] == [f.box for f in everything if f.feature_norm >= floor]
+    assert sum(f.feature_norm < floor for f in false_faces) >= 2  # most texture is short of the floor
+    (face,) = [f for f in kept if centred(f)]  # the pasted photo's face is kept, once
+    assert face.feature_norm > floor + 1  # a real face is far above the floor
+    assert float(face.embedding @ family_face(pipeline.analyse(face_a)).embedding) > 0.9
+
+
+def test_a_face_turned_wrongly_gets_the_embedders_second_opinion(pipeline, lfw) -> None:  # type: ignore[no-untyped-def]
+    """An upright, tilted face in a rotated LFW frame: the upright model alone picks a quarter-turn
+    whose crop the embedder does not see as a face; the other turn the detector fired at is kept."""
+    photo = Image.open(lfw / "William_Macy" / "William_Macy_0002.jpg").convert("RGB")
+    other = Image.open(lfw / "William_Macy" / "William_Macy_0001.jpg").convert("RGB")
+    face = family_face(pipeline.analyse(photo))
+    assert face.rotation == 0 and face.feature_norm >= pipeline.model.min_feature_norm
+    assert float(face.embedding @ family_face(pipeline.analyse(other)).embedding) > 0.5
+    first_choice = pipeline.aligned_faces(photo)  # before the embedder's check
+    assert len(first_choice) == 1 and first_choice[0].rotation != 0
+
+
+def test_the_floor_never_leaves_a_photo_without_a_face(pipeline, face_a, face_b) -> None:  # type: ignore[no-untyped-def]
+    """A badly aligned real face is short too: when every face is under the floor, the longest stays."""
+    import dataclasses
+
+    from athar.matching.faces import FacePipeline
+
+    strict = FacePipeline(dataclasses.replace(pipeline.model, min_feature_norm=100.0))
+    sheet = Image.new("RGB", (700, 400), (128, 128, 128))
+    sheet.paste(face_a.resize((180, 180)), (20, 100))
+    sheet.paste(face_b, (420, 60))
+    both = pipeline.analyse(sheet)
+    (kept,) = strict.analyse(sheet)
+    assert len(both) == 2 and kept.box == max(both, key=lambda f: f.feature_norm).box
+    assert len(strict.analyse(face_a)) == 1

@@ -55,3 +55,24 @@ def test_recipe_is_part_of_the_recorded_version(face_a) -> None:  # type: ignore
 def test_shipped_calibration_was_fitted_for_the_current_pipeline() -> None:
     pipe = FacePipeline()
     assert load_calibration(pipe.model_name).model_version == pipe.model_version
+
+
+def test_feature_norm_is_the_mean_raw_length_and_absent_for_embedders_without_raw_output(pipeline, face_a) -> None:  # type: ignore[no-untyped-def]
+    from athar.matching.faces.pipeline import embed_crop_with_norm
+
+    crop = family_face(pipeline.analyse(face_a)).crop
+    emb = pipeline.model.embedder
+    grey = crop.convert("L").convert("RGB")
+    raw = [np.linalg.norm(emb.embed_raw(grey)), np.linalg.norm(emb.embed_raw(ImageOps.mirror(grey)))]
+    vec, norm = embed_crop_with_norm(emb, crop, "grey-mirror")
+    assert norm == pytest.approx(float(np.mean(raw)), rel=1e-5)
+    assert np.array_equal(vec, embed_crop(emb, crop, "grey-mirror"))
+
+    class UnitOnly:  # an embedder that gives unit vectors only (dlib's does)
+        name, version, dim = "unit-only", "1", 512
+
+        def embed(self, c):  # type: ignore[no-untyped-def]
+            return emb.embed(c)
+
+    vec2, norm2 = embed_crop_with_norm(UnitOnly(), crop, "grey-mirror")  # type: ignore[arg-type]
+    assert norm2 is None and np.allclose(vec2, vec, atol=1e-6)
