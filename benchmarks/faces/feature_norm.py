@@ -35,12 +35,12 @@ import identification as idn  # noqa: E402
 from identity_split import make_split  # noqa: E402
 from large_photos import background  # noqa: E402
 
-from athar.matching.faces.pipeline import FacePipeline, embed_crop_with_norm, family_order  # noqa: E402
+from athar.matching.faces.pipeline import AlignedFace, FacePipeline, embed_crop_with_norm, family_order  # noqa: E402
 
 FLOORS = (1.8, 2.0, 2.2, 2.4, 2.6)
 
 
-def embedded(pipe: FacePipeline, img: Image.Image) -> list[tuple[object, np.ndarray, float]]:
+def embedded(pipe: FacePipeline, img: Image.Image) -> list[tuple[AlignedFace, np.ndarray, float]]:
     """(aligned face, unit vector, raw norm) for every face, with no floor applied."""
     out = []
     for face in family_order(pipe.aligned_faces(img)):
@@ -76,12 +76,13 @@ def main() -> None:
         family_vecs.append(faces[0][1] if faces else None)
         fam_norms += [faces[0][2]] if faces else []
     rows.append(summary("family", fam_norms))
+    # The second body on a sheet: the same photos, in the same order, as identification.case_images.
+    second = [Image.open(p).convert("RGB") for _, p in s.distractors[-20:]]
     for cond in ("archive", "archive_spec"):
         true, unmatched, others = [], [], []
-        for (name, _, case_path), fam in zip(people, family_vecs):
+        for i, ((name, _, case_path), fam) in enumerate(zip(people, family_vecs)):
             rng = random.Random(idn._seed(name, cond))
-            other = Image.open(s.distractors[-1][1]).convert("RGB")
-            faces = embedded(pipe, degrade.apply(cond, Image.open(case_path).convert("RGB"), rng, other))
+            faces = embedded(pipe, degrade.apply(cond, Image.open(case_path).convert("RGB"), rng, second[i % len(second)]))
             if not faces or fam is None:
                 continue
             sims = [float(v @ fam) for _, v, _ in faces]
