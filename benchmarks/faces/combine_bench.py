@@ -49,7 +49,7 @@ def main() -> None:
         pipe,
         lambda: [degrade.apply("archive", Image.open(f[i]).convert("RGB"), random.Random(seed(f[i])), other) for f in multi for i in (2, 3)],
     )
-    z = np.load(cache_dir(pipe.model_name, pipe.model_version, pipe.model.min_feature_norm) / "dev-300-400-archive.npz")
+    z = np.load(cache_dir(pipe.model) / "dev-300-400-archive.npz")
     distract = [z["vecs"][z["owner"] == i] for i in range(int(z["n"]))][-400:]
     fam2 = [np.concatenate([fam[2 * k][:1], fam[2 * k + 1][:1]]) for k in range(len(multi))]
     fam1 = [fam[2 * k][:1] for k in range(len(multi))]

@@ -65,7 +65,7 @@ def main() -> None:
                     help="cached conditions to fit on (default: every one cached; the shipped fit used: clean archive)")
     args = ap.parse_args()
     model = get_face_model(args.model)
-    gen, imp, used = pair_scores(cache_dir(model.name, model.version, model.min_feature_norm), args.tag, args.present, args.conditions)
+    gen, imp, used = pair_scores(cache_dir(model), args.tag, args.present, args.conditions)
     scores = np.concatenate([gen, imp])
     labels = np.concatenate([np.ones(len(gen)), np.zeros(len(imp))])
     weights = np.concatenate([np.full(len(gen), 0.5 / len(gen)), np.full(len(imp), 0.5 / len(imp))])

@@ -31,7 +31,7 @@ from identity_split import Split, make_split  # noqa: E402
 
 from athar.matching.faces.calibration import load_calibration  # noqa: E402
 from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402
-from athar.matching.faces.models_registry import get_face_model  # noqa: E402
+from athar.matching.faces.models_registry import FaceModel, get_face_model  # noqa: E402
 from athar.matching.faces.pipeline import FacePipeline, family_order  # noqa: E402
 
 CACHE = Path("/tmp/athar-face-cache")
@@ -51,18 +51,19 @@ def _embed_all(pipe: FacePipeline, images: list[Image.Image]) -> tuple[list[np.n
     return out, (time.perf_counter() - start) / max(len(images), 1)
 
 
-def cache_dir(model_name: str, model_version: str, min_feature_norm: float | None = None) -> Path:
+def cache_dir(model: FaceModel) -> Path:
     """Cached vectors per model name and pipeline version (a new recipe never reads old vectors).
 
     The feature-norm floor changes which faces are kept, not their vectors: it is part of the key.
     """
-    key = model_version if min_feature_norm is None else f"{model_version}|min-feature-norm={min_feature_norm}"
-    return CACHE / model_name / hashlib.sha256(key.encode()).hexdigest()[:12]
+    floor = model.min_feature_norm
+    key = model.version if floor is None else f"{model.version}|min-feature-norm={floor}"
+    return CACHE / model.name / hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 def cached_vectors(key: str, pipe: FacePipeline, make_images: Callable[[], list[Image.Image]]) -> list[np.ndarray]:
     """Per-photo face vectors, cached as one npz (vectors + owner index, no pickles)."""
-    path = cache_dir(pipe.model_name, pipe.model_version, pipe.model.min_feature_norm) / f"{key}.npz"
+    path = cache_dir(pipe.model) / f"{key}.npz"
     if path.exists():
         z = np.load(path)
         return [z["vecs"][z["owner"] == i] for i in range(int(z["n"]))]

@@ -228,17 +228,13 @@ class FacePipeline:
         face it is, a weak vector is better than none (of 7 benchmark photos seen losing their only
         face to the floor, 6 held a real face, badly aligned or turned; docs/faces.md).
         """
-        img = image if isinstance(image, Image.Image) else load_image(image)
-        work, seen = self.prepare(img.convert("RGB"))
+        work, first_choices = self._first_choices(image)
         faces: list[DetectedFace] = []
         short: list[DetectedFace] = []
-        for group in self._groups(self._candidates(seen)):
-            chosen, points, evidence = self._choose_turn(work, group)
-            if evidence < MIN_FACE_EVIDENCE:
-                continue
-            face = self._embed(self._align(work, chosen, points))
+        for group, aligned in first_choices:
+            face = self._embed(aligned)
             if self._too_short(face):
-                second = self._other_turn(work, group, chosen.rotation)
+                second = self._other_turn(work, group, aligned.rotation)
                 if second is None:
                     short.append(face)
                     continue
@@ -272,11 +268,20 @@ class FacePipeline:
         The faces ``analyse`` starts from, before the embedder's check (the feature-norm floor and
         its second opinion on the turn): a tool that embeds these crops itself sees every detection.
         """
+        faces = [aligned for _, aligned in self._first_choices(image)[1]]
+        return sorted(faces, key=lambda f: -f.box.area)
+
+    def _first_choices(self, image: Image.Image | ImageSource) -> tuple[Image.Image, list[tuple[list[_Candidate], AlignedFace]]]:
+        """The prepared photo, and each face's detections with the face aligned at the chosen turn
+        (groups with too little evidence of a face dropped): what both public methods start from."""
         img = image if isinstance(image, Image.Image) else load_image(image)
         work, seen = self.prepare(img.convert("RGB"))
-        kept = self._merge(work, self._candidates(seen))
-        faces = [self._align(work, c, points) for c, points, evidence in kept if evidence >= MIN_FACE_EVIDENCE]
-        return sorted(faces, key=lambda f: -f.box.area)
+        out = []
+        for group in self._groups(self._candidates(seen)):
+            chosen, points, evidence = self._choose_turn(work, group)
+            if evidence >= MIN_FACE_EVIDENCE:
+                out.append((group, self._align(work, chosen, points)))
+        return work, out
 
     def prepare(self, img: Image.Image) -> tuple[Image.Image, Image.Image]:
         """(image for landmarks and embedding, image for the detector).
