@@ -112,11 +112,15 @@ def reset_stale_photos(model: str = DEFAULT_MODEL) -> int:
     return len(ids)
 
 
-def pending_photos(photo_ids: Iterable[int] | None = None, model: str = DEFAULT_MODEL) -> list[tuple[int, str]]:
-    """Photos still to (re-)embed: never indexed, or indexed by an older pipeline version."""
+def pending_photos(photo_ids: Iterable[int] | None = None, model: str = DEFAULT_MODEL,
+                   redo: bool = False) -> list[tuple[int, str]]:
+    """Photos still to (re-)embed: never indexed, or indexed by an older pipeline version;
+    with ``redo``, every viewable photo."""
     query = Photo.objects.filter(viewable=True, faces_indexed=False)
     stale = stale_photo_ids(model)
-    if stale:
+    if redo:
+        query = Photo.objects.filter(viewable=True)
+    elif stale:
         query = Photo.objects.filter(viewable=True).filter(Q(faces_indexed=False) | Q(pk__in=stale))
     if photo_ids is not None:
         query = query.filter(pk__in=list(photo_ids))
@@ -124,18 +128,27 @@ def pending_photos(photo_ids: Iterable[int] | None = None, model: str = DEFAULT_
 
 
 def index_photos(photo_ids: Iterable[int] | None = None, progress: Callable[[int], None] | None = None,
-                 workers: int = 0, model: str = DEFAULT_MODEL) -> dict[str, Any]:
+                 workers: int = 0, model: str = DEFAULT_MODEL, redo: bool = False) -> dict[str, Any]:
     """Find and embed faces of photos not yet indexed (resumable: done photos are skipped).
 
-    Photos embedded by an older version of the pipeline are embedded again first."""
+    Photos embedded by an older version of the pipeline are embedded again first.
+
+    ``redo`` embeds every photo again, for a change to what the pipeline keeps as a face (the
+    feature-norm floor, the turn's second opinion) that left the vectors comparable and so the
+    version unchanged: each photo's old faces are replaced by its new ones in one transaction, so
+    a search never misses a photo and an interrupted run leaves every photo with a full set."""
     restaled = reset_stale_photos(model)
-    todo = pending_photos(photo_ids, model)
+    todo = pending_photos(photo_ids, model, redo)
     store = MediaStore(settings.MEDIA_ROOT)
     name, version, _ = model_identity(model)
     index = load_index(model)
     counts = {"photos": 0, "faces": 0, "photos_without_face": 0, "photos_re_embedded_for_new_version": restaled}
+    if redo:
+        counts["faces_replaced"] = 0
     for number, batch in enumerate(batches(_analyse_all(todo, store, workers, model), BATCH), start=1):
-        new_ids, new_vectors = _write_faces(batch, store, name, version, counts)
+        new_ids, new_vectors, old_ids = _write_faces(batch, store, name, version, counts, redo)
+        if old_ids:
+            index.remove(np.array(old_ids, dtype=np.int64))
         if new_ids:
             index.add(np.array(new_ids, dtype=np.int64), np.vstack(new_vectors))
         if number % SAVE_EVERY_BATCHES == 0:
@@ -160,13 +173,20 @@ def _analyse_all(todo: list[tuple[int, str]], store: MediaStore, workers: int,
 
 
 def _write_faces(batch: list[tuple[int, list[FoundFace]]], store: MediaStore, name: str, version: str,
-                 counts: dict[str, int]) -> tuple[list[int], list[np.ndarray]]:
+                 counts: dict[str, int], redo: bool = False) -> tuple[list[int], list[np.ndarray], list[int]]:
+    """Store the faces of a batch of photos; with ``redo``, in place of the faces they had.
+    Returns the new face ids, their vectors and the ids of the replaced faces."""
     ids: list[int] = []
     vectors: list[np.ndarray] = []
+    replaced: list[int] = []
     with transaction.atomic():
         for photo_id, faces in batch:
             photo = Photo.objects.select_for_update().get(pk=photo_id)
-            if photo.faces_indexed:  # another indexer got here first
+            if redo:
+                dropped = _drop_faces(photo, name)
+                replaced += dropped
+                counts["faces_replaced"] += len(dropped)
+            elif photo.faces_indexed:  # another indexer got here first
                 continue
             for i, found in enumerate(faces):
                 face = Face.objects.create(photo=photo, case_id=photo.case_id, index=i, box=found.box,
@@ -180,7 +200,16 @@ def _write_faces(batch: list[tuple[int, list[FoundFace]]], store: MediaStore, na
             counts["photos"] += 1
             counts["faces"] += len(faces)
             counts["photos_without_face"] += int(not faces)
-    return ids, vectors
+    return ids, vectors, replaced
+
+
+def _drop_faces(photo: Photo, model_name: str) -> list[int]:
+    """Delete a photo's face rows of a model and its face crops (inside the caller's transaction)."""
+    old = Face.objects.filter(photo=photo, model_name=model_name)
+    old_ids = list(old.values_list("pk", flat=True))
+    old.delete()
+    Derivative.objects.filter(photo=photo, kind__in=["face", "face_blur"]).delete()
+    return old_ids
 
 
 def _save_crops(photo: Photo, index: int, jpeg: bytes, store: MediaStore) -> None:

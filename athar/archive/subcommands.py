@@ -49,6 +49,9 @@ def export_evidence_command(options: dict[str, Any]) -> dict[str, Any]:
 def _index_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--rebuild", action="store_true", help="rebuild the vector index from the stored faces")
     parser.add_argument("--workers", type=int, default=0, help="processes (default: up to two)")
+    parser.add_argument("--redo", action="store_true",
+                        help="embed every photo again with the current pipeline, replacing its faces photo by photo "
+                             "(after an upgrade that changed which detections are kept as faces)")
 
 
 @subcommand("faces", "index", "Find and embed faces of ingested photos not yet indexed (resumable).",
@@ -57,11 +60,14 @@ def faces_index(options: dict[str, Any]) -> dict[str, Any]:
     from athar.archive.face_indexing import index_photos, pending_photos, rebuild_index
     from athar.core.command import progress_bar
 
+    redo = bool(options.get("redo"))
+    if redo and options.get("rebuild"):
+        raise ValueError("--redo and --rebuild do different jobs: give one of them")
     if options.get("rebuild"):
         index = rebuild_index()
         return {"rebuilt": True, "index_size": len(index), "model": index.model_name}
-    with progress_bar("faces", total=len(pending_photos())) as advance:
-        return index_photos(progress=advance, workers=options.get("workers", 0))
+    with progress_bar("faces", total=len(pending_photos(redo=redo))) as advance:
+        return index_photos(progress=advance, workers=options.get("workers", 0), redo=redo)
 
 
 def _search_arguments(parser: ArgumentParser) -> None:
