@@ -13,7 +13,7 @@ the aligned crops: fine-tuning data, fast benchmarks of a new embedder).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
 import numpy as np
@@ -25,7 +25,8 @@ from .images import ImageSource, load_image
 from .orientation import upright_logits
 from .models_registry import DEFAULT_MODEL, FaceModel, get_face_model
 from .quality import combine_quality, quality_parts
-from .rotation import ROTATIONS, box_to_original, points_to_original, rotate_cw
+from .roll import refine_rolled_landmarks
+from .rotation import ROTATIONS, box_to_original, points_from_turned, points_to_original, rotate_cw, turn_cw_any
 
 MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
 MIN_FAMILY_FACE_SIDE = 40  # family photos: ask for a better photo below this
@@ -49,7 +50,13 @@ TURN_DETECTOR_WEIGHT = 0.25
 # if that crop is clearly a face: at least this many times the floor. Texture reached at most
 # 1.44× the floor at any turn on the textured test sheets; real faces at the right turn ~2×.
 SECOND_OPINION_FACTOR = 1.6
+TURN_SWITCH_RATIO = 1.3
+DIAGONAL_TURN: int | None = 45
 SAME_FACE_OVERLAP = 0.5  # intersection over the smaller box
+# Landmarks of a face rolled by more than this (degrees) are found again on the face turned
+# upright (roll.py): the landmark model misplaces points on a head lying between quarter turns.
+# None: never.
+ROLL_REFINE_ABOVE: float | None = 25.0
 
 
 @dataclass
@@ -228,21 +235,61 @@ class FacePipeline:
         face it is, a weak vector is better than none (of 7 benchmark photos seen losing their only
         face to the floor, 6 held a real face, badly aligned or turned; docs/faces.md).
         """
-        work, first_choices = self._first_choices(image)
+        img = image if isinstance(image, Image.Image) else load_image(image)
+        faces, short = self._kept_and_short(img)
+        if DIAGONAL_TURN is not None and not any(self._clearly_a_face(f) for f in faces):
+            faces = _with_better_faces(faces, self._diagonal_faces(img, DIAGONAL_TURN))
+        if not faces and short:
+            faces = [max(short, key=_norm)]
+        return sorted(faces, key=lambda f: -f.box.area)
+
+    def _kept_and_short(self, img: Image.Image) -> tuple[list[DetectedFace], list[DetectedFace]]:
+        """The faces kept at their best quarter turn, and those under the floor at every turn."""
+        work, first_choices = self._first_choices(img)
         faces: list[DetectedFace] = []
         short: list[DetectedFace] = []
         for group, aligned in first_choices:
             face = self._embed(aligned)
-            if self._too_short(face):
+            if self._doubtful(face):
                 second = self._other_turn(work, group, aligned.rotation)
-                if second is None:
+                if second is not None and _norm(second) >= TURN_SWITCH_RATIO * _norm(face):
+                    face = second
+                elif self._too_short(face):
                     short.append(face)
                     continue
-                face = second
             faces.append(face)
-        if not faces and short:
-            faces = [max(short, key=lambda f: f.feature_norm or 0.0)]
-        return sorted(faces, key=lambda f: -f.box.area)
+        return faces, short
+
+    def _diagonal_faces(self, img: Image.Image, degrees: int) -> list[DetectedFace]:
+        """The faces of the photo turned by ``degrees`` (then at its quarter turns), mapped back:
+        a head lying between two quarter turns, which the detector misses or the landmarks
+        misplace at both of them. Like the second opinion on a turn, only what is clearly a face
+        counts (``SECOND_OPINION_FACTOR`` × the floor): the turned photo is a new chance for the
+        detector to take texture for a face, and a photo with no face must not gain a false one."""
+        turned = turn_cw_any(img, degrees)
+
+        def back(face: DetectedFace) -> DetectedFace:
+            def to_photo(points: FloatArray) -> FloatArray:
+                return points_from_turned(points, degrees, img.width, img.height, turned.width, turned.height)
+
+            (cx, cy), = to_photo(np.array([[(face.box.left + face.box.right) / 2, (face.box.top + face.box.bottom) / 2]],
+                                          dtype=np.float32))
+            half_w, half_h = face.box.width / 2, face.box.height / 2
+            box = Box(max(0.0, float(cx) - half_w), max(0.0, float(cy) - half_h),
+                      min(float(img.width), float(cx) + half_w), min(float(img.height), float(cy) + half_h))
+            return replace(face, box=box, landmarks=to_photo(face.landmarks), rotation=(face.rotation + degrees) % 360)
+
+        kept, _ = self._kept_and_short(turned)
+        return [back(f) for f in kept if self._clearly_a_face(f)]
+
+    def _clearly_a_face(self, face: DetectedFace) -> bool:
+        """Long enough that no other turn is worth asking about (or no floor to judge by)."""
+        return not self._doubtful(face)
+
+    def _doubtful(self, face: DetectedFace) -> bool:
+        """Not clearly a face at this turn: under the length a second opinion must reach."""
+        floor = self.model.min_feature_norm
+        return floor is not None and face.feature_norm is not None and face.feature_norm < SECOND_OPINION_FACTOR * floor
 
     def _too_short(self, face: DetectedFace) -> bool:
         floor = self.model.min_feature_norm
@@ -255,8 +302,7 @@ class FacePipeline:
         for c in _one_per_turn(group):
             if c.rotation == rotation:
                 continue
-            points = self.model.landmarker.landmarks(np.asarray(rotate_cw(work, c.rotation)), c.det.box)
-            face = self._embed(self._align(work, c, points))
+            face = self._embed(self._align(work, c, self._landmarks(work, c)))
             norm = face.feature_norm or 0.0
             if norm >= bar and (best is None or norm > (best.feature_norm or 0.0)):
                 best = face
@@ -378,8 +424,16 @@ class FacePipeline:
         best = {c.rotation: c for c in _one_per_turn(group)}
         score = {r: upright[r] + TURN_DETECTOR_WEIGHT * c.strength for r, c in best.items()}
         chosen = best[max(score, key=score.__getitem__)]
-        points = self.model.landmarker.landmarks(np.asarray(rotate_cw(img, chosen.rotation)), chosen.det.box)
-        return chosen, points, score[chosen.rotation]
+        return chosen, self._landmarks(img, chosen), score[chosen.rotation]
+
+    def _landmarks(self, img: Image.Image, c: _Candidate) -> FloatArray:
+        """The face's landmarks at its turn; found again on the face turned upright when rolled."""
+        turned = rotate_cw(img, c.rotation)
+        points = self.model.landmarker.landmarks(np.asarray(turned), c.det.box)
+        scheme = getattr(self.model.landmarker, "scheme", "dlib5")
+        if ROLL_REFINE_ABOVE is None:
+            return points
+        return refine_rolled_landmarks(self.model.landmarker, turned, c.det.box, points, scheme, ROLL_REFINE_ABOVE)
 
     def _align(self, img: Image.Image, c: _Candidate, points: FloatArray) -> AlignedFace:
         scheme = getattr(self.model.landmarker, "scheme", "dlib5")
@@ -408,6 +462,23 @@ class FacePipeline:
             quality_parts=parts,
             feature_norm=norm,
         )
+
+
+def _norm(face: DetectedFace) -> float:
+    return face.feature_norm or 0.0
+
+
+def _with_better_faces(faces: list[DetectedFace], turned: list[DetectedFace]) -> list[DetectedFace]:
+    """Faces of the diagonal pass added to the quarter-turn ones: where both found one face, the
+    diagonal one replaces it only if clearly longer (``TURN_SWITCH_RATIO``)."""
+    out = list(faces)
+    for face in turned:
+        same = [i for i, f in enumerate(out) if f.box.overlap(face.box) >= SAME_FACE_OVERLAP]
+        if not same:
+            out.append(face)
+        elif all(_norm(face) >= TURN_SWITCH_RATIO * _norm(out[i]) for i in same):
+            out = [f for i, f in enumerate(out) if i not in same] + [face]
+    return out
 
 
 def _one_per_turn(group: list[_Candidate]) -> list[_Candidate]:

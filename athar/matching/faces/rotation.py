@@ -3,9 +3,13 @@
 Archive photos are shot from above, so a face can be at 0/90/180/270 degrees. We
 rotate the whole photo clockwise by ``r`` degrees, detect upright faces, and map the
 results back so every stored box is in the coordinates of the photo as uploaded.
+A head can also lie between two quarter turns: ``turn_cw_any`` and ``points_from_turned``
+serve the pipeline's diagonal pass (the photo turned by 45°, then its quarter turns).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from PIL import Image
@@ -48,3 +52,21 @@ def box_to_original(box: Box, rotation: int, width: int, height: int) -> Box:
     pts = points_to_original(corners, rotation, width, height)
     (x1, y1), (x2, y2) = pts.min(0), pts.max(0)
     return Box(float(x1), float(y1), float(x2), float(y2))
+
+
+def turn_cw_any(image: Image.Image, degrees: float) -> Image.Image:
+    """The photo turned clockwise by any angle, enlarged to hold all of it; the new corners
+    are filled with the photo's median colour (a hard black edge would draw false faces)."""
+    fill = tuple(int(v) for v in np.median(np.asarray(image.convert("RGB")).reshape(-1, 3), axis=0))
+    return image.rotate(-degrees, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=fill)  # type: ignore[arg-type]
+
+
+def points_from_turned(points: FloatArray, degrees: float, width: int, height: int,
+                       turned_width: int, turned_height: int) -> FloatArray:
+    """Map points of ``turn_cw_any(photo, degrees)`` back to the ``width``×``height`` photo."""
+    a = math.radians(degrees)
+    u, v = points[:, 0] - turned_width / 2, points[:, 1] - turned_height / 2
+    # turn_cw_any turned the photo clockwise as displayed (image y down) about its centre: undo it
+    x = width / 2 + u * math.cos(a) + v * math.sin(a)
+    y = height / 2 - u * math.sin(a) + v * math.cos(a)
+    return np.stack([x, y], axis=1).astype(np.float32)
