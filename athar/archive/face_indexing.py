@@ -25,6 +25,7 @@ from athar.archive.models import Derivative, Face, Photo
 from athar.archive.storage import MediaStore
 from athar.core.batching import batches
 from athar.matching.faces import DEFAULT_MODEL, FaceIndex, FacePipeline, ImageError, load_image
+from athar.matching.faces.rotation import turn_cw_any
 
 BATCH = 32
 SAVE_EVERY_BATCHES = 50  # the index is a cache of the face rows: rebuilt if a crash leaves it behind
@@ -53,7 +54,9 @@ def upright_crop(image: Image.Image, box: Any, rotation: int) -> Image.Image:
     mx, my = width * CROP_MARGIN, height * CROP_MARGIN
     crop = image.crop((int(max(0, box.left - mx)), int(max(0, box.top - my)),
                        int(min(image.width, box.right + mx)), int(min(image.height, box.bottom + my))))
-    if rotation:
+    if rotation % 90:  # a head between quarter turns (the pipeline's diagonal pass): no black corners
+        crop = turn_cw_any(crop, rotation)
+    elif rotation:
         crop = crop.rotate(-rotation, expand=True)  # rotation is the clockwise turn that makes it upright
     crop.thumbnail((CROP_MAX, CROP_MAX))
     return crop

@@ -83,3 +83,16 @@ def test_index_is_rebuilt_when_missing_and_tampering_is_reported(lfw, tmp_path):
     broken.add(np.array([face.pk], dtype=np.int64), -vector[None, :])
     broken.save(index_dir(broken.model_name))
     assert any("differ" in p for p in check_index())
+
+
+def test_a_face_crop_between_quarter_turns_is_turned_upright_without_black_corners() -> None:
+    from PIL import Image
+
+    from athar.archive.face_indexing import upright_crop
+    from athar.matching.faces.datatypes import Box
+
+    photo = Image.new("RGB", (200, 200), (120, 110, 100))
+    crop = upright_crop(photo, Box(50, 50, 150, 150), 45)
+    corners = [crop.getpixel(p) for p in ((0, 0), (crop.width - 1, 0), (0, crop.height - 1))]
+    assert crop.width > 120 and all(abs(c[0] - 120) <= 2 for c in corners)  # enlarged, filled with the photo's colour
+    assert upright_crop(photo, Box(50, 50, 150, 150), 90).size == (170, 170)  # a quarter turn: the loose crop, turned

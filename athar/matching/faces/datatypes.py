@@ -69,7 +69,8 @@ class DetectedFace:
 
     ``box`` and ``landmarks`` are in the coordinates of the upright input image
     (after EXIF orientation), whatever rotation the face was found at. ``rotation``
-    is the clockwise turn (0/90/180/270) that made the face upright.
+    is the clockwise turn (0/90/180/270; 45/135/225/315 when the pipeline's diagonal pass found the
+    face) that made the face upright, give or take the face's own roll.
     """
 
     box: Box

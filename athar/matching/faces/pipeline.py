@@ -1,6 +1,6 @@
 """From a photo to embedded faces: rotations, contrast, small faces, de-duplication.
 
-``FacePipeline.analyse`` finds every face at any quarter-turn, keeps each physical
+``FacePipeline.analyse`` finds every face at any quarter-turn (and between them), keeps each physical
 face once (detections from the four turns are mapped back to the original photo and
 merged), embeds it once with the model's recipe (``embed_crop``: for ArcFace the grey crop
 and its mirror image; embedding is the expensive step), drops what the embedder does not see as a
@@ -50,7 +50,13 @@ TURN_DETECTOR_WEIGHT = 0.25
 # if that crop is clearly a face: at least this many times the floor. Texture reached at most
 # 1.44× the floor at any turn on the textured test sheets; real faces at the right turn ~2×.
 SECOND_OPINION_FACTOR = 1.6
+# A face under that bar is "doubtful" and its other turns are embedded too; one replaces it only if
+# at least this many times longer: an upright face at 3.1 lost to its own upside-down crop at 3.5
+# without a margin, while a head at 30° from its chosen quarter turn came out at 2.1–2.9 against
+# ~4 at the right one (docs/faces.md, "Faces at any angle").
 TURN_SWITCH_RATIO = 1.3
+# A photo with no clearly-a-face face is searched again turned by this many degrees (then at its
+# quarter turns): a head lying between two quarter turns. None: never.
 DIAGONAL_TURN: int | None = 45
 SAME_FACE_OVERLAP = 0.5  # intersection over the smaller box
 # Landmarks of a face rolled by more than this (degrees) are found again on the face turned
@@ -224,11 +230,14 @@ class FacePipeline:
         model's ``min_feature_norm``) is dropped here: texture on a large photo otherwise becomes
         "faces" that a family would be shown and that every search would compare against.
 
-        When the chosen turn's crop is too short, the face's other turns (those the detector also
-        fired at) are embedded too and the longest is kept if it is clearly a face
-        (``SECOND_OPINION_FACTOR`` × the floor): the upright model turns a few faces wrongly (an
-        upright, slightly tilted LFW face taken as lying on its side), and a crop at the wrong
-        turn is exactly what the embedder does not see as a face.
+        When the chosen turn's crop is not clearly a face (under ``SECOND_OPINION_FACTOR`` × the
+        floor), the face's other turns (those the detector also fired at) are embedded too and the
+        longest replaces it if it is clearly a face and ``TURN_SWITCH_RATIO`` times longer: the
+        upright model turns some faces wrongly (an upright, tilted LFW face taken as lying on its
+        side; a head lying at 30° from a quarter turn), and a crop at the wrong turn is exactly
+        what the embedder does not see as a face. When no face of the photo is clearly one, the
+        photo is searched again turned by ``DIAGONAL_TURN`` degrees, for a head lying between two
+        quarter turns; only clear faces are taken from that pass.
 
         The floor never empties a photo: when every face is under it, the longest is kept. A
         badly aligned real face (off-centre, turned) also comes out short, and for a case whose only
@@ -272,11 +281,13 @@ class FacePipeline:
             def to_photo(points: FloatArray) -> FloatArray:
                 return points_from_turned(points, degrees, img.width, img.height, turned.width, turned.height)
 
-            (cx, cy), = to_photo(np.array([[(face.box.left + face.box.right) / 2, (face.box.top + face.box.bottom) / 2]],
-                                          dtype=np.float32))
+            # The box keeps the face's size around its mapped centre (the bounds of a turned box
+            # would be up to 1.4× larger than the face).
+            centre = np.array([[(face.box.left + face.box.right) / 2, (face.box.top + face.box.bottom) / 2]], np.float32)
+            cx, cy = (float(v) for v in to_photo(centre)[0])
             half_w, half_h = face.box.width / 2, face.box.height / 2
-            box = Box(max(0.0, float(cx) - half_w), max(0.0, float(cy) - half_h),
-                      min(float(img.width), float(cx) + half_w), min(float(img.height), float(cy) + half_h))
+            box = Box(max(0.0, cx - half_w), max(0.0, cy - half_h), min(float(img.width), cx + half_w),
+                      min(float(img.height), cy + half_h))
             return replace(face, box=box, landmarks=to_photo(face.landmarks), rotation=(face.rotation + degrees) % 360)
 
         kept, _ = self._kept_and_short(turned)
@@ -311,8 +322,9 @@ class FacePipeline:
     def aligned_faces(self, image: Image.Image | ImageSource) -> list[AlignedFace]:
         """Every distinct face in the photo, aligned but not embedded, largest first.
 
-        The faces ``analyse`` starts from, before the embedder's check (the feature-norm floor and
-        its second opinion on the turn): a tool that embeds these crops itself sees every detection.
+        The faces ``analyse`` starts from, before the embedder's check (the feature-norm floor, its
+        second opinion on the turn, the diagonal pass): a tool that embeds these crops itself sees
+        every detection at the quarter turns.
         """
         faces = [aligned for _, aligned in self._first_choices(image)[1]]
         return sorted(faces, key=lambda f: -f.box.area)
@@ -430,9 +442,9 @@ class FacePipeline:
         """The face's landmarks at its turn; found again on the face turned upright when rolled."""
         turned = rotate_cw(img, c.rotation)
         points = self.model.landmarker.landmarks(np.asarray(turned), c.det.box)
-        scheme = getattr(self.model.landmarker, "scheme", "dlib5")
         if ROLL_REFINE_ABOVE is None:
             return points
+        scheme = getattr(self.model.landmarker, "scheme", "dlib5")
         return refine_rolled_landmarks(self.model.landmarker, turned, c.det.box, points, scheme, ROLL_REFINE_ABOVE)
 
     def _align(self, img: Image.Image, c: _Candidate, points: FloatArray) -> AlignedFace:

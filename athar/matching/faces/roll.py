@@ -6,7 +6,7 @@ on a face rolled by ~45° it puts the points loosely, and the similarity transfo
 gives the embedder a crop it does not recognise. So when the landmarks found say the face is
 rolled by more than a few degrees, the region around the face is turned upright by that angle,
 the landmarks are found again there, and mapped back; once more if the face still looks rolled.
-Measured in docs/faces.md ("Faces between the quarter turns").
+Measured in docs/faces.md ("Faces at any angle").
 """
 
 from __future__ import annotations
