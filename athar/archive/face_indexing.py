@@ -120,10 +120,9 @@ def pending_photos(photo_ids: Iterable[int] | None = None, model: str = DEFAULT_
     """Photos still to (re-)embed: never indexed, or indexed by an older pipeline version;
     with ``redo``, every viewable photo."""
     query = Photo.objects.filter(viewable=True, faces_indexed=False)
-    stale = stale_photo_ids(model)
     if redo:
         query = Photo.objects.filter(viewable=True)
-    elif stale:
+    elif stale := stale_photo_ids(model):
         query = Photo.objects.filter(viewable=True).filter(Q(faces_indexed=False) | Q(pk__in=stale))
     if photo_ids is not None:
         query = query.filter(pk__in=list(photo_ids))
@@ -136,9 +135,9 @@ def index_photos(photo_ids: Iterable[int] | None = None, progress: Callable[[int
 
     Photos embedded by an older version of the pipeline are embedded again first.
 
-    ``redo`` embeds every photo again, for a change to what the pipeline keeps as a face (the
-    feature-norm floor, the turn's second opinion) that left the vectors comparable and so the
-    version unchanged: each photo's old faces are replaced by its new ones in one transaction, so
+    ``redo`` embeds every photo again, for a change to what the pipeline keeps as a face or at
+    which turn (the feature-norm floor, the turn's second opinion, faces at any angle) that left
+    the vectors comparable and so the version unchanged: each photo's old faces are replaced by its new ones in one transaction, so
     a search never misses a photo and an interrupted run leaves every photo with a full set."""
     restaled = reset_stale_photos(model)
     todo = pending_photos(photo_ids, model, redo)
