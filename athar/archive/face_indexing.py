@@ -54,10 +54,8 @@ def upright_crop(image: Image.Image, box: Any, rotation: int) -> Image.Image:
     mx, my = width * CROP_MARGIN, height * CROP_MARGIN
     crop = image.crop((int(max(0, box.left - mx)), int(max(0, box.top - my)),
                        int(min(image.width, box.right + mx)), int(min(image.height, box.bottom + my))))
-    if rotation % 90:  # a head between quarter turns (the pipeline's diagonal pass): no black corners
+    if rotation:  # the clockwise turn that makes it upright; between quarter turns, no black corners
         crop = turn_cw_any(crop, rotation)
-    elif rotation:
-        crop = crop.rotate(-rotation, expand=True)  # rotation is the clockwise turn that makes it upright
     crop.thumbnail((CROP_MAX, CROP_MAX))
     return crop
 

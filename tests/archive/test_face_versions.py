@@ -1,10 +1,12 @@
 """Faces embedded by an older pipeline version are never mixed with new vectors: they are
 reported, left out of search with a message, and embedded again by `athar faces index`."""
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
+from django.core.management import call_command
 from PIL import Image
 
 from athar.archive.face_indexing import (
@@ -19,7 +21,8 @@ pytestmark = pytest.mark.django_db
 PEOPLE = ["Aaron_Peirsol", "Abdullah_Gul", "Adrien_Brody"]
 
 
-def test_stale_version_rows_are_re_embedded(tmp_path: Path) -> None:
+def _ingest_people(tmp_path: Path) -> dict[str, Path]:
+    """Each person's second LFW photo ingested as a case with faces; returns their family photos."""
     lfw = require_shared_data("faces", "lfw-dev")
     family = {}
     for person in PEOPLE:
@@ -29,6 +32,11 @@ def test_stale_version_rows_are_re_embedded(tmp_path: Path) -> None:
         target.parent.mkdir(parents=True)
         Image.open(photos[1]).save(target)
     run_ingest(tmp_path / "arc", faces=True)
+    return family
+
+
+def test_stale_version_rows_are_re_embedded(tmp_path: Path) -> None:
+    family = _ingest_people(tmp_path)
     name, version, _ = model_identity()
     assert Face.objects.filter(model_version=version).count() >= len(PEOPLE)
     # an older pipeline made the faces of one photo
@@ -77,19 +85,7 @@ def test_verify_names_an_archive_embedded_entirely_by_an_older_pipeline(tmp_path
 def test_redo_replaces_faces_kept_by_an_earlier_pipeline_of_the_same_version(tmp_path: Path, capsys) -> None:
     """A face kept before the feature-norm floor (same version, so never re-embedded on its own)
     is replaced by `athar faces index --redo`; the index stays in step and search still works."""
-    import json
-
-    from django.core.management import call_command
-
-    lfw = require_shared_data("faces", "lfw-dev")
-    family = {}
-    for person in PEOPLE:
-        photos = sorted((lfw / person).iterdir())
-        family[person] = photos[0]
-        target = tmp_path / "arc" / "215" / person / photos[1].name
-        target.parent.mkdir(parents=True)
-        Image.open(photos[1]).save(target)
-    run_ingest(tmp_path / "arc", faces=True)
+    family = _ingest_people(tmp_path)
     name, version, _ = model_identity()
     honest = Face.objects.count()
     # as an earlier pipeline of the same version would have left it: a false face on one photo

@@ -5,7 +5,8 @@ turns the detector is run at. The five-point landmark model is trained on roughl
 on a face rolled by ~45° it puts the points loosely, and the similarity transform built on them
 gives the embedder a crop it does not recognise. So when the landmarks found say the face is
 rolled by more than a few degrees, the region around the face is turned upright by that angle,
-the landmarks are found again there, and mapped back; once more if the face still looks rolled.
+the landmarks are found again there, and mapped back; then once more from the better angle the
+new landmarks give.
 Measured in docs/faces.md ("Faces at any angle").
 """
 
@@ -17,6 +18,7 @@ import numpy as np
 from PIL import Image
 
 from .datatypes import Box, FloatArray, Landmarker
+from .rotation import turn_points
 
 # Eye corners per landmark scheme: (points of the eye on the image's left, of the eye on its right).
 EYES = {
@@ -31,15 +33,6 @@ def roll_degrees(points: FloatArray, scheme: str) -> float:
     left_ids, right_ids = EYES[scheme]
     left, right = points[list(left_ids)].mean(0), points[list(right_ids)].mean(0)
     return math.degrees(math.atan2(float(right[1] - left[1]), float(right[0] - left[0])))
-
-
-def _turn_points(points: FloatArray, degrees: float, centre: tuple[float, float]) -> FloatArray:
-    """Points turned counter-clockwise as displayed (image y points down) about ``centre``,
-    as ``Image.rotate(degrees, center=centre)`` turns the pixels."""
-    a = math.radians(degrees)
-    cx, cy = centre
-    x, y = points[:, 0] - cx, points[:, 1] - cy
-    return np.stack([cx + x * math.cos(a) + y * math.sin(a), cy - x * math.sin(a) + y * math.cos(a)], axis=1).astype(np.float32)
 
 
 def refine_rolled_landmarks(landmarker: Landmarker, image: Image.Image, box: Box, points: FloatArray,
@@ -65,6 +58,6 @@ def refine_rolled_landmarks(landmarker: Landmarker, image: Image.Image, box: Box
         found = landmarker.landmarks(np.asarray(upright), local)
         if abs(roll_degrees(found, scheme)) >= abs(roll):
             break
-        back = _turn_points(found, -roll, centre)
+        back = turn_points(found, -roll, centre)
         points = (back + np.array([x0, y0], dtype=np.float32)).astype(np.float32)
     return points

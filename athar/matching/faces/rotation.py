@@ -61,12 +61,20 @@ def turn_cw_any(image: Image.Image, degrees: float) -> Image.Image:
     return image.rotate(-degrees, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=fill)  # type: ignore[arg-type]
 
 
+def turn_points(points: FloatArray, degrees: float, centre: tuple[float, float],
+                to_centre: tuple[float, float] | None = None) -> FloatArray:
+    """Points turned counter-clockwise as displayed (image y points down) about ``centre``, as
+    ``Image.rotate(degrees, center=centre)`` turns the pixels; ``to_centre``: where the centre
+    lands (a frame that grew or shrank), ``centre`` itself by default."""
+    a = math.radians(degrees)
+    cx, cy = centre
+    ox, oy = centre if to_centre is None else to_centre
+    u, v = points[:, 0] - cx, points[:, 1] - cy
+    return np.stack([ox + u * math.cos(a) + v * math.sin(a), oy - u * math.sin(a) + v * math.cos(a)], axis=1).astype(np.float32)
+
+
 def points_from_turned(points: FloatArray, degrees: float, width: int, height: int,
                        turned_width: int, turned_height: int) -> FloatArray:
-    """Map points of ``turn_cw_any(photo, degrees)`` back to the ``width``×``height`` photo."""
-    a = math.radians(degrees)
-    u, v = points[:, 0] - turned_width / 2, points[:, 1] - turned_height / 2
-    # turn_cw_any turned the photo clockwise as displayed (image y down) about its centre: undo it
-    x = width / 2 + u * math.cos(a) + v * math.sin(a)
-    y = height / 2 - u * math.sin(a) + v * math.cos(a)
-    return np.stack([x, y], axis=1).astype(np.float32)
+    """Map points of ``turn_cw_any(photo, degrees)`` back to the ``width``×``height`` photo: the
+    photo was turned clockwise about its centre, so turn the points back counter-clockwise."""
+    return turn_points(points, degrees, (turned_width / 2, turned_height / 2), (width / 2, height / 2))

@@ -280,6 +280,6 @@ def test_rolled_landmarks_are_found_again_on_the_face_turned_upright(pipeline, f
 
 
 def _turn(points: np.ndarray, degrees: float, size: tuple[int, int]) -> np.ndarray:
-    from athar.matching.faces.roll import _turn_points
+    from athar.matching.faces.rotation import turn_points
 
-    return _turn_points(points, degrees, (size[0] / 2, size[1] / 2))
+    return turn_points(points, degrees, (size[0] / 2, size[1] / 2))
