@@ -53,8 +53,8 @@ class StatsOut(Schema):
     facilities: list[FacilityCount]
 
 
-def _report_out(report: Any) -> dict[str, Any]:
-    summary = ident.report_summary(report)
+def _report_out(report: Any, user: Any) -> dict[str, Any]:
+    summary = ident.report_summary(report, user)
     return {"id": sign_id(report.pk), "source": report.source, "report_id": report.report_id,
             "full_name_ar": report.full_name_ar, "full_name_latin": report.full_name_latin,
             "birth_year": report.birth_year, "arrest_date": report.arrest_date,
@@ -65,7 +65,7 @@ def _report_out(report: Any) -> dict[str, Any]:
 @api.get("/reports", response=list[ReportOut], url_name="reports")
 def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
     """The reports the caller may see (a family: its own; a caseworker: its families')."""
-    return [_report_out(r) for r in access.reports_visible_to(request.user).order_by("pk")[:500]]
+    return [_report_out(r, request.user) for r in access.reports_visible_to(request.user).order_by("pk")[:500]]
 
 
 def _visible(rows: Any, signed_id: str) -> Any:
@@ -87,26 +87,31 @@ def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
 
 @api.get("/reports/{report_id}", response=ReportOut, url_name="report")
 def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
-    return _report_out(_visible_report(request, report_id))
+    return _report_out(_visible_report(request, report_id), request.user)
 
 
-def _candidate_out(candidate: Any) -> dict[str, Any]:
-    view = ident.candidate_view(candidate)
-    return {"id": sign_id(candidate.pk), "report": sign_id(view["report"].pk), "case": str(view["case"].public_id),
-            "facility": view["case"].facility.code, "likely_match": view["likely"], "reasons": view["reasons"]}
+def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:
+    """The same as the web's candidate page gives this caller: families get no reasons there, so
+    none here either."""
+    view = ident.candidate_view(candidate, access.reports_visible_to(user))
+    report = view["report"]
+    return {"id": sign_id(candidate.pk), "report": sign_id(report.pk) if report is not None else "",
+            "case": str(view["case"].public_id), "facility": view["case"].facility.code,
+            "likely_match": view["likely"], "reasons": [] if access.is_family(user) else view["reasons"]}
 
 
 @api.get("/reports/{report_id}/candidates", response=list[CandidateOut], url_name="candidates")
 def list_candidates(request: HttpRequest, report_id: str) -> list[dict[str, Any]]:
-    """Likely matches of one report (never photos; those stay behind the web's reveal steps)."""
+    """Likely matches of one report, ranked from its own evidence (never photos; those stay behind
+    the web's reveal steps). A family no caseworker has taken on yet gets none."""
     report = _visible_report(request, report_id)
-    rows = ident.candidates_for_reports(type(report).objects.filter(pk=report.pk), for_family=True)
-    return [_candidate_out(c) for c in rows]
+    rows = access.candidates_visible_to(request.user).filter(ranking__report=report)
+    return [_candidate_out(c, request.user) for c in rows]
 
 
 @api.get("/candidates/{candidate_id}", response=CandidateOut, url_name="candidate")
 def get_candidate(request: HttpRequest, candidate_id: str) -> dict[str, Any]:
-    return _candidate_out(_visible_candidate(request, candidate_id))
+    return _candidate_out(_visible_candidate(request, candidate_id), request.user)
 
 
 @api.get("/stats", response=StatsOut, auth=None, url_name="stats")
@@ -136,13 +141,16 @@ def _claim_out(claim: Any) -> dict[str, Any]:
 
 @api.get("/claims", response=list[ClaimOut], url_name="claims")
 def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
-    """Claims on the persons of the reports the caller may see (reviewers: all)."""
+    """The caller's own claims and those made from the reports it may see (reviewers: all). A
+    family never receives another family's claims on the same person."""
+    from django.db.models import Q
+
     from athar.identification.models import Claim
 
     if access.can_review(request.user):
         rows = Claim.objects.all()
     else:
-        rows = Claim.objects.filter(person_id__in=ident.persons_of(access.reports_visible_to(request.user)))
+        rows = Claim.objects.filter(Q(by=request.user) | Q(report__in=access.reports_visible_to(request.user)))
     return [_claim_out(c) for c in rows.select_related("case").order_by("pk")[:500]]
 
 

@@ -1,9 +1,16 @@
 """Claims, reviews, conflicts and publication of identifications (docs/identification.md).
 
-Rules: a claim goes to review; publishing needs two approvals from independent reviewers (not a
-claimant, two different people) and no open conflict on the person or the case. Every decision is
-attributed, timestamped, reversible with a reason, and written to the audit chain (identifiers and
-a hash of the reason only, never free text).
+Rules:
+- a positive claim opens an identification under review;
+- two approvals from two different reviewers (never a claimant) and no open conflict on the
+  person or the case make it *verified*: the family's caseworker is asked to inform the family;
+- *publication* is a further step: every family that reported the person was informed (in person
+  or by phone, recorded with the date and who) and consented to publication for its own report;
+- one body, one person: at most one verified or published identification per case and per person,
+  held by database constraints (``identification_one_active_per_*``) as well as here; one live
+  review per reviewer and identification (``review_one_live_per_reviewer``).
+Every decision is attributed, timestamped, reversible with a reason, and written to the audit
+chain (identifiers and a hash of the reason only, never free text).
 """
 
 from __future__ import annotations
@@ -11,7 +18,9 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from django.db import transaction
+import datetime as dt
+
+from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -19,14 +28,17 @@ from athar.accounts.models import Role
 from athar.archive.models import Case
 from athar.audit.chain import actor_for_user, record
 from athar.identification import conflicts
-from athar.identification.models import Claim, Conflict, ForensicResult, Identification, Review, Verdict
-from athar.identification.signals import identification_status_changed
+from athar.identification.models import (ACTIVE_STATUSES, Claim, Conflict, FamilyInformed, ForensicResult,
+                                         Identification, Review, Verdict)
+from athar.identification.signals import family_informed, identification_status_changed
 from athar.registry.lookup import reports_of
-from athar.registry.models import MissingPerson
+from athar.registry.models import MissingPerson, Report
 
-CLAIM_ROLES = {Role.FAMILY, Role.CASEWORKER, Role.ADMIN}
+CLAIM_ROLES = {Role.FAMILY, Role.CASEWORKER}
 REVIEW_ROLES = {Role.REVIEWER, Role.ADMIN}
 FORENSIC_ROLES = {Role.REVIEWER, Role.CASEWORKER, Role.ADMIN}
+INFORM_ROLES = {Role.CASEWORKER, Role.ADMIN}
+PUBLISH_ROLES = {Role.CASEWORKER, Role.REVIEWER, Role.ADMIN}
 
 
 class NotAllowed(ValueError):
@@ -43,24 +55,28 @@ def _need_reason(reason: str) -> str:
     return reason.strip()
 
 
-def _may_claim(user: Any, person: MissingPerson) -> None:
+def _may_claim(user: Any, person: MissingPerson, report: Report | None) -> None:
     if user.role not in CLAIM_ROLES:
         raise NotAllowed(f"a {user.role} cannot make claims (family members and caseworkers can)")
-    if user.role == Role.FAMILY and not any(r.reporter_user_id == user.pk for r in reports_of(person)):
+    mine = [r for r in reports_of(person) if r.reporter_user_id == user.pk]
+    if user.role == Role.FAMILY and not mine and not (report is not None and report.reporter_user_id == user.pk):
         raise NotAllowed("only a family member who reported this person can claim for them")
 
 
 def make_claim(person: MissingPerson, case: Case, verdict: str, by: Any, *, certainty: str = "probable",
-               relation: str = "", on_behalf_of: str = "") -> Claim:
-    """Record a judgement on a candidate; a positive one opens (or re-opens) an identification."""
-    _may_claim(by, person)
+               relation: str = "", on_behalf_of: str = "", report: Report | None = None) -> Claim:
+    """Record a judgement on a candidate; a positive one opens (or re-opens) an identification.
+
+    ``report``: the report on whose behalf the claim is made (the family's own); a family sees its
+    own claims only, never another family's on the same person."""
+    _may_claim(by, person, report)
     if verdict not in Verdict.values:
         raise ValueError(f"unknown verdict {verdict!r} (use {', '.join(Verdict.values)})")
     if certainty not in Claim.Certainty.values:
         raise ValueError(f"unknown certainty {certainty!r} (use {', '.join(Claim.Certainty.values)})")
     with transaction.atomic():
         claim = Claim.objects.create(person=person, case=case, verdict=verdict, certainty=certainty,
-                                     relation=relation[:60], by=by, on_behalf_of=on_behalf_of[:120])
+                                     relation=relation[:60], by=by, on_behalf_of=on_behalf_of[:120], report=report)
         record("identification.claim", object_type="claim", object_id=claim.pk, actor=actor_for_user(by),
                data={"person": person.pk, "case": case.pk, "verdict": verdict, "certainty": certainty,
                      "role": by.role})
@@ -73,6 +89,8 @@ def make_claim(person: MissingPerson, case: Case, verdict: str, by: Any, *, cert
 
 def _open_identification(person: MissingPerson, case: Case, by: Any) -> Identification:
     ident, made = Identification.objects.get_or_create(person=person, case=case)
+    if ident.status == Identification.Status.SET_ASIDE:
+        return ident  # a reviewer set it aside: a new claim opens a new conflict, not a new review
     if not made and ident.status in (Identification.Status.WITHDRAWN, Identification.Status.REJECTED):
         ident.status, ident.status_reason = Identification.Status.UNDER_REVIEW, ""
         ident.save(update_fields=["status", "status_reason", "status_changed_at"])
@@ -128,17 +146,27 @@ def review(ident: Identification, reviewer: Any, decision: str, reason: str = ""
         reason = _need_reason(reason)
     if Claim.objects.filter(person=ident.person, case=ident.case, by=reviewer).exists():
         raise NotAllowed("a reviewer cannot review an identification they claimed (not independent)")
-    if ident.reviews.filter(reviewer=reviewer, reversed_at__isnull=True).exists():
-        raise ValueError("you already reviewed this identification: reverse your review first")
-    if ident.status not in (Identification.Status.UNDER_REVIEW, Identification.Status.REJECTED):
-        raise ValueError(f"identification {ident.pk} is {ident.status}: nothing to review")
     with transaction.atomic():
-        row = Review.objects.create(identification=ident, reviewer=reviewer, decision=decision, reason=reason)
+        ident = Identification.objects.select_for_update().get(pk=ident.pk)
+        if ident.reviews.filter(reviewer=reviewer, reversed_at__isnull=True).exists():
+            raise ValueError("you already reviewed this identification: reverse your review first")
+        if ident.status not in (Identification.Status.UNDER_REVIEW, Identification.Status.REJECTED):
+            raise ValueError(f"identification {ident.pk} is {ident.status}: nothing to review")
+        row = _create_review(ident, reviewer, decision, reason)
         record("identification.review", object_type="identification", object_id=ident.pk,
                actor=actor_for_user(reviewer), data={"review": row.pk, "decision": decision,
                                                      "reason_sha256": _reason_hash(reason)})
         refresh(ident.person, ident.case)
     return row
+
+
+def _create_review(ident: Identification, reviewer: Any, decision: str, reason: str) -> Review:
+    """One live review per reviewer: the database refuses a second one (concurrent requests)."""
+    try:
+        with transaction.atomic():
+            return Review.objects.create(identification=ident, reviewer=reviewer, decision=decision, reason=reason)
+    except IntegrityError:
+        raise ValueError("you already reviewed this identification: reverse your review first") from None
 
 
 def reverse_review(row: Review, by: Any, reason: str) -> Review:
@@ -188,38 +216,55 @@ def _refresh_one(ident: Identification) -> None:
     if level != ident.evidence_level:
         ident.evidence_level = level
         ident.save(update_fields=["evidence_level", "status_changed_at"])
-    if ident.status == Identification.Status.WITHDRAWN:
-        return
+    if ident.status in (Identification.Status.WITHDRAWN, Identification.Status.SET_ASIDE):
+        return  # set aside: only reopening the conflict that set it aside brings it back
     if not _still_claimed(ident):
         _set_status(ident, Identification.Status.WITHDRAWN, None, "every positive claim was withdrawn")
         return
-    active = ident.reviews.filter(reversed_at__isnull=True)
-    rejected = active.filter(decision=Review.Decision.REJECT).exists()
-    approved = len({r.reviewer_id for r in approvals(ident)}) >= 2
-    if rejected:
-        target = Identification.Status.REJECTED
-    elif approved and not blocking_conflicts(ident):
-        target = Identification.Status.PUBLISHED
-    else:
-        target = Identification.Status.UNDER_REVIEW
+    target = _review_target(ident)
+    if target == Identification.Status.VERIFIED and ident.status == Identification.Status.PUBLISHED:
+        return  # still two approvals and nothing blocks: publication stands
     if target != ident.status:
-        _set_status(ident, target, None, "")
+        try:
+            _set_status(ident, target, None, "")
+        except IntegrityError:  # another identification of this case or person is active
+            ident.refresh_from_db()
+
+
+def _review_target(ident: Identification) -> str:
+    """Where the reviews and conflicts put an identification (never *published*: a human step)."""
+    active = ident.reviews.filter(reversed_at__isnull=True)
+    if active.filter(decision=Review.Decision.REJECT).exists():
+        return Identification.Status.REJECTED
+    if len({r.reviewer_id for r in approvals(ident)}) >= 2 and not blocking_conflicts(ident):
+        return Identification.Status.VERIFIED
+    return Identification.Status.UNDER_REVIEW
 
 
 def _still_claimed(ident: Identification) -> bool:
     return (Claim.objects.filter(person=ident.person, case=ident.case, verdict=Verdict.IS_THEM,
-                                 withdrawn_at__isnull=True).exists()
+                                 withdrawn_at__isnull=True, set_aside_at__isnull=True).exists()
             or ForensicResult.objects.filter(person=ident.person, case=ident.case, withdrawn_at__isnull=True,
                                              result=ForensicResult.Result.MATCH).exists())
 
 
 def _set_status(ident: Identification, status: str, by: Any, reason: str) -> None:
-    was = ident.status
+    """Change the status; IntegrityError (nothing changed) when it would make a second active
+    identification of the same case or person."""
+    was, was_published = ident.status, ident.published_at
     ident.status, ident.status_reason = status, reason
     if status == Identification.Status.PUBLISHED:
         ident.published_at = timezone.now()
-    ident.save(update_fields=["status", "status_reason", "published_at", "status_changed_at"])
-    action = {"published": "identification.published", "withdrawn": "identification.withdrawn"}.get(
+    elif was == Identification.Status.PUBLISHED:
+        ident.published_at = None
+    try:
+        with transaction.atomic():
+            ident.save(update_fields=["status", "status_reason", "published_at", "status_changed_at"])
+    except IntegrityError:
+        ident.status, ident.published_at = was, was_published
+        raise
+    action = {"published": "identification.published", "withdrawn": "identification.withdrawn",
+              "verified": "identification.verified", "set_aside": "identification.set_aside"}.get(
         status, "identification.status")
     transaction.on_commit(lambda: identification_status_changed.send(
         sender=Identification, identification=ident, previous=was, status=status))
@@ -234,7 +279,107 @@ def _sync_case(case: Case) -> None:
     """The case's status follows its identifications (identified only when one is published)."""
     statuses = set(Identification.objects.filter(case=case).values_list("status", flat=True))
     status = (Case.Status.IDENTIFIED if Identification.Status.PUBLISHED in statuses else
-              Case.Status.UNDER_REVIEW if Identification.Status.UNDER_REVIEW in statuses else Case.Status.UNIDENTIFIED)
+              Case.Status.UNDER_REVIEW if statuses & {Identification.Status.UNDER_REVIEW, Identification.Status.VERIFIED}
+              else Case.Status.UNIDENTIFIED)
     if case.status != status:
         Case.objects.filter(pk=case.pk).update(status=status)
         case.status = status
+
+
+# ---- the family first: informing, then publication ------------------------------------------------
+
+def _caseworker_of(user: Any, report: Report) -> bool:
+    family_caseworker = report.reporter_user.caseworker_id if report.reporter_user_id else None
+    return user.role == Role.ADMIN or user.pk in (report.caseworker_id, family_caseworker)
+
+
+def family_reports(ident: Identification) -> list[Report]:
+    """The reports (one per family) that name the person: each must be informed and consent."""
+    return [r for r in reports_of(ident.person) if r.erased_at is None]
+
+
+def record_family_informed(ident: Identification, report: Report, by: Any, *, informed_on: dt.date,
+                           method: str) -> FamilyInformed:
+    """The caseworker told this report's family of the verified identification (in person or by
+    phone). Nothing is published before this is recorded for every family."""
+    if by.role not in INFORM_ROLES or not _caseworker_of(by, report):
+        raise NotAllowed("only the family's caseworker (or an administrator) records that the family was informed")
+    if method not in FamilyInformed.Method.values:
+        raise ValueError("method must be in_person or phone")
+    if informed_on > timezone.localdate():
+        raise ValueError("the date the family was informed cannot be in the future")
+    if report.pk not in {r.pk for r in family_reports(ident)}:
+        raise ValueError("this report does not name the identified person")
+    with transaction.atomic():
+        ident = Identification.objects.select_for_update().get(pk=ident.pk)
+        if ident.status not in ACTIVE_STATUSES:
+            raise ValueError(f"identification {ident.pk} is {ident.status}: only a verified identification is told")
+        if FamilyInformed.objects.filter(identification=ident, report=report).exists():
+            raise ValueError("this family was already recorded as informed")
+        row = FamilyInformed.objects.create(identification=ident, report=report, informed_by=by,
+                                            informed_on=informed_on, method=method)
+        record("identification.family_informed", object_type="identification", object_id=ident.pk,
+               actor=actor_for_user(by), data={"report": report.pk, "method": method,
+                                               "informed_on": informed_on.isoformat()})
+        transaction.on_commit(lambda: family_informed.send(sender=Identification, identification=ident,
+                                                           report=report))
+    return row
+
+
+def publication_blockers(ident: Identification) -> list[dict[str, Any]]:
+    """Why this identification cannot be published now (empty: it can). Each item names the
+    rule and, for staff, the report concerned."""
+    out: list[dict[str, Any]] = []
+    if ident.status != Identification.Status.VERIFIED:
+        out.append({"rule": "not_verified", "status": ident.status})
+    if blocking_conflicts(ident):
+        out.append({"rule": "open_conflict"})
+    informed = set(FamilyInformed.objects.filter(identification=ident).values_list("report_id", flat=True))
+    reports = family_reports(ident)
+    if not reports:
+        out.append({"rule": "no_report"})
+    for report in reports:
+        if report.pk not in informed:
+            out.append({"rule": "family_not_informed", "report": report.pk})
+        if not (report.consent or {}).get("publication"):
+            out.append({"rule": "no_consent", "report": report.pk})
+    return out
+
+
+def publish(ident: Identification, by: Any) -> Identification:
+    """Publish a verified identification once every family was informed and consented.
+
+    Re-checks, inside the transaction and with the row locked, that nothing else is active on the
+    case or the person (the database constraint holds it as well)."""
+    if by.role not in PUBLISH_ROLES:
+        raise NotAllowed(f"a {by.role} cannot publish identifications")
+    with transaction.atomic():
+        ident = Identification.objects.select_for_update().get(pk=ident.pk)
+        if by.role == Role.CASEWORKER and not any(_caseworker_of(by, r) for r in family_reports(ident)):
+            raise NotAllowed("only a caseworker of one of the families can publish")
+        blockers = publication_blockers(ident)
+        if blockers:
+            raise ValueError("cannot publish yet: " + ", ".join(sorted({b["rule"] for b in blockers})))
+        others = Identification.objects.filter(Q(case=ident.case) | Q(person=ident.person),
+                                               status__in=ACTIVE_STATUSES).exclude(pk=ident.pk)
+        if others.exists():
+            raise NotAllowed("another identification of this case or person is active")
+        try:
+            _set_status(ident, Identification.Status.PUBLISHED, by, "")
+        except IntegrityError:
+            raise NotAllowed("another identification of this case or person is active") from None
+        _sync_case(ident.case)
+    return ident
+
+
+def unpublish(ident: Identification, by: Any, reason: str) -> Identification:
+    """Take a publication back (it stays verified): a reviewer's or administrator's decision."""
+    reason = _need_reason(reason)
+    if by.role not in REVIEW_ROLES:
+        raise NotAllowed("only a reviewer can take a publication back")
+    if ident.status != Identification.Status.PUBLISHED:
+        raise ValueError(f"identification {ident.pk} is not published")
+    with transaction.atomic():
+        _set_status(ident, Identification.Status.VERIFIED, by, reason)
+        _sync_case(ident.case)
+    return ident

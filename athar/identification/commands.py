@@ -3,12 +3,16 @@ in athar/core/management/commands are thin wrappers)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import sys
 from argparse import SUPPRESS, ArgumentParser
 from typing import Any
 
+from athar.accounts import totp
 from athar.accounts.models import User
 from athar.archive.models import Case
+from athar.audit.chain import record
 from athar.identification import claims as claim_rules
 from athar.identification import conflicts as conflict_rules
 from athar.identification.models import Claim, Conflict, ForensicResult, Identification, Review
@@ -41,6 +45,24 @@ def find_user(login: str) -> User:
     user = User.objects.by_login(login)
     if user is None or not user.is_active:
         raise ValueError(f"no active account {login!r}")
+    return user
+
+
+def acting_user(login: str) -> User:
+    """The account a decision is recorded for, proven by its own credentials.
+
+    Whoever runs the command cannot act as another reviewer: the account's password is read from
+    the first line of standard input (never an argument), and for an account with two-factor
+    sign-in a current code from the second line. Both outcomes are audited."""
+    user = find_user(login)
+    password = sys.stdin.readline().rstrip("\r\n")
+    code = sys.stdin.readline().strip() if user.totp_confirmed else ""
+    ok = bool(password) and user.check_password(password) and (not user.totp_confirmed or totp.verify(user, code))
+    record("cli.actor_authenticated" if ok else "cli.actor_refused", object_type="user", object_id=user.pk,
+           actor=f"user:{user.pk}" if ok else "cli", data={"via": "cli"})
+    if not ok:
+        raise ValueError(f"the credentials of {login!r} were not given or are wrong: give the account's password "
+                         "on the first line of standard input (and a current two-factor code on the second)")
     return user
 
 
@@ -95,6 +117,7 @@ def claims_arguments(parser: ArgumentParser) -> None:
     add.add_argument("--certainty", default="probable", choices=["certain", "probable", "unsure"])
     add.add_argument("--relation", default="", help="relation to the person (brother, mother …)")
     add.add_argument("--on-behalf-of", default="", help="a caseworker recording a relative's word: who")
+    add.add_argument("--report", default="", help="the report on whose behalf the claim is made")
     add.add_argument("--by", required=True, metavar="LOGIN")
     wd = subs.add_parser("withdraw", help="withdraw a claim, with a reason")
     wd.add_argument("claim")
@@ -111,11 +134,21 @@ def claims_arguments(parser: ArgumentParser) -> None:
     fo.add_argument("--kind", required=True, choices=["dna", "dental", "fingerprint", "other"])
     fo.add_argument("--result", required=True, choices=["match", "exclusion", "inconclusive"])
     fo.add_argument("--reference", default="")
-    for p in (wd, rv, rr, wi, fo):
-        p.add_argument("--by", required=True, metavar="LOGIN")
-    for p in (wd, rv, rr, wi):
+    inf = subs.add_parser("inform", help="record that a family was told of a verified identification")
+    inf.add_argument("identification")
+    inf.add_argument("--report", required=True, help="the family's report (its id or report id)")
+    inf.add_argument("--method", required=True, choices=["in_person", "phone"])
+    inf.add_argument("--on", default="", metavar="YYYY-MM-DD", help="the day the family was told (default today)")
+    pub = subs.add_parser("publish", help="publish a verified identification (every family informed and consenting)")
+    pub.add_argument("identification")
+    unp = subs.add_parser("unpublish", help="take a publication back, with a reason (it stays verified)")
+    unp.add_argument("identification")
+    for p in (wd, rv, rr, wi, fo, inf, pub, unp):
+        p.add_argument("--by", required=True, metavar="LOGIN",
+                       help="the account acting: its password (and two-factor code) is read from standard input")
+    for p in (wd, rv, rr, wi, unp):
         p.add_argument("--reason", default="")
-    _json_everywhere(ls, add, wd, rv, rr, wi, fo)
+    _json_everywhere(ls, add, wd, rv, rr, wi, fo, inf, pub, unp)
 
 
 def _json_everywhere(*parsers: ArgumentParser) -> None:
@@ -128,11 +161,13 @@ def _json_everywhere(*parsers: ArgumentParser) -> None:
 def claims(options: dict[str, Any]) -> dict[str, Any]:
     action = options.get("action") or "list"
     if action == "add":
+        report = find_report(options["report"]) if options.get("report") else None
         claim = claim_rules.make_claim(
-            find_person(options["person"]), find_case(options["case"]), options["verdict"], find_user(options["by"]),
-            certainty=options["certainty"], relation=options["relation"], on_behalf_of=options["on_behalf_of"])
+            find_person(options["person"]), find_case(options["case"]), options["verdict"], acting_user(options["by"]),
+            certainty=options["certainty"], relation=options["relation"], on_behalf_of=options["on_behalf_of"],
+            report=report)
         return {"claim": claim_dict(claim), **_listing(person=claim.person, case=claim.case)}
-    by = find_user(options["by"]) if options.get("by") else None
+    by = acting_user(options["by"]) if options.get("by") else None
     if action == "withdraw":
         claim = claim_rules.withdraw_claim(_get(Claim, options["claim"], "claim"), by, options["reason"])
         return {"claim": claim_dict(claim), **_listing(person=claim.person, case=claim.case)}
@@ -148,6 +183,8 @@ def claims(options: dict[str, Any]) -> dict[str, Any]:
         ident = claim_rules.withdraw_identification(_get(Identification, options["identification"], "identification"),
                                                     by, options["reason"])
         return _listing(person=ident.person, case=ident.case)
+    if action in ("inform", "publish", "unpublish"):
+        return _publication_step(action, _get(Identification, options["identification"], "identification"), by, options)
     if action == "forensic":
         person, case = find_person(options["person"]), find_case(options["case"])
         row = claim_rules.record_forensic(person, case, options["kind"], options["result"], by, options["reference"])
@@ -155,6 +192,19 @@ def claims(options: dict[str, Any]) -> dict[str, Any]:
     person = find_person(options["person"]) if options.get("person") else None
     case = find_case(options["case"]) if options.get("case") else None
     return _listing(person=person, case=case, either=False)
+
+
+def _publication_step(action: str, ident: Identification, by: Any, options: dict[str, Any]) -> dict[str, Any]:
+    if action == "inform":
+        day = dt.date.fromisoformat(options["on"]) if options.get("on") else dt.date.today()
+        claim_rules.record_family_informed(ident, find_report(options["report"]), by, informed_on=day,
+                                           method=options["method"])
+    elif action == "publish":
+        claim_rules.publish(ident, by)
+    else:
+        claim_rules.unpublish(ident, by, options["reason"])
+    ident.refresh_from_db()
+    return {"identification": ident_dict(ident), **_listing(person=ident.person, case=ident.case)}
 
 
 def _listing(person: MissingPerson | None = None, case: Case | None = None, either: bool = True) -> dict[str, Any]:
@@ -175,8 +225,9 @@ def _listing(person: MissingPerson | None = None, case: Case | None = None, eith
 def claim_dict(c: Claim) -> dict[str, Any]:
     return {"id": c.pk, "person": c.person_id, "case": c.case_id, "verdict": c.verdict, "certainty": c.certainty,
             "relation": c.relation, "by": f"user:{c.by_id}", "role": c.by.role, "on_behalf_of": c.on_behalf_of,
-            "at": c.created_at, "active": c.withdrawn_at is None, "withdrawn_at": c.withdrawn_at,
-            "withdrawn_reason": c.withdrawn_reason}
+            "report": c.report_id, "at": c.created_at, "active": c.active, "withdrawn_at": c.withdrawn_at,
+            "withdrawn_reason": c.withdrawn_reason, "set_aside_at": c.set_aside_at,
+            "set_aside_reason": c.set_aside_reason}
 
 
 def review_dict(r: Review) -> dict[str, Any]:
@@ -190,13 +241,16 @@ def ident_dict(i: Identification) -> dict[str, Any]:
             "evidence_level": i.evidence_level, "published_at": i.published_at,
             "approvals": len(claim_rules.approvals(i)),
             "blocking_conflicts": [c.pk for c in claim_rules.blocking_conflicts(i)],
+            "families_informed": sorted(i.informed.values_list("report_id", flat=True)),
+            "publication_blockers": claim_rules.publication_blockers(i) if i.status == "verified" else [],
             "reviews": [review_dict(r) for r in i.reviews.order_by("id")]}
 
 
 def describe_claims(result: dict[str, Any]) -> str:
     lines = []
     for c in result.get("claims", []):
-        state = "active" if c["active"] else f"withdrawn ({c['withdrawn_reason']})"
+        state = ("active" if c["active"] else f"set aside ({c['set_aside_reason']})" if c["set_aside_at"]
+                 else f"withdrawn ({c['withdrawn_reason']})")
         lines.append(f"claim {c['id']}: person {c['person']} / case {c['case']}: {c['verdict']} ({c['certainty']}), "
                      f"{c['relation'] or c['role']} {c['by']}, {state}")
     for i in result.get("identifications", []):
@@ -212,10 +266,15 @@ def conflicts_arguments(parser: ArgumentParser) -> None:
     ls = subs.add_parser("list", help="open conflicts (the default); --all for resolved ones too")
     for p in (parser, ls):
         p.add_argument("--all", action="store_true", help="resolved conflicts too")
-    for name, text in (("resolve", "settle a conflict, with a reason"), ("reopen", "reverse a resolution")):
+    for name, text in (("resolve", "settle a conflict: choose the claim that stands (--keep), with a reason"),
+                       ("reopen", "reverse a resolution (the claims it set aside stand again)")):
         p = subs.add_parser(name, help=text)
         p.add_argument("conflict")
-        p.add_argument("--by", required=True, metavar="LOGIN")
+        if name == "resolve":
+            p.add_argument("--keep", required=True, metavar="CLAIM|none",
+                           help="the id of the claim that stands, or 'none': every other claim is set aside")
+        p.add_argument("--by", required=True, metavar="LOGIN",
+                       help="the reviewer acting: its password (and two-factor code) is read from standard input")
         p.add_argument("--reason", required=True)
         _json_everywhere(p)
     _json_everywhere(ls)
@@ -225,8 +284,12 @@ def conflicts(options: dict[str, Any]) -> dict[str, Any]:
     action = options.get("action") or "list"
     if action in ("resolve", "reopen"):
         conflict = _get(Conflict, options["conflict"], "conflict")
-        by = find_user(options["by"])
-        (conflict_rules.resolve if action == "resolve" else conflict_rules.reopen)(conflict, by, options["reason"])
+        by = acting_user(options["by"])
+        if action == "resolve":
+            keep = None if options["keep"].strip().lower() == "none" else _get(Claim, options["keep"], "claim")
+            conflict = conflict_rules.resolve(conflict, by, options["reason"], keep=keep)
+        else:
+            conflict = conflict_rules.reopen(conflict, by, options["reason"])
         return {"conflict": conflict_dict(conflict)}
     rows = Conflict.objects.all() if options.get("all") else Conflict.objects.filter(resolved_at__isnull=True)
     return {"conflicts": [conflict_dict(c) for c in rows.order_by("id")]}
@@ -236,7 +299,9 @@ def conflict_dict(c: Conflict) -> dict[str, Any]:
     return {"id": c.pk, "kind": c.kind, "person": c.person_id, "case": c.case_id,
             "claims": sorted(c.claims.values_list("id", flat=True)), "detail": c.detail, "opened_at": c.opened_at,
             "open": c.is_open, "resolved_at": c.resolved_at,
-            "resolved_by": f"user:{c.resolved_by_id}" if c.resolved_by_id else None, "resolution": c.resolution}
+            "resolved_by": f"user:{c.resolved_by_id}" if c.resolved_by_id else None, "resolution": c.resolution,
+            "kept_claim": c.kept_claim_id,
+            "set_aside_claims": sorted(c.set_aside_claims.values_list("id", flat=True))}
 
 
 def describe_conflicts(result: dict[str, Any]) -> str:

@@ -3,6 +3,11 @@
 Kinds: one case claimed for two persons; one person claimed for two cases; a claim against the
 evidence beyond tolerance (a different sex; photographed well before the reported arrest; a forensic
 exclusion). A conflict stays open until a reviewer resolves it with a reason (reversible).
+
+Resolving is a choice, never a note: the reviewer names the claim that stands (or none). Every
+other claim of the conflict is *set aside* with that reason (kept, attributed, reversible by
+reopening the conflict), their identifications become ``set_aside`` and can never be verified or
+published while the resolution stands; the caseworkers concerned are notified by the status change.
 """
 
 from __future__ import annotations
@@ -27,7 +32,8 @@ Kind = Conflict.Kind
 
 
 def _positive(**filters: Any) -> Any:
-    return Claim.objects.filter(verdict=Verdict.IS_THEM, withdrawn_at__isnull=True, **filters)
+    return Claim.objects.filter(verdict=Verdict.IS_THEM, withdrawn_at__isnull=True, set_aside_at__isnull=True,
+                                **filters)
 
 
 def detect(person: MissingPerson, case: Case) -> list[Conflict]:
@@ -105,37 +111,95 @@ def _touching(conflict: Conflict) -> Any:
     return Identification.objects.filter(q)
 
 
-def resolve(conflict: Conflict, by: Any, reason: str) -> Conflict:
-    """A reviewer settles a conflict with a reason; identifications it blocked may publish."""
+def resolve(conflict: Conflict, by: Any, reason: str, *, keep: Claim | None) -> Conflict:
+    """A reviewer settles a conflict: ``keep`` is the claim that stands (None: none of them).
+
+    Case claimed for two persons: the claims for every other person on this case are set aside.
+    Person claimed for two cases: the claims for every other case of this person are set aside.
+    A claim against the evidence: kept, it stands despite the evidence; not kept, it is set aside."""
     _check_reviewer(by)
     if not reason.strip():
         raise ValueError("a reason is required")
-    if not conflict.is_open:
-        raise ValueError(f"conflict {conflict.pk} is already resolved")
     with transaction.atomic():
+        conflict = Conflict.objects.select_for_update().get(pk=conflict.pk)
+        if not conflict.is_open:
+            raise ValueError(f"conflict {conflict.pk} is already resolved")
+        claims = list(conflict.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True))
+        if keep is not None and keep.pk not in {c.pk for c in claims}:
+            raise ValueError(f"claim {keep.pk} is not an open claim of conflict {conflict.pk}")
+        losing = _losing_claims(conflict, claims, keep)
         conflict.resolved_at, conflict.resolved_by, conflict.resolution = timezone.now(), by, reason.strip()
-        conflict.save(update_fields=["resolved_at", "resolved_by", "resolution"])
+        conflict.kept_claim = keep
+        conflict.save(update_fields=["resolved_at", "resolved_by", "resolution", "kept_claim"])
+        _set_aside(losing, conflict, by, reason.strip())
         record("identification.conflict_resolved", object_type="conflict", object_id=conflict.pk,
-               actor=actor_for_user(by), data={"reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
+               actor=actor_for_user(by), data={"kept_claim": keep.pk if keep else None,
+                                               "set_aside": sorted(c.pk for c in losing),
+                                               "reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
         _refresh_touching(conflict)
     return conflict
+
+
+def _losing_claims(conflict: Conflict, claims: list[Claim], keep: Claim | None) -> list[Claim]:
+    if keep is None:
+        return claims
+    if conflict.kind == Kind.CASE_TWO_PERSONS:
+        return [c for c in claims if c.person_id != keep.person_id]
+    if conflict.kind == Kind.PERSON_TWO_CASES:
+        return [c for c in claims if c.case_id != keep.case_id]
+    return []  # against the evidence: the kept claim stands
+
+
+def _set_aside(claims: list[Claim], conflict: Conflict, by: Any, reason: str) -> None:
+    """Set claims aside and with them the identifications they alone carried."""
+    from athar.identification.claims import _set_status
+
+    now = timezone.now()
+    for claim in claims:
+        claim.set_aside_at, claim.set_aside_by, claim.set_aside_reason = now, by, reason
+        claim.set_aside_by_conflict = conflict
+        claim.save(update_fields=["set_aside_at", "set_aside_by", "set_aside_reason", "set_aside_by_conflict"])
+    for person_id, case_id in {(c.person_id, c.case_id) for c in claims}:
+        if _positive(person_id=person_id, case_id=case_id).exists():
+            continue  # another claim on the same pair still stands
+        ident = Identification.objects.filter(person_id=person_id, case_id=case_id).first()
+        if ident is not None and ident.status not in (Identification.Status.WITHDRAWN,):
+            _set_status(ident, Identification.Status.SET_ASIDE, by, reason)
 
 
 def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
-    """Reverse a resolution, with a reason: the conflict blocks publication again."""
+    """Reverse a resolution, with a reason: the claims it set aside stand again (under review) and
+    the conflict blocks publication again."""
     _check_reviewer(by)
     if not reason.strip():
         raise ValueError("a reason is required")
-    if conflict.is_open:
-        raise ValueError(f"conflict {conflict.pk} is open")
     with transaction.atomic():
+        conflict = Conflict.objects.select_for_update().get(pk=conflict.pk)
+        if conflict.is_open:
+            raise ValueError(f"conflict {conflict.pk} is open")
         conflict.resolved_at, conflict.resolved_by = None, None
-        conflict.resolution = ""
-        conflict.save(update_fields=["resolved_at", "resolved_by", "resolution"])
+        conflict.resolution, conflict.kept_claim = "", None
+        conflict.save(update_fields=["resolved_at", "resolved_by", "resolution", "kept_claim"])
+        reinstated = _reinstate(conflict, by)
         record("identification.conflict_reopened", object_type="conflict", object_id=conflict.pk,
-               actor=actor_for_user(by), data={"reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
+               actor=actor_for_user(by), data={"reinstated": reinstated,
+                                               "reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
         _refresh_touching(conflict)
     return conflict
+
+
+def _reinstate(conflict: Conflict, by: Any) -> list[int]:
+    from athar.identification.claims import _set_status
+
+    claims = list(Claim.objects.filter(set_aside_by_conflict=conflict))
+    Claim.objects.filter(pk__in=[c.pk for c in claims]).update(
+        set_aside_at=None, set_aside_by=None, set_aside_reason="", set_aside_by_conflict=None)
+    for person_id, case_id in {(c.person_id, c.case_id) for c in claims}:
+        ident = Identification.objects.filter(person_id=person_id, case_id=case_id,
+                                              status=Identification.Status.SET_ASIDE).first()
+        if ident is not None:
+            _set_status(ident, Identification.Status.UNDER_REVIEW, by, "")
+    return sorted(c.pk for c in claims)
 
 
 def _refresh_touching(conflict: Conflict) -> None:

@@ -103,10 +103,10 @@ def run_job(job: Job) -> bool:
 
 
 def _dispatch(job: Job) -> dict[str, Any]:
-    from athar.identification.ranking import all_subject_keys, rank_and_store, subject_from_key
+    from athar.identification.ranking import all_subject_keys, rank_with_reports, subject_from_key
 
     if job.kind == "subject":
-        row = rank_and_store(subject_from_key(job.target))
+        row = rank_with_reports(subject_from_key(job.target))
         return {"ranking": row.pk, "likely_match": row.likely_match}
     if job.kind == "cases":
         keys = all_subject_keys()

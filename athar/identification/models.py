@@ -78,13 +78,23 @@ class Claim(models.Model):
     withdrawn_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                      related_name="+")
     withdrawn_reason = models.TextField(blank=True)
+    # The report on whose behalf the claim was made: a family sees its own claims only.
+    report = models.ForeignKey("registry.Report", null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="claims")
+    # Set aside by a reviewer resolving a conflict in favour of another claim (reversible).
+    set_aside_at = models.DateTimeField(null=True, blank=True)
+    set_aside_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                     related_name="+")
+    set_aside_reason = models.TextField(blank=True)
+    set_aside_by_conflict = models.ForeignKey("Conflict", null=True, blank=True, on_delete=models.SET_NULL,
+                                              related_name="set_aside_claims")
 
     class Meta:
         ordering = ["-created_at"]
 
     @property
     def active(self) -> bool:
-        return self.withdrawn_at is None
+        return self.withdrawn_at is None and self.set_aside_at is None
 
 
 class ForensicResult(models.Model):
@@ -112,14 +122,19 @@ class ForensicResult(models.Model):
     withdrawn_reason = models.TextField(blank=True)
 
 
+ACTIVE_STATUSES = ("verified", "published")
+
+
 class Identification(models.Model):
     """The proposition "case C is person P", from the first positive claim to publication."""
 
     class Status(models.TextChoices):
         UNDER_REVIEW = "under_review", _("under review")
+        VERIFIED = "verified", _("verified, the family not yet informed")
         PUBLISHED = "published", _("published")
         REJECTED = "rejected", _("rejected by review")
         WITHDRAWN = "withdrawn", _("withdrawn")
+        SET_ASIDE = "set_aside", _("set aside in favour of another claim")
 
     class Evidence(models.TextChoices):
         FAMILY = "family", _("family recognition")
@@ -136,7 +151,20 @@ class Identification(models.Model):
     status_reason = models.TextField(blank=True)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["person", "case"], name="identification_unique_pair")]
+        constraints = [
+            models.UniqueConstraint(fields=["person", "case"], name="identification_unique_pair"),
+            # One body, one person; one person, one body: at most one active identification each.
+            models.UniqueConstraint(fields=["case"], condition=models.Q(status__in=ACTIVE_STATUSES),
+                                    name="identification_one_active_per_case"),
+            models.UniqueConstraint(fields=["person"], condition=models.Q(status__in=ACTIVE_STATUSES),
+                                    name="identification_one_active_per_person"),
+            models.CheckConstraint(condition=~models.Q(status="published") | models.Q(published_at__isnull=False),
+                                   name="identification_published_has_date"),
+        ]
+
+    @property
+    def is_active(self) -> bool:
+        return self.status in ACTIVE_STATUSES
 
 
 class Review(models.Model):
@@ -155,6 +183,32 @@ class Review(models.Model):
     reversed_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="+")
     reversed_reason = models.TextField(blank=True)
+
+    class Meta:
+        constraints = [
+            # Two approvals must come from two accounts: one live review per reviewer.
+            models.UniqueConstraint(fields=["identification", "reviewer"], condition=models.Q(reversed_at__isnull=True),
+                                    name="review_one_live_per_reviewer"),
+        ]
+
+
+class FamilyInformed(models.Model):
+    """The record that a family was told of a verified identification, in person or by phone,
+    before anything is published: who told them, when, and how (never what was said)."""
+
+    class Method(models.TextChoices):
+        IN_PERSON = "in_person", _("in person")
+        PHONE = "phone", _("by phone")
+
+    identification = models.ForeignKey("Identification", on_delete=models.PROTECT, related_name="informed")
+    report = models.ForeignKey("registry.Report", on_delete=models.PROTECT, related_name="+")
+    informed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    informed_on = models.DateField()
+    method = models.CharField(max_length=10, choices=Method.choices)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["identification", "report"], name="family_informed_once")]
 
 
 class Conflict(models.Model):
@@ -177,6 +231,8 @@ class Conflict(models.Model):
     resolved_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="+")
     resolution = models.TextField(blank=True)
+    # The claim a reviewer chose to let stand (None: none of them, or not a choice between claims).
+    kept_claim = models.ForeignKey(Claim, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
 
     class Meta:
         ordering = ["-opened_at"]

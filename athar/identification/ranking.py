@@ -49,6 +49,14 @@ def subject_for_report(report: Report) -> Subject:
     return subject_for_person(person) if person else Subject(None, report, [report])
 
 
+def report_only(report: Report) -> Subject:
+    """One report's own evidence, whatever it is linked to: what its family is shown.
+
+    A family sees candidates ranked from its own report, never from another family's report
+    linked to the same person (linkage is a staff judgement, not a key to another's data)."""
+    return Subject(None, report, [report])
+
+
 def subject_from_key(key: str) -> Subject:
     kind, _, pk = key.partition(":")
     if kind == "person":
@@ -82,7 +90,8 @@ def compute(subject: Subject, algorithm: Algorithm | None = None, limit: int = K
     index = case_index(algorithm.face.get("model", ""), version)
     facts, vectors = facts_of(subject, algorithm, version)
     sims = index.faces.similarities(vectors) if facts.has_photo else None
-    claimed = tuple(Claim.objects.filter(person=subject.person).values_list("case_id", flat=True)) if subject.person else ()
+    claimed = tuple((Claim.objects.filter(person=subject.person) if subject.person else
+                     Claim.objects.filter(report=subject.report)).values_list("case_id", flat=True))
     ranking = algorithm.rank(facts, index.table, sims, limit=limit, include=claimed)
     in_facility = int(np.isin(index.table.facility, [i for i, c in enumerate(index.table.facility_codes)
                                                       if c in facts.facility_codes]).sum())
@@ -98,8 +107,6 @@ def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Rank
     with transaction.atomic():
         subject.rankings().filter(is_current=False).delete()
         subject.rankings().filter(is_current=True).update(is_current=False)
-        if subject.person is not None:  # its reports are ranked as this person from now on
-            Ranking.objects.filter(report__in=subject.reports, person__isnull=True).delete()
         row = Ranking.objects.create(
             person=subject.person, report=subject.report if subject.person is None else None,
             algorithm=algorithm.name, algorithm_version=algorithm.version, face_model=algorithm.face.get("model", ""),
@@ -110,6 +117,18 @@ def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Rank
                       probability=c.probability, likely_match=c.likely_match,
                       reasons=[r.as_dict() for r in c.reasons]) for c in ranking.candidates])
         transaction.on_commit(lambda: ranking_stored.send(sender=Ranking, ranking=row))
+    return row
+
+
+def rank_with_reports(subject: Subject, algorithm: Algorithm | None = None) -> Ranking:
+    """Rank a subject and, for a person, each of its reports on its own evidence (families'
+    views); returns the subject's ranking. Erased reports are not ranked."""
+    algorithm = algorithm or load_algorithm()
+    row = rank_and_store(subject, algorithm)
+    if subject.person is not None:
+        for report in subject.reports:
+            if report.erased_at is None:
+                rank_and_store(report_only(report), algorithm)
     return row
 
 
@@ -142,12 +161,17 @@ def case_exists(case_id: int) -> bool:
 
 
 def adopt_report_ranking(report: Report, person: MissingPerson) -> int:
-    """A report just given its own person keeps its ranking: the same facts, the same cases.
-
-    Relabels the report's current ranking as the person's (no recomputation inside a web request);
-    the worker re-ranks the person when the linkage run changes its reports.
-    """
-    if len(reports_of(person)) != 1:
-        return 0  # the person has other reports: only a fresh ranking can say
+    """A report just given its own person: the person's ranking starts as a copy of the report's
+    (the same facts, the same cases; no recomputation inside a web request). The report keeps its
+    own ranking, which is what its family sees; the worker re-ranks the person when linkage changes."""
+    source = Ranking.objects.filter(report=report, person__isnull=True, is_current=True).first()
+    if source is None or len(reports_of(person)) != 1 or Ranking.objects.filter(person=person).exists():
+        return 0
     with transaction.atomic():
-        return Ranking.objects.filter(report=report, person__isnull=True).update(person=person, report=None)
+        candidates = list(source.candidates.all())
+        source.pk, source.person, source.report = None, person, None
+        source.save(force_insert=True)
+        for c in candidates:
+            c.pk, c.ranking = None, source
+        Candidate.objects.bulk_create(candidates)
+    return 1

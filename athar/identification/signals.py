@@ -12,3 +12,5 @@ from django.dispatch import Signal
 ranking_stored = Signal()
 # sender=Identification class; kwargs: identification, previous (status before), status (after)
 identification_status_changed = Signal()
+# sender=Identification class; kwargs: identification, report (the family that was told)
+family_informed = Signal()

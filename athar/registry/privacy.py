@@ -17,7 +17,8 @@ from athar.audit.chain import actor_for_user, record
 from athar.core import crypto
 from athar.core.crypto import DecryptionError
 from athar.registry.importing import contact_owner
-from athar.registry.models import Report, ReportPhoto
+from athar.registry.models import Report, ReportLink, ReportPhoto
+from athar.registry.signals import report_erased
 from athar.registry.photos import remove_photo_files
 
 TOMBSTONE = "[erased]"
@@ -84,6 +85,8 @@ def erase_report(report: Report, *, actor: str = "system", reason_code: str = "f
             version.save()
         shredded = crypto.shred(contact_owner(report.lineage))
         ReportPhoto.objects.filter(pk__in=[p.pk for p in photos]).delete()
+        persons = sorted(set(ReportLink.objects.filter(report__in=versions).values_list("person_id", flat=True)))
+        report_erased.send(sender=Report, reports=versions, persons=persons)
         record("registry.erase_report", object_type="report", object_id=report.pk, actor=actor,
                data={"lineage": report.lineage, "versions": len(versions), "photos": len(photos),
                      "key_shredded": shredded, "reason": reason_code})

@@ -131,8 +131,16 @@ def can_edit_case(user: Any) -> bool:
 
 # ---- candidates ------------------------------------------------------------------------------
 
+def taken_on(user: Any) -> bool:
+    """A family account a caseworker has taken on (with the family's agreement): until then it
+    sees no candidate and no photo of a body, whatever its report matches."""
+    return role_of(user) == Role.FAMILY and user.caseworker_id is not None
+
+
 def candidates_visible_to(user: Any) -> QuerySet[Any]:
-    """Candidates of the reports this user may see; families only those shown to families."""
+    """Candidates ranked from the reports this user may see, each from that report's own evidence
+    (never from another family's report linked to the same person); families only likely matches,
+    and only once a caseworker has taken them on. Reviewers and administrators see every ranking."""
     from athar.web import identification as ident
 
     model = ident.candidate_model()
@@ -141,7 +149,7 @@ def candidates_visible_to(user: Any) -> QuerySet[Any]:
     role = role_of(user)
     if role in (Role.REVIEWER, Role.ADMIN):
         return model.objects.all()
-    if role in (Role.FAMILY, Role.CASEWORKER):
+    if role == Role.CASEWORKER or (role == Role.FAMILY and taken_on(user)):
         return ident.candidates_for_reports(reports_visible_to(user), for_family=True)
     return model.objects.none()
 

@@ -34,23 +34,16 @@ def claim_model() -> Any:
     return _model("Claim")
 
 
-def persons_of(reports: QuerySet[Any]) -> QuerySet[Any]:
-    """Missing persons the current linkage run assigns these reports to (ids)."""
-    from athar.registry.models import ReportLink
-
-    return ReportLink.objects.filter(run__is_current=True, report__in=reports).values("person_id")
-
-
 def current_rankings(reports: QuerySet[Any]) -> QuerySet[Any]:
-    """Current rankings of these reports: of their linked persons, or of the reports themselves."""
+    """Current rankings of these reports, each from its own evidence only (never from another
+    family's report linked to the same person: that ranking is for reviewers)."""
     model = _model("Ranking")
-    return model.objects.filter(is_current=True).filter(
-        Q(person_id__in=persons_of(reports)) | Q(report__in=reports, person__isnull=True))
+    return model.objects.filter(is_current=True, report__in=reports, person__isnull=True)
 
 
 def candidates_for_reports(reports: QuerySet[Any], for_family: bool = False) -> QuerySet[Any]:
-    """Candidates of these reports. Families (and caseworkers for them) see likely matches only:
-    when no case is a likely match, they see no list of bodies at all."""
+    """Candidates ranked from these reports' own evidence. Families (and caseworkers for them) see
+    likely matches only: when no case is a likely match, they see no list of bodies at all."""
     model = candidate_model()
     if model is None:
         return reports.none()
@@ -71,10 +64,11 @@ def public_identifications() -> list[dict[str, Any]]:
         return []
     rows = []
     for ident in model.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
-        reports = [r for r in reports_of(ident.person) if not r.erased_at]
-        consenting = [r for r in reports if (r.consent or {}).get("publication")]
-        if not consenting or any((r.consent or {}).get("publication") is False for r in reports):
-            continue  # every family who reported him or her must agree
+        informed = set(ident.informed.values_list("report_id", flat=True))
+        consenting = [r for r in reports_of(ident.person)
+                      if not r.erased_at and r.pk in informed and (r.consent or {}).get("publication")]
+        if not consenting:
+            continue  # only what a family that was told, and agreed, gave is ever shown
         report = consenting[0]
         rows.append({"name": report.full_name_ar or report.full_name_latin,
                      "hometown": report.city or place_name(report.governorate_ref),
@@ -141,18 +135,49 @@ def measured_error_rates() -> dict[str, Any] | None:
     return {"measured_on": raw.get("measured_on", ""), "blocks": blocks} if blocks else None
 
 
-def report_summary(report: Any) -> dict[str, Any]:
+SEARCH_STATUS_TEXT = {
+    "awaiting_caseworker": gettext_lazy("Your report is filed. A caseworker will contact you; results are shown "
+                                        "only after a caseworker has taken on your report with your agreement."),
+    "not_compared": gettext_lazy("Filed. The comparison with the archives has not been done yet."),
+    "no_likely_match": gettext_lazy("Compared with the archives: no case is a likely match. This is not proof of "
+                                    "anything; the report stays open and is compared again when new archives arrive."),
+    "to_look_at": gettext_lazy("Compared with the archives. There is something to look at, when you are ready."),
+    "under_review": gettext_lazy("A possible match is under review by two reviewers. Nothing is certain until "
+                                 "they have finished; your caseworker will be in touch."),
+    "verified": gettext_lazy("An identification has been verified. Your caseworker will contact you."),
+    "published": gettext_lazy("An identification was verified and, with your consent, published."),
+}
+
+
+def search_status(report: Any, viewer: Any = None) -> str:
+    """Where this report's search stands, from its own evidence and its own family's steps only."""
+    from athar.identification.models import Claim, FamilyInformed, Identification
+
+    if viewer is not None and getattr(viewer, "role", "") == "family" and not viewer.caseworker_id:
+        return "awaiting_caseworker"
+    informed = FamilyInformed.objects.filter(report=report).values("identification_id")
+    told = Identification.objects.filter(pk__in=informed, status__in=("verified", "published")).first()
+    if told is not None:
+        publishes = told.status == "published" and (report.consent or {}).get("publication")
+        return "published" if publishes else "verified"
+    own_claims = Claim.objects.filter(report=report, verdict="is_them", withdrawn_at__isnull=True,
+                                      set_aside_at__isnull=True)
+    if own_claims.exists():
+        return "under_review"
+    one = type(report).objects.filter(pk=report.pk)
+    if not current_rankings(one).exists():
+        return "not_compared"
+    return "to_look_at" if candidates_for_reports(one, for_family=True).exists() else "no_likely_match"
+
+
+def report_summary(report: Any, viewer: Any = None) -> dict[str, Any]:
     """What a family sees about one report: its status in plain words, never a score."""
     one = type(report).objects.filter(pk=report.pk)
-    count = candidates_for_reports(one, for_family=True).count() if candidate_model() is not None else 0
+    code = search_status(report, viewer)
+    hidden = code == "awaiting_caseworker"
+    count = 0 if hidden else candidates_for_reports(one, for_family=True).count()
     consent = report.consent or {}
-    if count:
-        status = _("There is something to look at, when you are ready.")
-    elif candidate_model() is None or not current_rankings(one).exists():
-        status = _("Filed. The comparison with the archives has not been done yet.")
-    else:
-        status = _("Compared with the archives: no case is a likely match. This is not proof of anything; the report stays open and is compared again when new archives arrive.")
-    return {"report": report, "status": status, "candidates": count,
+    return {"report": report, "status": SEARCH_STATUS_TEXT[code], "status_code": code, "candidates": count,
             "face_consent": bool(consent.get("face_processing")), "photos": report.photos.count()}
 
 
@@ -179,12 +204,13 @@ def reason_text(reason: Any) -> str:
 
 
 def claim_of(candidate: Any, user: Any) -> Any:
-    """This user's active claim on the candidate's case for the same person, if any."""
+    """This user's live claim on the candidate's case, made from the same report (or person), if any."""
     model = claim_model()
-    if model is None or candidate.ranking.person_id is None:
-        return None
-    return model.objects.filter(person_id=candidate.ranking.person_id, case=candidate.case, by=user,
-                                withdrawn_at__isnull=True).first()
+    ranking = candidate.ranking
+    rows = model.objects.filter(case=candidate.case, by=user, withdrawn_at__isnull=True)
+    if ranking.report_id is not None:
+        return rows.filter(report_id=ranking.report_id).first()
+    return rows.filter(person_id=ranking.person_id).first()
 
 
 def make_claim(candidate: Any, user: Any, verdict: str, relation: str = "") -> Any:
@@ -194,19 +220,23 @@ def make_claim(candidate: Any, user: Any, verdict: str, relation: str = "") -> A
 
     from athar.identification import claims
 
+    from athar.registry.lookup import person_of
+
     certainty = "unsure" if verdict == "unsure" else "probable"
+    report = candidate.ranking.report
     with transaction.atomic():
-        person = candidate.ranking.person or _provisional_person(candidate, user)
+        person = candidate.ranking.person or (report and person_of(report)) or _provisional_person(candidate, user)
         earlier = claim_of(candidate, user)
         if earlier is not None:
             claims.withdraw_claim(earlier, user, "answer changed by the claimant")
         on_behalf = "family" if getattr(user, "role", "") == "caseworker" else ""
         return claims.make_claim(person, candidate.case, VERDICTS[verdict], user, certainty=certainty,
-                                 relation=relation, on_behalf_of=on_behalf)
+                                 relation=relation, on_behalf_of=on_behalf, report=report)
 
 
 def _provisional_person(candidate: Any, user: Any) -> Any:
-    """A report filed since the last linkage run: give it its own person, keep its ranking."""
+    """A report filed since the last linkage run: give it its own person (its ranking is copied
+    as the person's, for reviewers; the family keeps seeing its report's own ranking)."""
     from athar.audit.chain import actor_for_user
     from athar.identification.ranking import adopt_report_ranking
     from athar.registry.lookup import ensure_person
@@ -214,7 +244,6 @@ def _provisional_person(candidate: Any, user: Any) -> Any:
     report = candidate.ranking.report
     person = ensure_person(report, actor=actor_for_user(user))
     adopt_report_ranking(report, person)
-    candidate.ranking.refresh_from_db()
     return person
 
 

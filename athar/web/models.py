@@ -85,6 +85,7 @@ class Notice(models.Model):
     class Kind(models.TextChoices):
         CANDIDATE = "candidate", _("likely match found")
         DECISION = "decision", _("decision on an identification")
+        INFORM = "inform", _("inform the family of a verified identification")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -94,6 +95,8 @@ class Notice(models.Model):
     status = models.CharField(max_length=20, blank=True)  # the identification's new status
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
+    # A task (kind INFORM) stays open until done: reading it does not close it.
+    done_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -37,7 +37,9 @@ def _reports_of_ranking(ranking: Any) -> list[Any]:
 
 
 def on_ranking_stored(sender: Any, ranking: Any, **_: Any) -> None:
-    if not ranking.likely_match:
+    """A likely match in a report's own ranking (what its family would be shown); a person's
+    ranking, for reviewers, notifies nobody (its reports' own rankings do)."""
+    if not ranking.likely_match or ranking.person_id is not None:
         return
     reports = _reports_of_ranking(ranking)
     subject = f"person{ranking.person_id}" if ranking.person_id else f"report{ranking.report_id}"
@@ -56,7 +58,33 @@ def on_identification_status_changed(sender: Any, identification: Any, previous:
     rows = [Notice(user_id=user_id, kind=Notice.Kind.DECISION, report=report, case_id=identification.case_id,
                    status=status, key=f"decision:{identification.pk}:{status}:{stamp}")
             for user_id, report in caseworkers_of(reports).items()]
+    if status == "verified":
+        rows += _inform_tasks(identification, reports)
     Notice.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def _inform_tasks(identification: Any, reports: list[Any]) -> list[Notice]:
+    """One task per family (report) and caseworker: tell the family, in person or by phone, before
+    anything is published. It stays open until the informing is recorded."""
+    out = []
+    for report in reports:
+        for user_id in caseworkers_of([report]):
+            out.append(Notice(user_id=user_id, kind=Notice.Kind.INFORM, report=report,
+                              case_id=identification.case_id, status=str(identification.pk),
+                              key=f"inform:{identification.pk}:{report.pk}"))
+    return out
+
+
+def on_family_informed(sender: Any, identification: Any, report: Any, **_: Any) -> None:
+    """The family was told: its caseworkers' tasks for it are done."""
+    Notice.objects.filter(kind=Notice.Kind.INFORM, key=f"inform:{identification.pk}:{report.pk}",
+                          done_at__isnull=True).update(done_at=timezone.now(), read_at=timezone.now())
+
+
+def open_tasks(user: Any) -> QuerySet[Notice]:
+    """The caseworker's open tasks: families to inform of a verified identification."""
+    return Notice.objects.filter(user=user, kind=Notice.Kind.INFORM, done_at__isnull=True).select_related(
+        "report", "case__facility").order_by("created_at")
 
 
 def notices_of(user: Any) -> QuerySet[Notice]:
@@ -71,7 +99,7 @@ def unread_count(user: Any) -> int:
 
 def mark_read(user: Any, notice_id: int | None = None) -> int:
     """Mark one notice (or all) of this user read; another user's notice is never touched."""
-    rows = Notice.objects.filter(user=user, read_at__isnull=True)
+    rows = Notice.objects.filter(user=user, read_at__isnull=True).exclude(kind=Notice.Kind.INFORM)
     if notice_id is not None:
         rows = rows.filter(pk=notice_id)
     return rows.update(read_at=timezone.now())

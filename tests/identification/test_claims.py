@@ -16,9 +16,10 @@ from athar.identification.models import Conflict, Identification
 
 @pytest.fixture
 def people(world: Any) -> dict[str, Any]:
-    mother = world.make_user("family")
+    caseworker = world.make_user("caseworker")
+    mother = world.make_user("family", caseworker=caseworker)
     brother = world.make_user("family")
-    return {"mother": mother, "brother": brother, "caseworker": world.make_user("caseworker"),
+    return {"mother": mother, "brother": brother, "caseworker": caseworker,
             "r1": world.make_user("reviewer"), "r2": world.make_user("reviewer"), "r3": world.make_user("reviewer"),
             "outsider": world.make_user("family"), "archivist": world.make_user("archivist"),
             "person": world.person(reporter=mother)}
@@ -30,6 +31,30 @@ def _claim(world: Any, p: dict[str, Any], case: str = "palestine", who: str = "m
 
 def _ident(p: dict[str, Any], world: Any, case: str = "palestine") -> Identification:
     return Identification.objects.get(person=p["person"], case=world.cases[case])
+
+
+def _claimant_reviewer(world: Any, p: dict[str, Any]) -> Any:
+    """An administrator who (by an old rule) made a claim on the pair: never its reviewer."""
+    from athar.identification.models import Claim
+
+    admin = world.make_user("admin")
+    Claim.objects.create(person=p["person"], case=world.cases["palestine"], verdict="is_them", by=admin)
+    return admin
+
+
+def _inform_and_publish(p: dict[str, Any], ident: Identification) -> Identification:
+    """The family is told by its caseworker, consents, and the caseworker publishes."""
+    import datetime as dt
+
+    from athar.registry.lookup import reports_of
+
+    (report,) = reports_of(p["person"])
+    report.consent = {"publication": True, "face_processing": True}
+    report.save(update_fields=["consent"])
+    rules.record_family_informed(ident, report, p["caseworker"], informed_on=dt.date.today(), method="in_person")
+    rules.publish(ident, p["caseworker"])
+    ident.refresh_from_db()
+    return ident
 
 
 def test_a_claim_opens_review_and_two_independent_reviewers_publish(world: Any, people: dict[str, Any]) -> None:
@@ -44,6 +69,9 @@ def test_a_claim_opens_review_and_two_independent_reviewers_publish(world: Any, 
         rules.review(ident, people["r1"], "approve")
     rules.review(ident, people["r2"], "approve")
     ident.refresh_from_db()
+    assert ident.status == "verified" and ident.published_at is None  # verified, not yet public
+    assert Case.objects.get(pk=world.cases["palestine"].pk).status == "under_review"
+    ident = _inform_and_publish(people, ident)
     assert ident.status == "published" and ident.published_at is not None
     assert Case.objects.get(pk=world.cases["palestine"].pk).status == "identified"
 
@@ -53,11 +81,13 @@ def test_claimant_cannot_review_and_roles_are_enforced(world: Any, people: dict[
         _claim(world, people, who="outsider")  # a family that did not report this person
     with pytest.raises(rules.NotAllowed):
         _claim(world, people, who="archivist")
-    reviewer_claimant = world.make_user("admin")
-    rules.make_claim(people["person"], world.cases["palestine"], "is_them", reviewer_claimant)
+    admin = world.make_user("admin")
+    with pytest.raises(rules.NotAllowed):  # an administrator is no family: it never claims
+        rules.make_claim(people["person"], world.cases["palestine"], "is_them", admin)
+    _claim(world, people)
     ident = _ident(people, world)
     with pytest.raises(rules.NotAllowed, match="not independent"):
-        rules.review(ident, reviewer_claimant, "approve")
+        rules.review(ident, _claimant_reviewer(world, people), "approve")
     with pytest.raises(rules.NotAllowed):
         rules.review(ident, people["caseworker"], "approve")
 
@@ -77,10 +107,11 @@ def test_reversing_a_review_unpublishes_and_everything_is_audited(world: Any, pe
     assert ident.reviews.count() == 2  # reversed, never deleted
     rules.review(ident, people["r3"], "approve")
     ident.refresh_from_db()
-    assert ident.status == "published"
+    assert ident.status == "verified"
+    _inform_and_publish(people, ident)
     actions = list(AuditEvent.objects.order_by("seq").values_list("action", flat=True))
     for action in ("identification.claim", "identification.review", "identification.review_reversed",
-                   "identification.published"):
+                   "identification.verified", "identification.family_informed", "identification.published"):
         assert action in actions
     assert verify_chain().ok
     assert not any("photo was of another" in str(e.data) for e in AuditEvent.objects.all())  # no free text
@@ -125,14 +156,15 @@ def test_conflict_one_case_two_persons_blocks_until_resolved(world: Any, people:
     rules.review(ident, people["r2"], "approve")
     ident.refresh_from_db()
     assert ident.status == "under_review"  # blocked by the open conflict
+    mine = people["person"].claims.get()
     with pytest.raises(rules.NotAllowed):
-        conflicts.resolve(conflict, people["caseworker"], "x")
+        conflicts.resolve(conflict, people["caseworker"], "x", keep=mine)
     with pytest.raises(ValueError, match="reason"):
-        conflicts.resolve(conflict, people["r3"], " ")
+        conflicts.resolve(conflict, people["r3"], " ", keep=mine)
     rules.withdraw_claim(other.claims.get(), other_family, "it was not him after all")
-    conflicts.resolve(conflict, people["r3"], "the other family withdrew after seeing the mark")
+    conflicts.resolve(conflict, people["r3"], "the other family withdrew after seeing the mark", keep=mine)
     ident.refresh_from_db()
-    assert ident.status == "published"
+    assert ident.status == "verified"
     conflicts.reopen(conflict, people["r3"], "new information from the other family")
     ident.refresh_from_db()
     assert ident.status == "under_review"  # a reopened conflict blocks again

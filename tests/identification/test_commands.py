@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+import io
 import json
+import sys
 from pathlib import Path
 from typing import Any
+
+from unittest.mock import patch
 
 import pytest
 from django.core.management import call_command
@@ -13,15 +17,21 @@ from django.core.management import call_command
 from athar.audit.chain import chain_head
 
 
-def run(capsys: Any, *args: str) -> dict[str, Any]:
+PASSWORD = "a long test password\n"
+
+
+def run(capsys: Any, *args: str, stdin: str = PASSWORD) -> dict[str, Any]:
+    """The command as its operator runs it: the acting account's password on standard input."""
     capsys.readouterr()
-    call_command(*args, "--json")
+    with patch.object(sys, "stdin", io.StringIO(stdin)):
+        call_command(*args, "--json")
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
 
 @pytest.fixture
 def setup(world: Any) -> dict[str, Any]:
-    mother = world.make_user("family", login="mother@example.org")
+    caseworker = world.make_user("caseworker", login="cw@example.org")
+    mother = world.make_user("family", login="mother@example.org", caseworker=caseworker)
     world.make_user("reviewer", login="r1@example.org")
     world.make_user("reviewer", login="r2@example.org")
     return {"person": world.person(reporter=mother), "case": world.cases["palestine"]}
@@ -35,7 +45,18 @@ def test_claim_review_publish_and_list(world: Any, setup: dict[str, Any], capsys
     ident = added["identifications"][0]["id"]
     run(capsys, "claims", "review", str(ident), "--decision", "approve", "--by", "r1@example.org")
     done = run(capsys, "claims", "review", str(ident), "--decision", "approve", "--by", "r2@example.org")
-    assert done["identifications"][0]["status"] == "published"
+    assert done["identifications"][0]["status"] == "verified"
+    assert {b["rule"] for b in done["identifications"][0]["publication_blockers"]} == {
+        "family_not_informed", "no_consent"}
+    with pytest.raises(SystemExit):
+        run(capsys, "claims", "publish", str(ident), "--by", "cw@example.org")  # not informed, no consent
+    report = setup["person"].links.get().report
+    report.consent = {"publication": True}
+    report.save(update_fields=["consent"])
+    run(capsys, "claims", "inform", str(ident), "--report", str(report.pk), "--method", "phone",
+        "--by", "cw@example.org")
+    published = run(capsys, "claims", "publish", str(ident), "--by", "cw@example.org")
+    assert published["identification"]["status"] == "published"
     listed = run(capsys, "claims")
     assert [x["id"] for x in listed["claims"]] == [added["claim"]["id"]]
     assert listed["identifications"][0]["approvals"] == 2
@@ -48,9 +69,11 @@ def test_conflicts_list_and_resolve(world: Any, setup: dict[str, Any], capsys: A
             "--by", "mother@example.org")
     (conflict,) = run(capsys, "conflicts")["conflicts"]
     assert conflict["kind"] == "person_two_cases" and conflict["open"]
-    resolved = run(capsys, "conflicts", "resolve", str(conflict["id"]), "--by", "r1@example.org",
+    kept = conflict["claims"][0]
+    resolved = run(capsys, "conflicts", "resolve", str(conflict["id"]), "--by", "r1@example.org", "--keep", str(kept),
                    "--reason", "the family confirmed the tattoo")
     assert not resolved["conflict"]["open"] and resolved["conflict"]["resolved_by"].startswith("user:")
+    assert resolved["conflict"]["kept_claim"] == kept and resolved["conflict"]["set_aside_claims"] == conflict["claims"][1:]
     assert run(capsys, "conflicts")["conflicts"] == []
     assert len(run(capsys, "conflicts", "--all")["conflicts"]) == 1
 
@@ -81,3 +104,20 @@ def test_export_dossier(world: Any, setup: dict[str, Any], capsys: Any, tmp_path
     assert chain_head()["seq"] == dossier["audit_chain_head"]["seq"] + 1  # the export itself is audited
     with pytest.raises(SystemExit):
         call_command("export", "identification", str(ident), str(out), "--json")  # not empty
+
+
+def test_a_decision_needs_the_acting_accounts_own_password(world: Any, setup: dict[str, Any], capsys: Any) -> None:
+    """Whoever runs the command cannot record a review as another reviewer."""
+    from athar.audit.models import AuditEvent
+    from athar.identification.models import Review
+
+    p, c = str(setup["person"].pk), str(setup["case"].pk)
+    ident = run(capsys, "claims", "add", "--person", p, "--case", c, "--verdict", "is_them",
+                "--by", "mother@example.org")["identifications"][0]["id"]
+    for stdin in ("", "wrong password\n"):
+        with pytest.raises(SystemExit):
+            run(capsys, "claims", "review", str(ident), "--decision", "approve", "--by", "r1@example.org", stdin=stdin)
+    assert not Review.objects.exists()
+    assert AuditEvent.objects.filter(action="cli.actor_refused").count() == 2
+    run(capsys, "claims", "review", str(ident), "--decision", "approve", "--by", "r1@example.org")
+    assert Review.objects.count() == 1 and AuditEvent.objects.filter(action="cli.actor_authenticated").exists()

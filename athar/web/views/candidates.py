@@ -35,9 +35,9 @@ def visible_candidate(request: HttpRequest, candidate_id: int) -> Any:
 def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
     """The likely matches for one report; when there are none, that is all the family sees."""
     report = visible_report(request, report_id)
-    candidates = list(ident.candidates_for_reports(type(report).objects.filter(pk=report.pk), for_family=True))
+    candidates = list(access.candidates_visible_to(request.user).filter(ranking__report=report))
     return render(request, "web/family/candidates.html", {
-        "report": report, "summary": ident.report_summary(report),
+        "report": report, "summary": ident.report_summary(report, request.user),
         "candidates": [ident.candidate_view(c, access.reports_visible_to(request.user)) for c in candidates],
     })
 

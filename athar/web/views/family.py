@@ -36,14 +36,14 @@ def home(request: HttpRequest) -> HttpResponse:
     if not access.is_family(request.user):
         return redirect("web:dashboard")
     reports = access.reports_visible_to(request.user).order_by("-filed_at")
-    return render(request, "web/family/home.html", {"reports": [ident.report_summary(r) for r in reports]})
+    return render(request, "web/family/home.html", {"reports": [ident.report_summary(r, request.user) for r in reports]})
 
 
 @login_required
 def report(request: HttpRequest, report_id: int) -> HttpResponse:
     item = visible_report(request, report_id)
     return render(request, "web/family/report.html", {
-        "report": item, "summary": ident.report_summary(item), "photos": item.photos.all(),
+        "report": item, "summary": ident.report_summary(item, request.user), "photos": item.photos.all(),
         "can_edit": access.can_edit_report(request.user, item),
     })
 
