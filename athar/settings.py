@@ -256,6 +256,8 @@ ATHAR_PUBLIC_PATHS = env_list("ATHAR_PUBLIC_PATHS", [])
 
 # Signed media links (athar.archive.media_views) stay valid this long.
 ATHAR_MEDIA_LINK_SECONDS = env_int("ATHAR_MEDIA_LINK_SECONDS", 60 * 60)
+# An unblurred photo's link is made by the page that revealed it, and lives only a few minutes.
+ATHAR_REVEAL_LINK_SECONDS = env_int("ATHAR_REVEAL_LINK_SECONDS", 5 * 60)
 # An API token is a standing credential: it expires after ATHAR_API_TOKEN_DAYS unless issued
 # with a shorter --days; ATHAR_API_TOKEN_MAX_DAYS caps what --days may ask for.
 ATHAR_API_TOKEN_DAYS = env_int("ATHAR_API_TOKEN_DAYS", 90)

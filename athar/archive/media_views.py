@@ -1,10 +1,11 @@
 """Photos are served only here, through a permission check, never from a public path.
 
 A media link is a signed token (``django.core.signing``) naming the derivative (or original) and
-the account it was made for, valid ``ATHAR_MEDIA_LINK_SECONDS``: links cannot be guessed, and a
-copied link is useless to anyone else. The permission is asked again on every request
-(``athar.web.access.may_view_derivative``: who may see the case, and whether this session chose
-to reveal unblurred photos). Unblurred views are written to the audit chain. Originals (the
+the account it was made for, valid ``ATHAR_MEDIA_LINK_SECONDS`` (an unblurred copy's link only
+``ATHAR_REVEAL_LINK_SECONDS``: pages make them only after an explicit choice to see more): links
+cannot be guessed, and a copied link is useless to anyone else. The permission is asked again on
+every request (``athar.web.access.may_view_derivative``: who may see the case). Every view of an
+unblurred copy is written to the audit chain (who, which photo, which level). Originals (the
 evidence itself) go only to archivists, as a download.
 """
 
@@ -55,6 +56,14 @@ def _claims(request: HttpRequest, token: str, salt: str) -> dict[str, Any]:
     return claims
 
 
+def _claims_fresh_for_reveal(token: str) -> None:
+    """An unblurred copy's link lives only as long as the page that revealed it (a few minutes)."""
+    try:
+        signing.loads(token, salt=DERIVATIVE_SALT, max_age=settings.ATHAR_REVEAL_LINK_SECONDS)
+    except signing.BadSignature:
+        raise Http404 from None
+
+
 def _private(response: HttpResponse) -> HttpResponse:
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
@@ -78,12 +87,16 @@ def derivative(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     if not _may_view(request, item):
         return _private(HttpResponseForbidden())
+    if item.kind not in BLURRED_KINDS:
+        _claims_fresh_for_reveal(token)
     path = MediaStore(settings.MEDIA_ROOT).path(item.path)
     if not path.is_file():
         raise Http404
     if item.kind not in BLURRED_KINDS:
+        level = "face" if item.kind == Derivative.Kind.FACE else "body"
         record("photo.viewed", object_type="photo", object_id=item.photo_id, actor=actor_for_user(request.user),
-               data={"kind": item.kind, "face": item.face_index, "case": item.photo.case_id, "via": "media"})
+               data={"kind": item.kind, "level": level, "face": item.face_index, "case": item.photo.case_id,
+                     "via": "media"})
     response = FileResponse(open(path, "rb"), content_type="image/jpeg")
     response["Content-Disposition"] = f'inline; filename="{item.kind}.jpg"'
     return _private(response)

@@ -11,9 +11,10 @@ Rules (tested as a matrix in tests/web/test_access.py):
 - an administrator sees everything;
 - nobody signed out sees anything but the public pages.
 
-Photos of bodies are shown blurred by default. The unblurred face crop needs an explicit reveal of
-that case in this session (``grant_reveal(..., FACE)``); the body photos a further one (``BODY``).
-Each reveal goes through a POST that writes a ``photo.viewed`` audit event.
+Photos of bodies are shown blurred by default. The unblurred face crop needs an explicit choice on
+the page (a POST, ``FACE``); the body photos a further one from the page that showed the face
+(``BODY``). Nothing is remembered in the session; every unblurred copy is served through the
+audited media link (one ``photo.viewed`` event per view).
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ HIDDEN, FACE, BODY = 0, 1, 2
 BLURRED_KINDS = {Derivative.Kind.BLUR, Derivative.Kind.BLUR_THUMB, Derivative.Kind.FACE_BLUR}
 FACE_KINDS = {Derivative.Kind.FACE}
 BODY_KINDS = {Derivative.Kind.VIEW, Derivative.Kind.THUMB}
-_SESSION_KEY = "athar_reveals"
 
 STAFF_ROLES = {Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN}
 
@@ -165,18 +165,6 @@ def can_claim(user: Any, candidate: Any) -> bool:
 
 # ---- photos ----------------------------------------------------------------------------------
 
-def revealed_level(request: HttpRequest, case_id: int) -> int:
-    """How far this session has chosen to see a case: HIDDEN, FACE or BODY."""
-    return int(request.session.get(_SESSION_KEY, {}).get(str(case_id), HIDDEN))
-
-
-def grant_reveal(request: HttpRequest, case_id: int, level: int) -> None:
-    """Remember an explicit choice to see more of one case (never lowers a level)."""
-    reveals = dict(request.session.get(_SESSION_KEY, {}))
-    reveals[str(case_id)] = max(level, int(reveals.get(str(case_id), HIDDEN)))
-    request.session[_SESSION_KEY] = reveals
-
-
 def level_needed(kind: str) -> int:
     """The reveal level a derivative kind needs."""
     if kind in BLURRED_KINDS:
@@ -187,13 +175,13 @@ def level_needed(kind: str) -> int:
 
 
 def may_view_derivative(request: HttpRequest, derivative: Derivative) -> bool:
-    """Blurred kinds for anyone who may see the case; unblurred only after the explicit reveal."""
+    """Whoever may see the case may be served its copies; which copies a page links to (blurred,
+    or unblurred through a short-lived audited media link after an explicit choice on that page)
+    is decided by the page, never remembered in the session."""
     photo = derivative.photo
     if photo.case_id is None:
         return can_archive(request.user) and level_needed(derivative.kind) == HIDDEN
-    if not can_view_case(request.user, photo.case):
-        return False
-    return revealed_level(request, photo.case_id) >= level_needed(derivative.kind)
+    return can_view_case(request.user, photo.case)
 
 
 def may_view_report_photo(user: Any, report_photo: Any) -> bool:

@@ -148,3 +148,11 @@ class ImportForm(forms.Form):
     file = forms.FileField(label=_("List of reports (CSV or Excel)"), widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}))
     source = forms.CharField(label=_("Source name"), max_length=200, required=False,
                              help_text=_("Who compiled the list, for example the name of your organisation."))
+
+
+class InformedForm(forms.Form):
+    """The caseworker records that a family was told, in person or by phone (never what was said)."""
+
+    informed_on = forms.DateField(label=_("Day the family was told"), widget=forms.DateInput(attrs={"type": "date"}))
+    method = forms.ChoiceField(label=_("How"), widget=forms.RadioSelect,
+                               choices=[("in_person", _("in person")), ("phone", _("by phone"))])

@@ -300,10 +300,19 @@ def reopen_conflict(conflict_id: int, user: Any, reason: str) -> Any:
 
 
 def open_conflicts() -> list[Any]:
+    """Open conflicts, each with its open claims and the identification each claim carries (the
+    reviewer chooses which claim stands)."""
     model = _model("Conflict")
     if model is None:
         return []
-    return list(model.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
+    rows = list(model.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
+    idents = _model("Identification").objects
+    for row in rows:
+        row.open_claims = list(row.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True)
+                               .select_related("case__facility", "by").order_by("created_at"))
+        for claim in row.open_claims:
+            claim.identification = idents.filter(person_id=claim.person_id, case_id=claim.case_id).first()
+    return rows
 
 
 def identification_view(identification_id: int) -> dict[str, Any] | None:
@@ -336,11 +345,70 @@ def decide(identification: Any, user: Any, decision: str, reason: str) -> Any:
     return claims.review(identification, user, decision, reason)
 
 
-def resolve_conflict(conflict_id: int, user: Any, reason: str) -> Any:
-    """Resolve one open conflict (LookupError when there is none with this id)."""
+def resolve_conflict(conflict_id: int, user: Any, reason: str, keep: str) -> Any:
+    """Resolve one open conflict by choosing the claim that stands (``keep``: a claim id, or
+    "none"). LookupError when there is no such conflict or claim."""
     from athar.identification import conflicts
 
     conflict = _model("Conflict").objects.filter(pk=conflict_id).first()
     if conflict is None:
         raise LookupError(conflict_id)
-    return conflicts.resolve(conflict, user, reason)
+    kept = None
+    if keep != "none":
+        kept = claim_model().objects.filter(pk=int(keep) if keep.isdigit() else None).first()
+        if kept is None:
+            raise LookupError(keep)
+    return conflicts.resolve(conflict, user, reason, keep=kept)
+
+
+# ---- the family first: a caseworker's publication step ------------------------------------------
+
+def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None:
+    """What a caseworker (or administrator) sees of a verified identification touching its
+    families: its own families' reports, informed or not, consenting or not; other families only
+    as a count (never their names). None when it touches none of the user's reports."""
+    from athar.identification import claims
+    from athar.web import access
+
+    ident = _model("Identification").objects.filter(pk=identification_id).select_related("case__facility").first()
+    if ident is None:
+        return None
+    mine_ids = set(access.reports_visible_to(user).values_list("pk", flat=True))
+    reports = claims.family_reports(ident)
+    mine = [r for r in reports if r.pk in mine_ids]
+    if not mine:
+        return None
+    informed = set(ident.informed.values_list("report_id", flat=True))
+    blockers = claims.publication_blockers(ident)
+    others = [b for b in blockers if b.get("report") and b["report"] not in mine_ids]
+    return {"obj": ident, "case": ident.case,
+            "mine": [{"report": r, "informed": r.pk in informed,
+                      "consents": bool((r.consent or {}).get("publication"))} for r in mine],
+            "other_families_waiting": len({b["report"] for b in others}),
+            "can_publish": not blockers, "blockers": sorted({b["rule"] for b in blockers})}
+
+
+def record_informed(identification_id: int, report_id: int, user: Any, informed_on: Any, method: str) -> Any:
+    from athar.identification import claims
+    from athar.web import access
+
+    ident = _model("Identification").objects.filter(pk=identification_id).first()
+    report = access.reports_visible_to(user).filter(pk=report_id).first()
+    if ident is None or report is None:
+        raise LookupError(identification_id)
+    return claims.record_family_informed(ident, report, user, informed_on=informed_on, method=method)
+
+
+def publish(identification_id: int, user: Any) -> Any:
+    from athar.identification import claims
+
+    ident = _model("Identification").objects.filter(pk=identification_id).first()
+    if ident is None:
+        raise LookupError(identification_id)
+    return claims.publish(ident, user)
+
+
+def open_inform_tasks(user: Any) -> list[Any]:
+    from athar.web import notices
+
+    return list(notices.open_tasks(user)[:50])

@@ -41,6 +41,7 @@ urlpatterns = [
     path("caseworker/notices/read/", caseworker.read_notices, name="notices_read"),
     path("caseworker/families/<sid:user_id>/take/", caseworker.take_family, name="take_family"),
     path("caseworker/import/", caseworker.import_reports, name="import"),
+    path("caseworker/identifications/<int:identification_id>/", caseworker.publication, name="publication"),
     path("caseworker/import/template-<str:lang>.<str:fmt>", caseworker.import_template, name="import_template"),
     # reviewers
     path("review/", reviewer.queue, name="review_queue"),

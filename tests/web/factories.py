@@ -67,13 +67,29 @@ def link_person(report: Any) -> Any:
     return person
 
 
-def make_candidate(report: Any, case: Any, likely: bool = True, linked: bool = True) -> Any:
-    """A current ranking of the report's person with the case as candidate."""
+def make_candidate(report: Any, case: Any, likely: bool = True, linked: bool = True, person: Any = None) -> Any:
+    """The case as candidate in the report's own current ranking (what its family sees); when
+    ``linked``, the report is put under a person (``person`` or a new one) whose ranking, for
+    reviewers, holds the case too."""
     from athar.identification.models import Candidate, Ranking
 
-    person = link_person(report) if linked else None
-    ranking = Ranking.objects.create(person=person, report=None if person else report, algorithm="test",
-                                     algorithm_version="1", cases=1, likely_match=likely, shortlist=1)
+    if linked:
+        person = person or link_person(report)
+        if person.rankings.filter(is_current=True).exists():
+            staff = person.rankings.get(is_current=True)
+        else:
+            staff = Ranking.objects.create(person=person, algorithm="test", algorithm_version="1", cases=1,
+                                           likely_match=likely, shortlist=1)
+        if not staff.candidates.filter(case=case).exists():
+            _candidate(staff, case, likely)
+    own = Ranking.objects.create(report=report, algorithm="test", algorithm_version="1", cases=1,
+                                 likely_match=likely, shortlist=1)
+    return _candidate(own, case, likely)
+
+
+def _candidate(ranking: Any, case: Any, likely: bool) -> Any:
+    from athar.identification.models import Candidate
+
     return Candidate.objects.create(ranking=ranking, case=case, rank=1, score=9.5, probability=0.9,
                                     likely_match=likely,
                                     reasons=[{"feature": "face", "level": "strong", "weight": 6.0,

@@ -18,7 +18,7 @@ from athar.archive.models import Archive, Case, Facility, IngestRun
 from athar.audit.chain import actor_for_user, record
 from athar.web import access
 from athar.web.forms import CaseForm
-from athar.web.views.photos import case_images, record_reveal
+from athar.web.views.photos import case_images, chosen_level, record_reveal
 
 AUDITED_CASE_FIELDS = CaseForm.Meta.fields
 
@@ -63,18 +63,25 @@ def case(request: HttpRequest, case_id: int) -> HttpResponse:
     """A case's facts and photos, blurred until the archivist or reviewer chooses to see more."""
     _require_case_viewer(request)
     item = get_object_or_404(Case.objects.select_related("facility", "archive"), pk=case_id)
-    return render(request, "web/archivist/case.html", {"case": item, "images": case_images(request, item),
+    return _case_page(request, item, access.HIDDEN)
+
+
+def _case_page(request: HttpRequest, item: Case, level: int) -> HttpResponse:
+    return render(request, "web/archivist/case.html", {"case": item, "images": case_images(request, item, level),
                                                        "can_edit": access.can_edit_case(request.user)})
 
 
 @login_required
 @require_POST
 def case_reveal(request: HttpRequest, case_id: int) -> HttpResponse:
+    """An archivist's or reviewer's explicit choice to see more of a case, for this page only."""
     _require_case_viewer(request)
-    item = get_object_or_404(Case, pk=case_id)
-    level = access.BODY if request.POST.get("level") == "body" else access.FACE
+    item = get_object_or_404(Case.objects.select_related("facility", "archive"), pk=case_id)
+    level = chosen_level(request)
+    if level == access.HIDDEN:
+        return redirect("web:case", case_id=item.pk)
     record_reveal(request, item, level, "case", item.pk)
-    return redirect("web:case", case_id=item.pk)
+    return _case_page(request, item, level)
 
 
 @login_required

@@ -1,8 +1,10 @@
 """Candidate review, built to protect the person looking.
 
 A warning first; then the case's facts and a blurred face crop; the face unblurred only on an
-explicit tap (a POST, audited); the body photos only on a further explicit choice; then
-"this is him/her", "not him/her", "not sure". A way to stop is on every step.
+explicit tap (a POST, audited) with a short warning; the body photos only on a further explicit
+choice from that page; then "this is him/her", "not him/her", "not sure". A reveal is answered by
+the page itself and never remembered: a reload or a later visit starts blurred again. A way to
+stop is on every step.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from athar.web import access
 from athar.web import identification as ident
 from athar.web.forms import ClaimForm
 from athar.web.views.family import visible_report
-from athar.web.views.photos import case_images, record_reveal
+from athar.web.views.photos import case_images, chosen_level, record_reveal
 
 
 def visible_candidate(request: HttpRequest, candidate_id: int) -> Any:
@@ -42,29 +44,33 @@ def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
     })
 
 
-@login_required
-def candidate(request: HttpRequest, candidate_id: int) -> HttpResponse:
-    item = visible_candidate(request, candidate_id)
+def _candidate_page(request: HttpRequest, item: Any, ready: bool, level: int) -> HttpResponse:
     view = ident.candidate_view(item, access.reports_visible_to(request.user))
-    ready = request.GET.get("ready") == "1" or access.revealed_level(request, view["case"].pk) > access.HIDDEN
     return render(request, "web/family/candidate.html", {
-        "c": view, "ready": ready, "images": case_images(request, view["case"]) if ready else None,
+        "c": view, "ready": ready, "images": case_images(request, view["case"], level) if ready else None,
         "form": ClaimForm(), "can_claim": access.can_claim(request.user, item),
         "claim": ident.claim_of(item, request.user), "show_reasons": not access.is_family(request.user),
     })
 
 
 @login_required
+def candidate(request: HttpRequest, candidate_id: int) -> HttpResponse:
+    """The warning, then (``?ready=1``) the facts and blurred pictures: never more on a GET."""
+    item = visible_candidate(request, candidate_id)
+    return _candidate_page(request, item, request.GET.get("ready") == "1", access.HIDDEN)
+
+
+@login_required
 @require_POST
 def reveal(request: HttpRequest, candidate_id: int) -> HttpResponse:
-    """The explicit choice to see the face (level 1) or, further, the other photos (level 2)."""
+    """The explicit choice to see the face (level 1) or, from the page showing the face, the other
+    photos (level 2): answered with this page at that level, for this page only."""
     item = visible_candidate(request, candidate_id)
-    case = ident.candidate_view(item)["case"]
-    level = access.BODY if request.POST.get("level") == "body" else access.FACE
-    if level == access.BODY and access.revealed_level(request, case.pk) < access.FACE:
-        level = access.FACE  # the face first, always
-    record_reveal(request, case, level, "candidate", item.pk)
-    return redirect(f"{request.path.rsplit('/reveal/', 1)[0]}/#photos")
+    level = chosen_level(request)
+    if level == access.HIDDEN:
+        return redirect("web:candidate", candidate_id=item.pk)
+    record_reveal(request, item.case, level, "candidate", item.pk)
+    return _candidate_page(request, item, True, level)
 
 
 @login_required

@@ -21,7 +21,7 @@ from athar.audit.chain import actor_for_user, record
 from athar.web import access
 from athar.web import identification as ident
 from athar.web import notices
-from athar.web.forms import ImportForm
+from athar.web.forms import ImportForm, InformedForm
 from athar.web.models import Invitation, format_code
 
 
@@ -39,6 +39,7 @@ def home(request: HttpRequest) -> HttpResponse:
     return render(request, "web/caseworker/home.html", {
         "reports": [ident.report_summary(r) for r in reports], "families": access.families_of(request.user),
         "notices": notices.notices_of(request.user)[:30], "unread": notices.unread_count(request.user),
+        "tasks": ident.open_inform_tasks(request.user),
         "waiting": _waiting_families(),
     })
 
@@ -138,3 +139,33 @@ def import_template(request: HttpRequest, fmt: str, lang: str) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="athar-reports-template-{lang}.{fmt}"'
     response["Cache-Control"] = "private, no-store"
     return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def publication(request: HttpRequest, identification_id: int) -> HttpResponse:
+    """A verified identification of one of my families: record that the family was told (in person
+    or by phone), see who has consented, and publish once every family was told and agreed."""
+    _require_caseworker(request)
+    view = ident.publication_view(identification_id, request.user)
+    if view is None:
+        raise Http404
+    form = InformedForm(request.POST if request.POST.get("action") == "inform" else None)
+    if request.method == "POST":
+        try:
+            if request.POST.get("action") == "publish":
+                ident.publish(identification_id, request.user)
+                messages.success(request, _("The identification is published."))
+            elif form.is_valid():
+                report_id = int(request.POST.get("report", "0") or 0)
+                ident.record_informed(identification_id, report_id, request.user, form.cleaned_data["informed_on"],
+                                      form.cleaned_data["method"])
+                messages.success(request, _("Recorded: the family was informed."))
+            else:
+                messages.error(request, _("Give the day and how the family was told."))
+        except LookupError:
+            raise Http404 from None
+        except ValueError as exc:
+            messages.error(request, str(exc))
+        return redirect("web:publication", identification_id=identification_id)
+    return render(request, "web/caseworker/publication.html", {"v": view, "form": InformedForm()})

@@ -1,16 +1,26 @@
-"""Serving photos through permission checks: blurred by default, unblurred only after a reveal.
+"""Serving photos through permission checks: blurred by default, unblurred only on purpose.
 
-The security work's ``media`` view serves the same files with the same rules (``athar.web.access``);
-these views are what the web pages use until then, and stay the reference for the rules.
+Levels: blurred → face crop → body. Each step is an explicit choice (a POST) for the case in front
+of the person, answered by the page itself: nothing is remembered in the session, so the reveal
+does not outlive the page (a reload, a later visit or Back shows the blurred copies again).
+
+Blurred copies are served here (``derivative``). Every copy that is not blurred goes through one
+audited path: the signed, short-lived media link of ``athar.archive.media_views`` (made for one
+account and one photo), which writes one ``photo.viewed`` audit event per view with who, which
+photo and which level.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from athar.archive.media_views import derivative_url
 from athar.archive.models import Case, Derivative
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
@@ -31,9 +41,9 @@ def _private_file(relpath: str) -> HttpResponse:
 
 @require_GET
 def derivative(request: HttpRequest, derivative_id: int) -> HttpResponse:
-    """An archive photo's viewing copy, if this person may see it at this reveal level."""
+    """A blurred copy of an archive photo, for whoever may see its case (nothing else here)."""
     item = get_object_or_404(Derivative.objects.select_related("photo__case"), pk=derivative_id)
-    if not access.may_view_derivative(request, item):
+    if item.kind not in access.BLURRED_KINDS or not access.may_view_derivative(request, item):
         raise Http404  # the same answer whether it exists or not
     return _private_file(item.path)
 
@@ -49,22 +59,39 @@ def report_photo(request: HttpRequest, photo_id: int, kind: str) -> HttpResponse
     return _private_file(item.derivatives[kind])
 
 
+def chosen_level(request: HttpRequest) -> int:
+    """The level this POST asks for: the body only when the face was shown on the page it came from."""
+    if request.method != "POST":
+        return access.HIDDEN
+    wanted = request.POST.get("level", "")
+    if wanted == "body" and request.POST.get("face_shown") == "1":
+        return access.BODY
+    return access.FACE if wanted in ("face", "body") else access.HIDDEN
+
+
 def record_reveal(request: HttpRequest, case: Case, level: int, via: str, via_id: object) -> None:
-    """An explicit choice to see more of a case: remembered for this session, and audited."""
-    access.grant_reveal(request, case.pk, level)
-    record("photo.viewed", object_type="case", object_id=case.pk, actor=actor_for_user(request.user),
+    """The explicit choice to see more of a case, for this page only (audited; every photo then
+    viewed writes its own event through the media link)."""
+    record("photo.revealed", object_type="case", object_id=case.pk, actor=actor_for_user(request.user),
            data={"level": LEVEL_NAMES[level], "via": via, "via_id": str(via_id)})
 
 
-def case_images(request: HttpRequest, case: Case) -> dict[str, list[Derivative]]:
-    """The derivatives a page may show for a case at this session's reveal level.
+def _image(request: HttpRequest, item: Derivative) -> dict[str, Any]:
+    blurred = item.kind in access.BLURRED_KINDS
+    src = reverse("web:derivative", args=[item.pk]) if blurred else derivative_url(request.user, item)
+    return {"pk": item.pk, "kind": item.kind, "width": item.width, "height": item.height, "src": src,
+            "blurred": blurred}
 
-    ``faces``: unblurred face crops once revealed, blurred ones before; ``body``: full views only
-    after the second explicit choice, blurred thumbnails before.
-    """
-    level = access.revealed_level(request, case.pk)
+
+def case_images(request: HttpRequest, case: Case, level: int = access.HIDDEN) -> dict[str, Any]:
+    """The images a page shows for a case at the level chosen on this request.
+
+    ``faces``: face crops, unblurred from level FACE; ``body``: the full views from level BODY,
+    blurred thumbnails before. ``has_face`` says whether any face crop exists at all (no "show
+    the face" button without one)."""
     rows = list(Derivative.objects.filter(photo__case=case, photo__viewable=True).order_by("photo_id", "face_index"))
     face_kind = Derivative.Kind.FACE if level >= access.FACE else Derivative.Kind.FACE_BLUR
     body_kind = Derivative.Kind.VIEW if level >= access.BODY else Derivative.Kind.BLUR_THUMB
-    return {"faces": [d for d in rows if d.kind == face_kind],
-            "body": [d for d in rows if d.kind == body_kind], "level": level}  # type: ignore[dict-item]
+    faces = [_image(request, d) for d in rows if d.kind == face_kind]
+    return {"faces": faces, "body": [_image(request, d) for d in rows if d.kind == body_kind], "level": level,
+            "has_face": bool(faces)}

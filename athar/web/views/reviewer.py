@@ -15,12 +15,12 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.web import access
 from athar.web import identification as ident
 from athar.web.forms import DecisionForm
-from athar.web.views.photos import case_images
+from athar.web.views.photos import case_images, chosen_level, record_reveal
 
 
 def _require_reviewer(request: HttpRequest) -> None:
@@ -50,12 +50,17 @@ def _view(identification_id: int) -> dict[str, Any]:
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def compare(request: HttpRequest, identification_id: int) -> HttpResponse:
-    """The family's photo beside the case's face crop, the facts side by side, the score's reasons."""
+    """The family's photo beside the case's face crop, the facts side by side, the score's reasons.
+    A POST is the reviewer's explicit choice to see more of the case, for this page only."""
     _require_reviewer(request)
     view = _view(identification_id)
+    level = chosen_level(request)
+    if level != access.HIDDEN:
+        record_reveal(request, view["case"], level, "identification", identification_id)
     return render(request, "web/reviewer/compare.html", {
-        "v": view, "images": case_images(request, view["case"]), "form": DecisionForm(),
+        "v": view, "images": case_images(request, view["case"], level), "form": DecisionForm(),
     })
 
 
@@ -96,8 +101,13 @@ def _reasoned(request: HttpRequest, act: Callable[[str], Any], done: str, then: 
 @require_POST
 def resolve_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
     """Settle a conflict with a required reason (identification rules; audited there)."""
-    return _reasoned(request, lambda reason: ident.resolve_conflict(conflict_id, request.user, reason),
-                     _("The conflict was resolved."), redirect("web:conflicts"))
+    keep = request.POST.get("keep", "")
+    if not keep:
+        messages.error(request, _("Choose which claim stands, or that none of them does."))
+        return redirect("web:conflicts")
+    return _reasoned(request, lambda reason: ident.resolve_conflict(conflict_id, request.user, reason, keep),
+                     _("The conflict was resolved. The other claims were set aside and their caseworkers notified."),
+                     redirect("web:conflicts"))
 
 
 @login_required
