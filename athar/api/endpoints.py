@@ -1,7 +1,8 @@
 """API endpoints. Objects a caller may not see answer 404, exactly like the web pages.
 
 Identifiers of reports, candidates and claims are signed (``athar.web.converters``), as in the web's
-family URLs: they cannot be guessed or counted. A forged or altered id answers 404.
+family URLs, each kind with its own salt: they cannot be guessed or counted, and a report's id never
+opens a candidate or a claim. A forged or altered id, or an id of another kind, answers 404.
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class StatsOut(Schema):
 
 def _report_out(report: Any, user: Any) -> dict[str, Any]:
     summary = ident.report_summary(report, user)
-    return {"id": sign_id(report.pk), "source": report.source, "report_id": report.report_id,
+    return {"id": sign_id("report", report.pk), "source": report.source, "report_id": report.report_id,
             "full_name_ar": report.full_name_ar, "full_name_latin": report.full_name_latin,
             "birth_year": report.birth_year, "arrest_date": report.arrest_date,
             "arrest_date_precision": report.arrest_date_precision, "status": str(summary["status"]),
@@ -68,9 +69,9 @@ def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
     return [_report_out(r, request.user) for r in access.reports_visible_to(request.user).order_by("pk")[:500]]
 
 
-def _visible(rows: Any, signed_id: str) -> Any:
-    """The row behind a signed id among those the caller may see; 404 for anything else."""
-    pk = unsign_id(signed_id)
+def _visible(rows: Any, kind: str, signed_id: str) -> Any:
+    """The row behind a signed id of this kind among those the caller may see; 404 for anything else."""
+    pk = unsign_id(kind, signed_id)
     found = rows.filter(pk=pk).first() if pk is not None else None
     if found is None:
         raise Http404
@@ -78,11 +79,11 @@ def _visible(rows: Any, signed_id: str) -> Any:
 
 
 def _visible_report(request: HttpRequest, report_id: str) -> Any:
-    return _visible(access.reports_visible_to(request.user), report_id)
+    return _visible(access.reports_visible_to(request.user), "report", report_id)
 
 
 def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
-    return _visible(access.candidates_visible_to(request.user), candidate_id)
+    return _visible(access.candidates_visible_to(request.user), "candidate", candidate_id)
 
 
 @api.get("/reports/{report_id}", response=ReportOut, url_name="report")
@@ -95,7 +96,7 @@ def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:
     none here either."""
     view = ident.candidate_view(candidate, access.reports_visible_to(user))
     report = view["report"]
-    return {"id": sign_id(candidate.pk), "report": sign_id(report.pk) if report is not None else "",
+    return {"id": sign_id("candidate", candidate.pk), "report": sign_id("report", report.pk) if report is not None else "",
             "case": str(view["case"].public_id), "facility": view["case"].facility.code,
             "likely_match": view["likely"], "reasons": [] if access.is_family(user) else view["reasons"]}
 
@@ -135,7 +136,7 @@ class ClaimOut(Schema):
 
 
 def _claim_out(claim: Any) -> dict[str, Any]:
-    return {"id": sign_id(claim.pk), "case": str(claim.case.public_id), "verdict": claim.verdict, "certainty": claim.certainty,
+    return {"id": sign_id("claim", claim.pk), "case": str(claim.case.public_id), "verdict": claim.verdict, "certainty": claim.certainty,
             "created_at": claim.created_at, "withdrawn": claim.withdrawn_at is not None}
 
 

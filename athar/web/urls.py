@@ -1,12 +1,12 @@
 """Page URLs. Names are stable: rate limits and the security tests key on them."""
 
-from django.urls import path, register_converter
+from django.urls import path
 
-from athar.web.converters import SignedIdConverter
+from athar.web import converters
 
 from athar.web.views import archivist, candidates, caseworker, family, linkage, photos, public, reports, reviewer
 
-register_converter(SignedIdConverter, "sid")
+converters.register_all()  # <report:…>, <rphoto:…>, <candidate:…>, <family:…>: a salt per kind
 
 app_name = "web"
 urlpatterns = [
@@ -22,24 +22,24 @@ urlpatterns = [
     path("family/", family.home, name="family_home"),
     path("reports/new/", reports.new, name="report_new"),
     path("reports/new/<str:step>/", reports.step, name="report_step"),
-    path("reports/<sid:report_id>/", family.report, name="report"),
-    path("reports/<sid:report_id>/consent/", family.consent, name="consent"),
-    path("reports/<sid:report_id>/export/", family.export_data, name="report_export"),
-    path("reports/<sid:report_id>/erase/", family.erase, name="report_erase"),
-    path("reports/<sid:report_id>/photos/", family.photos, name="report_photos"),
-    path("reports/<sid:report_id>/photos/<sid:photo_id>/faces/", family.pick_face, name="pick_face"),
-    path("reports/<sid:report_id>/candidates/", candidates.candidate_list, name="candidates"),
-    path("candidates/<sid:candidate_id>/", candidates.candidate, name="candidate"),
-    path("candidates/<sid:candidate_id>/reveal/", candidates.reveal, name="photo_reveal"),
-    path("candidates/<sid:candidate_id>/claim/", candidates.claim, name="claim"),
+    path("reports/<report:report_id>/", family.report, name="report"),
+    path("reports/<report:report_id>/consent/", family.consent, name="consent"),
+    path("reports/<report:report_id>/export/", family.export_data, name="report_export"),
+    path("reports/<report:report_id>/erase/", family.erase, name="report_erase"),
+    path("reports/<report:report_id>/photos/", family.photos, name="report_photos"),
+    path("reports/<report:report_id>/photos/<rphoto:photo_id>/faces/", family.pick_face, name="pick_face"),
+    path("reports/<report:report_id>/candidates/", candidates.candidate_list, name="candidates"),
+    path("candidates/<candidate:candidate_id>/", candidates.candidate, name="candidate"),
+    path("candidates/<candidate:candidate_id>/reveal/", candidates.reveal, name="photo_reveal"),
+    path("candidates/<candidate:candidate_id>/claim/", candidates.claim, name="claim"),
     # photos (permission-checked; see access.py)
     path("photos/derivative/<int:derivative_id>/", photos.derivative, name="derivative"),
-    path("photos/report/<sid:photo_id>/<str:kind>/", photos.report_photo, name="report_photo"),
+    path("photos/report/<rphoto:photo_id>/<str:kind>/", photos.report_photo, name="report_photo"),
     # caseworkers
     path("caseworker/", caseworker.home, name="caseworker_home"),
     path("caseworker/invitations/", caseworker.invite, name="invite"),
     path("caseworker/notices/read/", caseworker.read_notices, name="notices_read"),
-    path("caseworker/families/<sid:user_id>/take/", caseworker.take_family, name="take_family"),
+    path("caseworker/families/<family:user_id>/take/", caseworker.take_family, name="take_family"),
     path("caseworker/import/", caseworker.import_reports, name="import"),
     path("caseworker/identifications/<int:identification_id>/", caseworker.publication, name="publication"),
     path("caseworker/import/template-<str:lang>.<str:fmt>", caseworker.import_template, name="import_template"),

@@ -36,8 +36,8 @@ def test_stats_are_public(client, world):
 @pytest.mark.django_db
 def test_without_or_with_a_bad_or_revoked_token_nothing(world):
     for client in (_client(), _client(token="athar_nonsense")):
-        for url in ("/api/reports", f"/api/reports/{sign_id(world.report.pk)}", "/api/claims",
-                    f"/api/candidates/{sign_id(1)}"):
+        for url in ("/api/reports", f"/api/reports/{sign_id('report', world.report.pk)}", "/api/claims",
+                    f"/api/candidates/{sign_id('candidate', 1)}"):
             assert client.get(url).status_code == 401
     row, token = ApiToken.issue(world.family, "x")
     row.revoked_at = row.created_at
@@ -48,14 +48,14 @@ def test_without_or_with_a_bad_or_revoked_token_nothing(world):
 @pytest.mark.django_db
 def test_family_sees_only_its_reports_and_candidates(world):
     candidate = make_candidate(world.report, world.case)
-    report_id, candidate_id = sign_id(world.report.pk), sign_id(candidate.pk)
+    report_id, candidate_id = sign_id('report', world.report.pk), sign_id('candidate', candidate.pk)
     mine = _client(world.family)
     assert [r["id"] for r in mine.get("/api/reports").json()] == [report_id]
     listed = mine.get(f"/api/reports/{report_id}/candidates").json()
     assert listed[0]["id"] == candidate_id and listed[0]["report"] == report_id
     assert mine.get(f"/api/candidates/{candidate_id}").status_code == 200
     outsider = _client(world.other_family)
-    assert [r["id"] for r in outsider.get("/api/reports").json()] == [sign_id(world.other_report.pk)]
+    assert [r["id"] for r in outsider.get("/api/reports").json()] == [sign_id('report', world.other_report.pk)]
     assert outsider.get(f"/api/reports/{report_id}").status_code == 404
     assert outsider.get(f"/api/reports/{report_id}/candidates").status_code == 404
     assert outsider.get(f"/api/candidates/{candidate_id}").status_code == 404
@@ -71,10 +71,10 @@ def test_row_ids_and_forged_ids_find_nothing(world):
     under this row's number all answer 404, even to the family that owns the report."""
     candidate = make_candidate(world.report, world.case)
     mine = _client(world.family)
-    good = sign_id(world.report.pk)
+    good = sign_id('report', world.report.pk)
     number, signature = good.split(".", 1)
     forged = [str(world.report.pk), f"{number}.{signature[:-1]}{'A' if signature[-1] != 'A' else 'B'}",
-              f"{number}.{sign_id(world.other_report.pk).split('.', 1)[1]}", "x" * 30]
+              f"{number}.{sign_id('report', world.other_report.pk).split('.', 1)[1]}", "x" * 30]
     for bad in forged:
         assert mine.get(f"/api/reports/{bad}").status_code == 404, bad
         assert mine.get(f"/api/reports/{bad}/candidates").status_code == 404, bad
@@ -86,7 +86,7 @@ def test_row_ids_and_forged_ids_find_nothing(world):
 def test_family_claims_through_the_api(world):
     candidate = make_candidate(world.report, world.case)
     client = _client(world.family)
-    response = client.post(f"/api/candidates/{sign_id(candidate.pk)}/claim", {"verdict": "yes"},
+    response = client.post(f"/api/candidates/{sign_id('candidate', candidate.pk)}/claim", {"verdict": "yes"},
                            content_type="application/json")
     assert response.status_code == 201 and response.json()["verdict"] == "is_them"
     assert len(client.get("/api/claims").json()) == 1
@@ -96,7 +96,7 @@ def test_family_claims_through_the_api(world):
 @pytest.mark.django_db
 def test_unlikely_candidates_are_not_listed_for_families(world):
     make_candidate(world.report, world.case, likely=False)
-    assert _client(world.family).get(f"/api/reports/{sign_id(world.report.pk)}/candidates").json() == []
+    assert _client(world.family).get(f"/api/reports/{sign_id('report', world.report.pk)}/candidates").json() == []
 
 
 @pytest.mark.django_db

@@ -71,4 +71,4 @@ def test_families_and_reviewers_cannot_take_on_families(client_for, make_user):
         assert response.status_code in (302, 403, 404) and response.get("Location", "").find("caseworker") == -1
     family.refresh_from_db()
     assert family.caseworker is None
-    assert sign_id(family.pk) != str(family.pk)
+    assert sign_id("user", family.pk) != str(family.pk)
