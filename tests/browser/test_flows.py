@@ -17,7 +17,7 @@ from athar.identification.models import Claim, Identification
 from athar.registry.models import Report
 from athar.web.models import Invitation, format_code
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.web.factories import make_candidate, make_case, make_report
+from tests.web.factories import person_for, make_candidate, make_case, make_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a long test password"
@@ -122,7 +122,7 @@ def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_us
     case = make_case("C-2207", "227")
     report = make_report(family, None, name="سامر علي")
     candidate = make_candidate(report, case)
-    claims.make_claim(candidate.ranking.person, case, "is_them", family)
+    claims.make_claim(person_for(candidate), case, "is_them", family)
     ident = Identification.objects.get()
     claims.review(ident, first_reviewer, "approve", "same face and scar")
 
@@ -153,7 +153,7 @@ def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_us
     assert ident.status == "published"
 
     other = make_candidate(make_report(other_family, None, name="خالد"), case)
-    claims.make_claim(other.ranking.person, case, "is_them", other_family)
+    claims.make_claim(person_for(other), case, "is_them", other_family)
     page.click("text=Conflicts")
     page.wait_for_load_state()
     shot("conflict")

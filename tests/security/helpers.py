@@ -53,15 +53,6 @@ def stored_case(tmp_path: Path, label: str = "1001") -> StoredCase:
     return StoredCase(case, photo, derivatives)
 
 
-def reveal(client: Any, case: Case, level: int) -> None:
-    """The session state the reveal page (web:photo_reveal) leaves behind."""
-    from athar.web.access import grant_reveal
-
-    session = client.session
-    grant_reveal(SimpleNamespace(session=session), case.pk, level)  # type: ignore[arg-type]
-    session.save()
-
-
 def audit_rows_text() -> str:
     """Every audit event, as text, to search for personal data."""
     from athar.audit.models import AuditEvent

@@ -94,3 +94,10 @@ def _candidate(ranking: Any, case: Any, likely: bool) -> Any:
                                     likely_match=likely,
                                     reasons=[{"feature": "face", "level": "strong", "weight": 6.0,
                                               "detail": "faces very similar"}])
+
+
+def person_for(candidate: Any) -> Any:
+    """The missing person the candidate's report is linked to (families' rankings are per report)."""
+    from athar.registry.lookup import person_of
+
+    return candidate.ranking.person or person_of(candidate.ranking.report)

@@ -37,6 +37,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "conflict_reopen": {"conflict_id": 1}, "review_reverse": {"identification_id": 1, "review_id": 1},
         "take_family": {"user_id": world.family.pk},
         "report_export": {"report_id": world.report.pk}, "report_erase": {"report_id": world.report.pk},
+        "publication": {"identification_id": 1},
     }
 
 
@@ -147,12 +148,14 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
     from tests.web.factories import make_candidate
 
     candidate = make_candidate(world.report, world.case)
-    claims.make_claim(candidate.ranking.person, world.case, "is_them", world.family)
+    person = world.report.links.get().person
+    claims.make_claim(person, world.case, "is_them", world.family, report=world.report)
     run = IngestRun.objects.create(archive=world.case.archive, source="/x", counts={"photos": 1})
     RejectedFile.objects.create(run=run, path="a/b.jpg", reason="corrupt or truncated image")
     kwargs = _kwargs(world)
     kwargs.update({"candidate": {"candidate_id": candidate.pk}, "ingest_run": {"run_id": run.pk},
-                   "compare": {"identification_id": claims.Identification.objects.get().pk}})
+                   "compare": {"identification_id": claims.Identification.objects.get().pk},
+                   "publication": {"identification_id": claims.Identification.objects.get().pk}})
     audiences = {"family": world.family, "caseworker": world.caseworker, "reviewer": world.reviewer,
                  "archivist": world.archivist}
     seen_ok = set()
@@ -167,4 +170,4 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
                 seen_ok.add(name)
     assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
             "caseworker_home", "family_home", "import", "invite", "verify", "link_review", "report_export",
-            "report_erase"} <= seen_ok
+            "report_erase", "publication"} <= seen_ok

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import io
 
 import pytest
@@ -128,16 +130,23 @@ def test_candidate_review_warning_then_blurred_then_face_then_body(client_for, w
 
     reveal = reverse("web:photo_reveal", kwargs={"candidate_id": candidate.pk})
     assert client.get(reveal).status_code == 405  # only an explicit POST reveals
-    client.post(reveal, {"level": "face"})
-    shown = client.get(url).content.decode()
+    shown = client.post(reveal, {"level": "face"}).content.decode()
     assert 'data-kind="face"' in shown and 'data-kind="view"' not in shown
-    assert client.get(reverse("web:derivative", kwargs={"derivative_id": face.pk})).status_code == 200
+    assert client.get(reverse("web:derivative", kwargs={"derivative_id": face.pk})).status_code == 404  # never here
+    face_src = re.search(r'src="([^"]+)"[^>]*data-kind="face"', shown).group(1)
+    assert client.get(face_src).status_code == 200  # through the audited media link
+    again = client.get(url + "?ready=1").content.decode()  # the reveal does not outlive the page
+    assert 'data-kind="face_blur"' in again and 'data-kind="face"' not in again
+    skipped = client.post(reveal, {"level": "body"}).content.decode()  # not from the page showing the face
+    assert 'data-kind="view"' not in skipped
+    body_page = client.post(reveal, {"level": "body", "face_shown": "1"}).content.decode()
+    body_src = re.search(r'src="([^"]+)"[^>]*data-kind="view"', body_page).group(1)
+    assert client.get(body_src).status_code == 200
     assert client.get(reverse("web:derivative", kwargs={"derivative_id": body.pk})).status_code == 404
-    client.post(reveal, {"level": "body"})
-    assert 'data-kind="view"' in client.get(url).content.decode()
-    assert client.get(reverse("web:derivative", kwargs={"derivative_id": body.pk})).status_code == 200
+    for _ in range(2):
+        client.get(face_src)
     levels = list(AuditEvent.objects.filter(action="photo.viewed").values_list("data", flat=True))
-    assert [d["level"] for d in levels] == ["face", "body"]
+    assert [d["level"] for d in levels] == ["face", "body", "face", "face"]  # one event per view
 
 
 @pytest.mark.django_db
@@ -199,5 +208,6 @@ def test_a_report_filed_since_the_last_linkage_run_can_be_claimed(client_for, wo
     claim = Claim.objects.get()
     assert claim.person == person and claim.case == world.case and claim.by == world.family
     ranking = Ranking.objects.get(pk=candidate.ranking_id)
-    assert ranking.person == person and ranking.report is None  # the same ranking, now the person's
+    assert ranking.report == world.report and ranking.person is None  # the family keeps its report's ranking
+    assert Ranking.objects.get(person=person).candidates.get().case == world.case  # copied for reviewers
     assert client_for(world.family).get(reverse("web:candidate", kwargs={"candidate_id": candidate.pk})).status_code == 200

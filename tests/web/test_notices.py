@@ -9,7 +9,7 @@ from athar.identification import claims
 from athar.identification.models import Identification, Ranking
 from athar.identification.signals import ranking_stored
 from athar.web.models import Notice
-from tests.web.factories import make_candidate
+from tests.web.factories import person_for, make_candidate
 
 
 def _announce(candidate) -> None:
@@ -52,7 +52,7 @@ def test_notices_are_marked_read_one_or_all_and_only_ones_own(client_for, world)
 def test_review_decisions_notify_the_caseworker(django_capture_on_commit_callbacks, world):
     candidate = make_candidate(world.report, world.case)
     with django_capture_on_commit_callbacks(execute=True):
-        claims.make_claim(candidate.ranking.person, world.case, "is_them", world.family)
+        claims.make_claim(person_for(candidate), world.case, "is_them", world.family)
         ident = Identification.objects.get()
         claims.review(ident, world.reviewer, "reject", "the marks do not match")
     notice = Notice.objects.get(kind="decision")

@@ -8,17 +8,17 @@ from django.urls import reverse
 from athar.audit.models import AuditEvent
 from athar.identification import claims
 from athar.identification.models import Conflict, Identification
-from tests.web.factories import make_candidate
+from tests.web.factories import person_for, make_candidate
 
 
 def _published(world) -> Identification:
     candidate = make_candidate(world.report, world.case)
-    claims.make_claim(candidate.ranking.person, world.case, "is_them", world.family)
+    claims.make_claim(person_for(candidate), world.case, "is_them", world.family)
     ident = Identification.objects.get()
     claims.review(ident, world.reviewer, "approve", "same scar")
     claims.review(ident, world.admin, "approve", "agree")
     ident.refresh_from_db()
-    assert ident.status == "published"
+    assert ident.status == "verified"
     return ident
 
 
@@ -37,7 +37,7 @@ def test_a_reviewer_reverses_their_approval_and_publication_is_withdrawn(client_
     mine.refresh_from_db()
     ident.refresh_from_db()
     assert mine.reversed_at is not None and mine.reversed_by == world.reviewer
-    assert ident.status == "under_review"  # one approval left: no longer published
+    assert ident.status == "under_review"  # one approval left: no longer verified
     assert AuditEvent.objects.filter(action="identification.review_reversed").exists()
 
 
@@ -57,12 +57,15 @@ def test_another_reviewer_cannot_reverse_my_review_nor_can_a_family(client_for, 
 @pytest.mark.django_db
 def test_a_resolved_conflict_is_reopened_with_a_reason_and_blocks_again(client_for, world):
     first = make_candidate(world.report, world.case)
-    claims.make_claim(first.ranking.person, world.case, "is_them", world.family)
+    claims.make_claim(person_for(first), world.case, "is_them", world.family)
     second = make_candidate(world.other_report, world.case)
-    claims.make_claim(second.ranking.person, world.case, "is_them", world.other_family)
+    claims.make_claim(person_for(second), world.case, "is_them", world.other_family)
     conflict = Conflict.objects.get()
     client = client_for(world.reviewer)
-    client.post(reverse("web:conflict_resolve", kwargs={"conflict_id": conflict.pk}), {"reason": "other man"})
+    kept = conflict.claims.get(by=world.family)
+    client.post(reverse("web:conflict_resolve", kwargs={"conflict_id": conflict.pk}),
+                {"reason": "other man", "keep": kept.pk})
+    assert conflict.claims.get(by=world.other_family).set_aside_at is not None
     html = client.get(reverse("web:conflicts")).content.decode()
     url = reverse("web:conflict_reopen", kwargs={"conflict_id": conflict.pk})
     assert url in html
@@ -72,3 +75,5 @@ def test_a_resolved_conflict_is_reopened_with_a_reason_and_blocks_again(client_f
     client.post(url, {"reason": "the second family sent a new photo"})
     assert Conflict.objects.get().resolved_at is None
     assert AuditEvent.objects.filter(action="identification.conflict_reopened").exists()
+    assert conflict.claims.get(by=world.other_family).set_aside_at is None  # it stands again
+    assert Identification.objects.get(person=person_for(second)).status == "under_review"

@@ -9,12 +9,12 @@ from django.urls import reverse
 from athar.audit.models import AuditEvent
 from athar.identification import claims
 from athar.identification.models import Identification
-from tests.web.factories import make_candidate
+from tests.web.factories import person_for, make_candidate
 
 
 def _claimed(world):
     candidate = make_candidate(world.report, world.case)
-    claims.make_claim(candidate.ranking.person, world.case, "is_them", world.family)
+    claims.make_claim(person_for(candidate), world.case, "is_them", world.family)
     return Identification.objects.get()
 
 
@@ -54,36 +54,62 @@ def test_reviewer_sees_queue_compares_and_approves_with_a_reason(client_for, wor
     other = client_for(world.admin)
     other.post(decide, {"decision": "approve", "reason": "agree"})
     ident.refresh_from_db()
-    assert ident.status == "published"
+    assert ident.status == "verified"  # the family is told before anything is published
 
 
 @pytest.mark.django_db
 def test_reviewer_sees_a_conflict(client_for, world):
     _claimed(world)
     candidate = make_candidate(world.other_report, world.case)
-    claims.make_claim(candidate.ranking.person, world.case, "is_them", world.other_family)
+    claims.make_claim(person_for(candidate), world.case, "is_them", world.other_family)
     client = client_for(world.reviewer)
     html = client.get(reverse("web:conflicts")).content.decode()
-    assert 'class="conflict"' in html
-    from athar.identification.models import Conflict
+    assert 'class="card conflict"' in html
+    from athar.identification.models import Claim, Conflict
 
     conflict = Conflict.objects.get()
+    mine = Claim.objects.get(by=world.family)
+    assert f'value="{mine.pk}"' in html and 'value="none"' in html  # a choice, not only a note
     url = reverse("web:conflict_resolve", kwargs={"conflict_id": conflict.pk})
-    client.post(url, {"reason": ""})
+    client.post(url, {"reason": "", "keep": mine.pk})
     assert Conflict.objects.get().resolved_at is None  # a reason is required
-    assert client_for(world.family).post(url, {"reason": "x"}).status_code == 403
     client.post(url, {"reason": "the second family's photo shows another man"})
+    assert Conflict.objects.get().resolved_at is None  # and a choice
+    assert client_for(world.family).post(url, {"reason": "x", "keep": mine.pk}).status_code == 403
+    client.post(url, {"reason": "the second family's photo shows another man", "keep": mine.pk})
     assert Conflict.objects.get().resolved_at is not None
+    other = Claim.objects.get(by=world.other_family)
+    assert other.set_aside_at is not None
+    assert claims.Identification.objects.get(person=other.person).status == "set_aside"
 
 
 @pytest.mark.django_db
-def test_published_identification_is_public_only_with_consent_and_without_photo(client, world):
+def test_published_identification_is_public_only_with_consent_and_without_photo(
+        client, client_for, world, django_capture_on_commit_callbacks):
+    import datetime as dt
+
     ident = _claimed(world)
-    for user in (world.reviewer, world.admin):
-        claims.review(ident, user, "approve", "ok")
-    assert world.report.full_name_ar not in client.get(reverse("web:identified")).content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        for user in (world.reviewer, world.admin):
+            claims.review(ident, user, "approve", "ok")
     world.report.consent = {**world.report.consent, "publication": True}
     world.report.save()
+    ident.refresh_from_db()
+    assert ident.status == "verified"
+    assert world.report.full_name_ar not in client.get(reverse("web:identified")).content.decode()  # not told yet
+    caseworker = client_for(world.caseworker)
+    page = reverse("web:publication", kwargs={"identification_id": ident.pk})
+    home = caseworker.get(reverse("web:caseworker_home")).content.decode()
+    assert page in home  # an open task: inform the family
+    caseworker.post(page, {"action": "publish"})
+    ident.refresh_from_db()
+    assert ident.status == "verified"  # refused: the family was not told
+    caseworker.post(page, {"action": "inform", "report": world.report.pk,
+                           "informed_on": dt.date.today().isoformat(), "method": "in_person"})
+    assert world.report.full_name_ar not in client.get(reverse("web:identified")).content.decode()
+    caseworker.post(page, {"action": "publish"})
+    ident.refresh_from_db()
+    assert ident.status == "published"
     html = client.get(reverse("web:identified")).content.decode()
     assert world.report.full_name_ar in html and "<img" not in html
 

@@ -101,6 +101,7 @@ def _reasoned(request: HttpRequest, act: Callable[[str], Any], done: str, then: 
 @require_POST
 def resolve_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
     """Settle a conflict with a required reason (identification rules; audited there)."""
+    _require_reviewer(request)
     keep = request.POST.get("keep", "")
     if not keep:
         messages.error(request, _("Choose which claim stands, or that none of them does."))
