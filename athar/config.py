@@ -69,6 +69,26 @@ def env_json_dict(name: str, default: dict[str, object]) -> dict[str, object]:
     return {**default, **value}
 
 
+def env_exit_url(name: str, default: str) -> str:
+    """An absolute https address (the quick exit's neutral site); anything else is refused at
+    start-up, so a typo never turns the quick exit into an error page."""
+    from urllib.parse import urlsplit
+
+    value = env_str(name, default)
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.netloc:
+        raise ImproperlyConfigured(f"{name} must be an absolute https:// address, not {value!r}")
+    return value
+
+
+def origin_of(url: str) -> str:
+    """``https://host[:port]`` of an absolute address (for a CSP source list)."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
+
+
 def athar_environment() -> str:
     """``development`` (default), ``production`` or ``test``; anything else is refused."""
     value = env_str("ATHAR_ENV", "development").lower()
