@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -72,8 +73,6 @@ def env_json_dict(name: str, default: dict[str, object]) -> dict[str, object]:
 def env_exit_url(name: str, default: str) -> str:
     """An absolute https address (the quick exit's neutral site); anything else is refused at
     start-up, so a typo never turns the quick exit into an error page."""
-    from urllib.parse import urlsplit
-
     value = env_str(name, default)
     parts = urlsplit(value)
     if parts.scheme != "https" or not parts.netloc:
@@ -83,8 +82,6 @@ def env_exit_url(name: str, default: str) -> str:
 
 def origin_of(url: str) -> str:
     """``https://host[:port]`` of an absolute address (for a CSP source list)."""
-    from urllib.parse import urlsplit
-
     parts = urlsplit(url)
     return f"{parts.scheme}://{parts.netloc}"
 
