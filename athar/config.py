@@ -10,6 +10,7 @@ import json
 import os
 import secrets
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -67,6 +68,22 @@ def env_json_dict(name: str, default: dict[str, object]) -> dict[str, object]:
     if not isinstance(value, dict):
         raise ImproperlyConfigured(f"{name} must be a JSON object, not {type(value).__name__}")
     return {**default, **value}
+
+
+def env_exit_url(name: str, default: str) -> str:
+    """An absolute https address (the quick exit's neutral site); anything else is refused at
+    start-up, so a typo never turns the quick exit into an error page."""
+    value = env_str(name, default)
+    parts = urlsplit(value)
+    if parts.scheme != "https" or not parts.netloc:
+        raise ImproperlyConfigured(f"{name} must be an absolute https:// address, not {value!r}")
+    return value
+
+
+def origin_of(url: str) -> str:
+    """``https://host[:port]`` of an absolute address (for a CSP source list)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}"
 
 
 def athar_environment() -> str:

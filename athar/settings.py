@@ -17,10 +17,12 @@ from athar.config import (
     athar_environment,
     athar_home,
     env_bool,
+    env_exit_url,
     env_int,
     env_json_dict,
     env_list,
     env_str,
+    origin_of,
     secret_key,
 )
 
@@ -170,6 +172,9 @@ if PRODUCTION:
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Quick exit (athar.accounts.views.quick_exit) signs out and sends the browser to this neutral site.
+ATHAR_QUICK_EXIT_URL = env_exit_url("ATHAR_QUICK_EXIT_URL", "https://www.google.com/")
+
 # Content-Security-Policy (django-csp 4): no inline scripts or styles, nothing from elsewhere.
 CONTENT_SECURITY_POLICY = {
     "DIRECTIVES": {
@@ -183,7 +188,7 @@ CONTENT_SECURITY_POLICY = {
         "object-src": [NONE],
         "frame-src": [NONE],
         "base-uri": [NONE],
-        "form-action": [SELF],
+        "form-action": [SELF, origin_of(ATHAR_QUICK_EXIT_URL)],  # the quick exit's POST redirects there
         "frame-ancestors": [NONE],
         **({"upgrade-insecure-requests": True} if PRODUCTION else {}),
     },

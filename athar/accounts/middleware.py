@@ -27,7 +27,8 @@ from athar.core.security import wants_json
 
 TOUCH_SECONDS = 60
 # Views reachable before the two-factor step: the step itself, signing out, choosing a language.
-TWO_FACTOR_EXEMPT_VIEWS = {"two_factor:verify", "two_factor:enrol", "accounts:logout", "set_language"}
+TWO_FACTOR_EXEMPT_VIEWS = {"two_factor:verify", "two_factor:enrol", "accounts:logout", "accounts:quick_exit",
+                           "set_language"}
 
 
 class SessionPolicyMiddleware:

@@ -6,6 +6,7 @@ app_name = "accounts"
 urlpatterns = [
     path("login/", views.sign_in, name="login"),
     path("logout/", views.sign_out, name="logout"),
+    path("quick-exit/", views.quick_exit, name="quick_exit"),
     path("invitation/", views.redeem, name="redeem"),
     path("register/", views.register, name="register"),
 ]

@@ -11,12 +11,13 @@ from django.contrib import messages
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts.forms import RedeemForm, RegisterForm, SignInForm, login_from_identifier
 from athar.accounts.models import Role, User
@@ -52,6 +53,25 @@ def sign_in(request: HttpRequest) -> HttpResponse:
 def sign_out(request: HttpRequest) -> HttpResponse:
     logout(request)
     return redirect("web:home")
+
+
+@csrf_exempt
+@require_http_methods(["GET", "POST"])
+def quick_exit(request: HttpRequest) -> HttpResponse:
+    """Leave at once: sign out server-side (the session is flushed) and go to a neutral site.
+
+    POST from the button's form works without JavaScript; the script asks for the same address
+    with ``location.replace`` (GET), which also replaces the page's history entry. No CSRF check:
+    a stale or missing token must never keep a frightened family on the page, and the worst a
+    forged request can do is sign someone out. Nothing sensitive may be cached on the way out:
+    the answer is ``no-store`` and asks the browser to drop athar's cache (``Clear-Site-Data``).
+    """
+    logout(request)  # flushes the session (and audits the sign-out when someone was signed in)
+    response = HttpResponseRedirect(settings.ATHAR_QUICK_EXIT_URL, status=303)
+    response["Cache-Control"] = "no-store, private"
+    response["Clear-Site-Data"] = '"cache"'
+    response["Referrer-Policy"] = "no-referrer"
+    return response
 
 
 def redeem(request: HttpRequest) -> HttpResponse:

@@ -108,7 +108,13 @@ def lockout_response(request: HttpRequest, original_response: HttpResponse | Non
 
 
 class SecurityHeadersMiddleware:
-    """Permissions-Policy and Cross-Origin-Resource-Policy everywhere; signed-in pages never cached."""
+    """Permissions-Policy and Cross-Origin-Resource-Policy everywhere; signed-in pages never cached.
+
+    Every answer to a signed-in user (a session or an API token) is ``private, no-store``, whatever
+    the view set: Back after the quick exit, or after signing out, must find nothing in the
+    browser's cache to show. Static files (WhiteNoise answers before anyone is signed in) and
+    public pages for signed-out visitors keep their caching.
+    """
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
@@ -118,9 +124,16 @@ class SecurityHeadersMiddleware:
         response.setdefault("Permissions-Policy", PERMISSIONS_POLICY)
         response.setdefault("Cross-Origin-Resource-Policy", "same-origin")
         user = getattr(request, "user", None)
-        if getattr(user, "is_authenticated", False) and "Cache-Control" not in response:
-            patch_cache_control(response, private=True, no_store=True)
+        if getattr(user, "is_authenticated", False):
+            never_store(response)
         return response
+
+
+def never_store(response: HttpResponse) -> None:
+    """``private, no-store``, replacing whatever would let a cache keep the answer (max-age, public)."""
+    directives = {d.strip().lower() for d in response.get("Cache-Control", "").split(",")}
+    if not {"private", "no-store"} <= directives:
+        response["Cache-Control"] = "private, no-store"
 
 
 def escape_formula(value: Any) -> Any:
