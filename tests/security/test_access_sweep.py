@@ -46,7 +46,7 @@ def world(tmp_path, make_user):
     from athar.registry.models import Report, ReportPhoto
 
     stored = stored_case(tmp_path)
-    family_a = make_user("family")
+    family_a = make_user("family", caseworker=make_user("caseworker"))  # taken on by a caseworker
     report = Report.objects.create(source="t", report_id="A1", lineage="lineage-a1", content_hash="-",
                                    reporter_user=family_a, full_name_ar="اسم", sex="M")
     ranking = Ranking.objects.create(report=report, algorithm="t", algorithm_version="1", likely_match=True)
@@ -104,6 +104,15 @@ def test_an_outsider_cannot_reach_another_familys_objects(client, make_user, wor
                 location = response["Location"]
                 assert str(world["ids"]["report_id"]) not in location or "sign-in" in location, (name, location)
     assert AuditEvent.objects.filter(actor=f"user:{outsider.pk}", action="photo.viewed").count() == before
+
+
+def test_an_owner_no_caseworker_took_on_sees_no_candidate_yet(client, world):
+    world["a"].caseworker = None
+    world["a"].save(update_fields=["caseworker"])
+    client.force_login(world["a"])
+    assert client.get(reverse("web:candidate", kwargs={"candidate_id": world["ids"]["candidate_id"]})).status_code == 404
+    page = client.get(reverse("web:candidates", kwargs={"report_id": world["ids"]["report_id"]})).content.decode()
+    assert reverse("web:candidate", kwargs={"candidate_id": world["ids"]["candidate_id"]}) not in page
 
 
 def test_the_owner_can_reach_her_candidates(client, world):
