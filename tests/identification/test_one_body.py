@@ -210,3 +210,25 @@ def test_concurrent_publications_leave_one(concurrent_world: Any) -> None:
     from athar.audit.models import AuditEvent
 
     assert AuditEvent.objects.filter(action="identification.published").count() == 1
+
+
+def test_each_report_is_ranked_on_its_own_evidence(world: Any) -> None:
+    """The worker ranks a person (for reviewers) and each of its reports alone (for its family):
+    a report's ranking never quotes another family's report."""
+    from athar.identification.models import Ranking
+    from athar.identification.ranking import rank_with_reports, subject_for_person
+
+    family = world.make_user("family")
+    person = world.person(reporter=family, distinguishing_marks="tattoo of a bird on the left forearm",
+                          detainee_number="3412")
+    other = world.report(person, reporter_user=world.make_user("family"), distinguishing_marks="",
+                         detainee_number="")
+    rank_with_reports(subject_for_person(person))
+    mine = person.links.exclude(report=other).get().report
+    assert Ranking.objects.filter(person=person, is_current=True).count() == 1
+    own = Ranking.objects.get(report=other, person__isnull=True, is_current=True)
+    text = str([c.reasons for c in own.candidates.all()])
+    assert "bird" not in text and "reported 3412" not in text
+    staff = str([c.reasons for c in Ranking.objects.get(person=person, is_current=True).candidates.all()])
+    assert "bird" in staff or "reported 3412" in staff  # the person's ranking uses every report (reviewers only)
+    assert Ranking.objects.filter(report=mine, person__isnull=True, is_current=True).exists()
