@@ -191,6 +191,9 @@ CONTENT_SECURITY_POLICY = {
 
 # Two-factor sign-in (TOTP) for reviewers, archivists and administrators: required in production.
 ATHAR_REQUIRE_TWO_FACTOR = env_bool("ATHAR_REQUIRE_TWO_FACTOR", PRODUCTION)
+# Phone numbers written without a country code are read in this region (ISO 3166 code); every
+# phone login is kept in E.164 (athar.accounts.phones).
+ATHAR_PHONE_REGION = env_str("ATHAR_PHONE_REGION", "SY").upper()
 # Families may open an account with their phone number, without a caseworker's invitation.
 # Organisations that work by invitation only turn it off.
 ATHAR_OPEN_REGISTRATION = env_bool("ATHAR_OPEN_REGISTRATION", True)

@@ -3,13 +3,14 @@ invitation code; an email address is optional."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from athar.accounts.phones import normalise_phone, try_normalise_phone
 
 
 class Role(models.TextChoices):
@@ -22,16 +23,6 @@ class Role(models.TextChoices):
 
 # Roles that must use two-factor sign-in in production.
 TWO_FACTOR_ROLES = {Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN}
-
-
-def normalise_phone(phone: str) -> str:
-    """Digits with a leading +, so '+963 944-123 456' and '00963944123456' are one login."""
-    digits = re.sub(r"[^\d+]", "", phone.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")))
-    if digits.startswith("00"):
-        digits = "+" + digits[2:]
-    if not re.fullmatch(r"\+?\d{6,15}", digits):
-        raise ValueError(f"not a phone number: {phone!r}")
-    return digits
 
 
 def login_for(email: str | None = None, phone: str | None = None) -> str:
@@ -61,8 +52,15 @@ class UserManager(BaseUserManager["User"]):
         return self.create_user(login, password, **extra)
 
     def by_login(self, login: str) -> "User | None":
-        """The account a command-line ``--login`` names: as stored (lower-cased), else verbatim."""
-        return self.filter(login=login.strip().lower()).first() or self.filter(login=login.strip()).first()
+        """The account a command-line ``--login`` names: an email (lower-cased), a phone number in
+        any spelling (E.164), else the text verbatim."""
+        text = login.strip()
+        candidates = [text.lower()] if "@" in text else [p for p in (try_normalise_phone(text),) if p]
+        for candidate in [*candidates, text]:
+            user = self.filter(login=candidate).first()
+            if user is not None:
+                return user
+        return None
 
 
 class User(AbstractBaseUser, PermissionsMixin):
