@@ -28,7 +28,7 @@ from athar.core.security import client_address, login_fingerprint, too_many_requ
 log = logging.getLogger(__name__)
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-LOGIN_FIELDS = ("identifier", "username", "login")  # what sign-in forms call the account
+LOGIN_FIELDS = ("identifier", "username", "login", "phone")  # what sign-in and sign-up forms call the account
 
 
 @dataclass(frozen=True)
