@@ -225,7 +225,8 @@ ATHAR_RATE_LIMITS = {k: v for k, v in env_json_dict("ATHAR_RATE_LIMITS", {
     "photo": {"rate": "120/m", "address_rate": "480/m"},
     "api": {"rate": "120/m", "address_rate": "480/m"},
 }).items() if v}
-# Which views count against which bucket: URL names ("namespace:name") or whole namespaces ("api:*").
+# Which views count against which bucket: URL names ("namespace:name") or whole namespaces ("api:*");
+# an empty bucket name exempts a view from its namespace's bucket.
 ATHAR_RATE_LIMITED_VIEWS = {
     "accounts:login": "login",
     "accounts:redeem": "login",
@@ -243,9 +244,14 @@ ATHAR_RATE_LIMITED_VIEWS = {
     "media_derivative": "photo",
     "media_original": "photo",
     "api:*": "api",
+    # the schema and its viewer are public, static and cheap: not counted ("" = no bucket)
+    "api:openapi-json": "",
+    "api:openapi-view": "",
 }
-# Rate-limit counters and TOTP replay guards live in the cache. A file cache is shared by every
-# gunicorn worker on one machine without Redis (see docs/deployment.md).
+# Rate-limit counters and one-time markers live in an atomic store (athar.core.counters): the
+# core_counter table by default, Redis when ATHAR_REDIS_URL is set (e.g. redis://127.0.0.1:6379/0).
+# Never in this cache: Django's file cache has no atomic increment and evicts entries at random.
+ATHAR_REDIS_URL = env_str("ATHAR_REDIS_URL")
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",

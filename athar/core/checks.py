@@ -31,7 +31,7 @@ def check_rate_limits(app_configs: Any = None, **kwargs: Any) -> list[CheckMessa
         known = buckets()
     except ImproperlyConfigured as exc:
         return [Error(str(exc), id="athar.E111")]
-    missing = sorted({b for b in settings.ATHAR_RATE_LIMITED_VIEWS.values() if b not in known})
+    missing = sorted({b for b in settings.ATHAR_RATE_LIMITED_VIEWS.values() if b and b not in known})
     return [Warning(f"rate-limited views name buckets missing from ATHAR_RATE_LIMITS: {', '.join(missing)}",
                     hint="Those views are not limited. Add the buckets or remove the views.", id="athar.W111")
             ] if missing else []
@@ -61,16 +61,24 @@ def check_production(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
     if settings.SESSION_COOKIE_AGE > MAX_SESSION_SECONDS:
         out.append(Warning(f"Sessions last longer than {MAX_SESSION_SECONDS // 3600} hours.",
                            hint="Lower ATHAR_SESSION_SECONDS.", id="athar.W112"))
-    out += check_cache() + check_csp() + check_media_root()
+    out += check_counter_store() + check_csp() + check_media_root()
     return out
 
 
-def check_cache() -> list[CheckMessage]:
-    backend = settings.CACHES.get("default", {}).get("BACKEND", "")
-    if backend.endswith(("locmem.LocMemCache", "dummy.DummyCache")):
-        return [Warning("The cache is per process (or none): rate limits and code replay protection do not "
-                        "hold across server workers.", hint="Use the file cache (default) or a shared cache.",
-                        id="athar.W109")]
+def check_counter_store() -> list[CheckMessage]:
+    """Rate-limit counters and used-code markers live in the database table, or in Redis when
+    ``ATHAR_REDIS_URL`` is set: then Redis must answer (never Django's cache, athar.core.counters)."""
+    url = str(getattr(settings, "ATHAR_REDIS_URL", "") or "")
+    if not url:
+        return []
+    try:
+        from athar.core.counters import RedisStore
+
+        RedisStore(url).client.ping()
+    except Exception as exc:  # noqa: BLE001 - any failure: rate limits would fail
+        return [Error(f"ATHAR_REDIS_URL is set but Redis does not answer ({type(exc).__name__}).",
+                      hint="Start Redis, correct the URL, or unset ATHAR_REDIS_URL to keep the counters "
+                           "in the database.", id="athar.E113")]
     return []
 
 
