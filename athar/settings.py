@@ -198,13 +198,14 @@ ATHAR_PHONE_REGION = env_str("ATHAR_PHONE_REGION", "SY").upper()
 # Organisations that work by invitation only turn it off.
 ATHAR_OPEN_REGISTRATION = env_bool("ATHAR_OPEN_REGISTRATION", True)
 
-# Lockout after repeated sign-in failures (django-axes): per account from any address, and per
-# address *and browser*. Not per address alone: families often share one address (an NGO office, a
-# phone operator's NAT), and an address lockout would let anyone lock them all out; per address,
-# sign-in is rate-limited instead (ATHAR_RATE_LIMITS["login"]).
+# Lockout after repeated sign-in failures (django-axes): per ACCOUNT only, from any address.
+# Not per address, nor per address and browser: families often share one address (an NGO office,
+# a phone operator's NAT) and the same phone browser, and the client chooses its User-Agent anyway,
+# so such a lockout lets anyone lock them all out. Per address, sign-in is throttled instead
+# (ATHAR_RATE_LIMITS["login"]["address_rate"]). Policy: docs/security.md, "Accounts".
 AXES_FAILURE_LIMIT = env_int("ATHAR_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ATHAR_LOGIN_LOCKOUT_MINUTES", 30))
-AXES_LOCKOUT_PARAMETERS = ["username", ["ip_address", "user_agent"]]
+AXES_LOCKOUT_PARAMETERS = ["username"]
 AXES_USERNAME_FORM_FIELD = "username"  # Django's AuthenticationForm field, whatever USERNAME_FIELD is
 AXES_USERNAME_CALLABLE = "athar.core.security.axes_username"
 AXES_CLIENT_IP_CALLABLE = "athar.core.security.client_address"
