@@ -74,8 +74,6 @@ class User(AbstractBaseUser, PermissionsMixin):
     preferred_language = models.CharField(max_length=8, default="ar")
     caseworker = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="families", verbose_name=_("caseworker"))
-    totp_secret = models.CharField(max_length=64, blank=True)
-    totp_confirmed = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)

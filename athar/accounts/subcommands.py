@@ -1,8 +1,9 @@
-"""``athar user add`` for scripted set-up."""
+"""``athar user add`` for scripted set-up; ``athar user enrol`` to (re)start a two-factor enrolment."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from argparse import ArgumentParser
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 
 from athar.accounts.models import Role, User, login_for
+from athar.accounts.second_factor import qr_svg, start_enrolment
 from athar.audit.chain import record
 from athar.core.command import subcommand
 
@@ -20,7 +22,8 @@ def _arguments(parser: ArgumentParser) -> None:
     who.add_argument("--phone", metavar="P")
     parser.add_argument("--role", required=True, choices=[r.value for r in Role])
     parser.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
-    parser.add_argument("--totp", action="store_true", help="enrol two-factor sign-in; prints the secret and URI")
+    parser.add_argument("--totp", action="store_true", help="start a two-factor enrolment for any role (reviewers, "
+                        "archivists and administrators always get one); prints the key and URI once")
     parser.add_argument("--name", default="", help="display name")
 
 
@@ -44,8 +47,27 @@ def user_add(options: dict[str, Any]) -> dict[str, Any]:
     )
     record("user.created", object_type="user", object_id=user.pk, data={"role": role})
     result: dict[str, Any] = {"user_id": user.pk, "login": login, "role": role}
-    if options.get("totp"):
-        from athar.accounts.totp import enrol
+    if options.get("totp") or user.needs_two_factor:
+        result.update(start_enrolment(user, via="cli"))
+    return result
 
-        result.update(enrol(user))
+
+def _enrol_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--login", required=True, help="the account's email or phone (its sign-in)")
+    parser.add_argument("--qr", metavar="FILE", help="also write the key as a QR code (SVG) to FILE")
+
+
+@subcommand("user", "enrol", "Start (or restart) an account's two-factor enrolment: removes its authenticator and "
+            "recovery codes and prints a new key once; the person completes it at sign-in with a code.",
+            arguments=_enrol_arguments)
+def user_enrol(options: dict[str, Any]) -> dict[str, Any]:
+    user = User.objects.by_login(options["login"])
+    if user is None:
+        raise ValueError(f"no account {options['login']!r}")
+    result: dict[str, Any] = {"user_id": user.pk, **start_enrolment(user, via="cli")}
+    if options.get("qr"):
+        path = Path(options["qr"])
+        path.write_text(qr_svg(result["totp_uri"]), encoding="utf-8")
+        path.chmod(0o600)
+        result["qr"] = str(path)
     return result

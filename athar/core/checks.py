@@ -31,6 +31,10 @@ def check_rate_limits(app_configs: Any = None, **kwargs: Any) -> list[CheckMessa
         known = buckets()
     except ImproperlyConfigured as exc:
         return [Error(str(exc), id="athar.E111")]
+    if "login" not in known or settings.ATHAR_RATE_LIMITED_VIEWS.get("accounts:login") != "login":
+        return [Error("Sign-in is not rate-limited per address: ATHAR_RATE_LIMITS needs the 'login' bucket "
+                      "for accounts:login.", hint="django-axes locks per account only; the address is "
+                      "throttled by this bucket (docs/security.md).", id="athar.E114")]
     missing = sorted({b for b in settings.ATHAR_RATE_LIMITED_VIEWS.values() if b and b not in known})
     return [Warning(f"rate-limited views name buckets missing from ATHAR_RATE_LIMITS: {', '.join(missing)}",
                     hint="Those views are not limited. Add the buckets or remove the views.", id="athar.W111")

@@ -42,3 +42,11 @@ def test_an_address_is_throttled_not_locked(client, make_user, settings):
 
 def test_the_policy_is_per_account_only(settings):
     assert settings.AXES_LOCKOUT_PARAMETERS == ["username"]
+
+
+def test_check_fails_when_sign_in_is_not_throttled_per_address(settings):
+    from athar.core.checks import check_rate_limits
+
+    assert check_rate_limits() == []
+    settings.ATHAR_RATE_LIMITS = {k: v for k, v in settings.ATHAR_RATE_LIMITS.items() if k != "login"}
+    assert [m.id for m in check_rate_limits()] == ["athar.E114"]
