@@ -285,6 +285,9 @@ ATHAR_API_TOKEN_MAX_DAYS = env_int("ATHAR_API_TOKEN_MAX_DAYS", 365)
 
 # Images: refuse decompression bombs deliberately (pixels per image).
 ATHAR_MAX_IMAGE_PIXELS = env_int("ATHAR_MAX_IMAGE_PIXELS", 120_000_000)
+# Each family account may upload this many photos / megabytes per day (refused ones count too).
+ATHAR_UPLOAD_DAILY_FILES = env_int("ATHAR_UPLOAD_DAILY_FILES", 60)
+ATHAR_UPLOAD_DAILY_MB = env_int("ATHAR_UPLOAD_DAILY_MB", 300)
 ATHAR_INGEST_WORKERS = env_int("ATHAR_INGEST_WORKERS", 0)  # 0: one per core
 
 LOGGING = {

@@ -22,8 +22,8 @@ PURGE_ONE_IN = 500  # about one call in this many also deletes expired rows
 
 
 class AtomicStore(Protocol):
-    def incr(self, key: str, ttl: int) -> int:
-        """Add one to ``key`` (a new or expired key starts at 1, living ``ttl`` seconds); the new count."""
+    def incr(self, key: str, ttl: int, amount: int = 1) -> int:
+        """Add ``amount`` to ``key`` (a new or expired key starts at it, living ``ttl`` seconds); the new count."""
 
     def add(self, key: str, ttl: int) -> bool:
         """Set ``key`` for ``ttl`` seconds if it is not set; True for the first caller only."""
@@ -32,16 +32,16 @@ class AtomicStore(Protocol):
 class DatabaseStore:
     """The ``core_counter`` table; one statement per call, so concurrent callers never lose a count."""
 
-    def incr(self, key: str, ttl: int) -> int:
+    def incr(self, key: str, ttl: int, amount: int = 1) -> int:
         now = time.time()
         table = connection.ops.quote_name("core_counter")
-        sql = (f"INSERT INTO {table} (key, count, expires_at) VALUES (%s, 1, %s) "
+        sql = (f"INSERT INTO {table} (key, count, expires_at) VALUES (%s, %s, %s) "
                f"ON CONFLICT (key) DO UPDATE SET "
-               f"count = CASE WHEN {table}.expires_at <= %s THEN 1 ELSE {table}.count + 1 END, "
+               f"count = CASE WHEN {table}.expires_at <= %s THEN excluded.count ELSE {table}.count + excluded.count END, "
                f"expires_at = CASE WHEN {table}.expires_at <= %s THEN excluded.expires_at "
                f"ELSE {table}.expires_at END RETURNING count")
         with connection.cursor() as cursor:
-            cursor.execute(sql, [key, now + ttl, now, now])
+            cursor.execute(sql, [key, amount, now + ttl, now, now])
             count = int(cursor.fetchone()[0])
         if random.randrange(PURGE_ONE_IN) == 0:  # noqa: S311 - not a secret
             self.purge(now)
@@ -64,9 +64,9 @@ class RedisStore:
 
         self.client: Any = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
-    def incr(self, key: str, ttl: int) -> int:
+    def incr(self, key: str, ttl: int, amount: int = 1) -> int:
         pipe = self.client.pipeline(transaction=True)
-        pipe.incr(f"athar:{key}")
+        pipe.incrby(f"athar:{key}", amount)
         pipe.expire(f"athar:{key}", ttl, nx=True)
         count, _ = pipe.execute()
         return int(count)
@@ -86,8 +86,8 @@ def store() -> AtomicStore:
     return _redis(url) if url else DatabaseStore()
 
 
-def incr(key: str, ttl: int) -> int:
-    return store().incr(key, ttl)
+def incr(key: str, ttl: int, amount: int = 1) -> int:
+    return store().incr(key, ttl, amount)
 
 
 def add(key: str, ttl: int) -> bool:
