@@ -92,3 +92,37 @@ class User(AbstractBaseUser, PermissionsMixin):
     @property
     def needs_two_factor(self) -> bool:
         return self.role in TWO_FACTOR_ROLES or self.is_superuser
+
+
+class AgreementCode(models.Model):
+    """The short code a self-registered family reads to the caseworker it agrees to be looked
+    after by (athar.accounts.caseworkers.take_on). Only a hash is kept; a new code replaces it."""
+
+    family = models.OneToOneField(User, on_delete=models.CASCADE, related_name="agreement_code")
+    code_hash = models.CharField(max_length=64)
+    expires_at = models.DateTimeField()
+    failures = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("agreement code")
+
+
+class Assignment(models.Model):
+    """Who put a family in which caseworker's care, and why: the history behind ``User.caseworker``.
+    The reason is kept here, never in the audit chain (free text)."""
+
+    class How(models.TextChoices):
+        TAKEN_ON = "taken_on", _("taken on with the family's code")
+        REASSIGNED = "reassigned", _("reassigned by an administrator")
+
+    family = models.ForeignKey(User, on_delete=models.CASCADE, related_name="assignments")
+    caseworker = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    previous = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    how = models.CharField(max_length=16, choices=How.choices)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("caseworker assignment")

@@ -11,7 +11,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 
 from athar.accounts.models import Role, User, login_for
-from athar.accounts.second_factor import qr_svg, start_enrolment
+from athar.accounts.caseworkers import reassign, take_on
+from athar.accounts.second_factor import confirm_identity, qr_svg, start_enrolment
 from athar.audit.chain import record
 from athar.core.command import subcommand
 
@@ -71,3 +72,51 @@ def user_enrol(options: dict[str, Any]) -> dict[str, Any]:
         path.chmod(0o600)
         result["qr"] = str(path)
     return result
+
+
+def _read_identity() -> tuple[str, str]:
+    """The acting person's password, then (for staff where required) a code: two lines of stdin."""
+    password = sys.stdin.readline().rstrip("\n")
+    return password, sys.stdin.readline().strip()
+
+
+def _account(login: str, what: str) -> User:
+    user = User.objects.by_login(login)
+    if user is None:
+        raise ValueError(f"no {what} account {login!r}")
+    return user
+
+
+def _take_on_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--by", required=True, metavar="LOGIN", help="the caseworker's login; their password on stdin")
+    parser.add_argument("--family", required=True, metavar="LOGIN", help="the family's login")
+    parser.add_argument("--code", required=True, help="the code the family read from its page")
+
+
+@subcommand("user", "take-on", "A caseworker takes on a self-registered family with the family's code "
+            "(the caseworker's password on the first line of stdin).", arguments=_take_on_arguments)
+def user_take_on(options: dict[str, Any]) -> dict[str, Any]:
+    caseworker, family = _account(options["by"], "caseworker"), _account(options["family"], "family")
+    password, code = _read_identity()
+    confirm_identity(caseworker, password, code, via="cli")
+    take_on(caseworker, family, options["code"])
+    return {"family_id": family.pk, "caseworker_id": caseworker.pk}
+
+
+def _reassign_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the administrator's login; their password, then a two-factor code, on stdin")
+    parser.add_argument("--family", required=True, metavar="LOGIN", help="the family's login")
+    parser.add_argument("--caseworker", metavar="LOGIN", help="the new caseworker's login (none: nobody)")
+    parser.add_argument("--reason", required=True, help="why (kept with the assignment, not in the audit chain)")
+
+
+@subcommand("user", "reassign", "An administrator moves a family to another caseworker, with a reason.",
+            arguments=_reassign_arguments)
+def user_reassign(options: dict[str, Any]) -> dict[str, Any]:
+    admin, family = _account(options["by"], "administrator"), _account(options["family"], "family")
+    caseworker = _account(options["caseworker"], "caseworker") if options.get("caseworker") else None
+    password, code = _read_identity()
+    confirm_identity(admin, password, code, via="cli")
+    row = reassign(admin, family, caseworker, options["reason"])
+    return {"family_id": family.pk, "caseworker_id": caseworker.pk if caseworker else None, "assignment": row.pk}

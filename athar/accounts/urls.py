@@ -8,4 +8,5 @@ urlpatterns = [
     path("logout/", views.sign_out, name="logout"),
     path("invitation/", views.redeem, name="redeem"),
     path("register/", views.register, name="register"),
+    path("caseworker-code/", views.agreement, name="agreement"),
 ]

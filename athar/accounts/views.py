@@ -10,12 +10,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from athar.accounts.caseworkers import agreement_code, waiting
 from athar.accounts.enrolment import InvitationUnusable, redeem_invitation, register_family, resolve_login
 from athar.accounts.forms import RedeemForm, RegisterForm, SignInForm, login_from_identifier
 from athar.accounts.models import User
@@ -86,3 +88,12 @@ def register(request: HttpRequest) -> HttpResponse:
                                     "If this number already had an account, its password has not changed."))
         return redirect("accounts:login")
     return render(request, "accounts/register.html", {"form": form})
+
+
+@login_required
+def agreement(request: HttpRequest) -> HttpResponse:
+    """A self-registered family's code to read to the caseworker it agrees to be looked after by."""
+    if request.method == "POST":
+        code = agreement_code(request.user)
+        return render(request, "accounts/agreement.html", {"code": code, "waiting": code is not None})
+    return render(request, "accounts/agreement.html", {"code": None, "waiting": waiting(request.user)})

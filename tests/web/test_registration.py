@@ -52,13 +52,16 @@ def test_caseworker_sees_waiting_families_by_phone_ending_and_takes_one_on(clien
     caseworker, other = make_user("caseworker"), make_user("caseworker")
     html = client_for(caseworker).get(reverse("web:caseworker_home")).content.decode()
     assert "666" in html and "+963944555666" not in html
-    response = client_for(caseworker).post(reverse("web:take_family", kwargs={"user_id": family.pk}))
+    from athar.accounts.caseworkers import agreement_code
+
+    code = agreement_code(family)  # the family reads it from its page (tests/accounts/test_caseworkers.py)
+    response = client_for(caseworker).post(reverse("web:take_family", kwargs={"user_id": family.pk}), {"code": code})
     assert response.status_code == 302
     family.refresh_from_db()
     assert family.caseworker == caseworker
     assert AuditEvent.objects.filter(action="family.taken_on", object_id=str(family.pk)).exists()
     # a second caseworker cannot take the family away, and it no longer waits
-    client_for(other).post(reverse("web:take_family", kwargs={"user_id": family.pk}))
+    client_for(other).post(reverse("web:take_family", kwargs={"user_id": family.pk}), {"code": code})
     family.refresh_from_db()
     assert family.caseworker == caseworker
     assert "666" not in client_for(other).get(reverse("web:caseworker_home")).content.decode()
