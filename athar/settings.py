@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
+    "ninja",  # /api/docs: Swagger UI from django-ninja's own static files, not a CDN (strict CSP)
     "athar.core",
     "athar.accounts",
     "athar.audit",

@@ -65,7 +65,44 @@ def check_production(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
     if settings.SESSION_COOKIE_AGE > MAX_SESSION_SECONDS:
         out.append(Warning(f"Sessions last longer than {MAX_SESSION_SECONDS // 3600} hours.",
                            hint="Lower ATHAR_SESSION_SECONDS.", id="athar.W112"))
-    out += check_counter_store() + check_csp() + check_media_root()
+    out += check_counter_store() + check_csp() + check_media_root() + check_private_files() + check_backup_key()
+    return out
+
+
+def check_backup_key() -> list[CheckMessage]:
+    """Backups are always encrypted: production needs the key (kept apart from the backups)."""
+    from athar.core.backup_crypto import backup_key
+
+    try:
+        key = backup_key()
+    except ImproperlyConfigured as exc:
+        return [Error(str(exc), id="athar.E115")]
+    if key is None:
+        return [Warning("No backup key: `athar backup` refuses to run (backups are always encrypted).",
+                        hint="Set ATHAR_BACKUP_KEY_FILE (or ATHAR_BACKUP_KEY) to 32 random bytes in base64, "
+                             "stored apart from the backups (docs/deployment.md).", id="athar.W115")]
+    return []
+
+
+def private_paths() -> list[Path]:
+    """The data directory, the media store and (SQLite) the database with its WAL files."""
+    paths = [Path(settings.ATHAR_HOME), Path(settings.MEDIA_ROOT)]
+    database = settings.DATABASES["default"]
+    if database.get("ENGINE", "").endswith("sqlite3"):
+        name = Path(str(database["NAME"]))
+        paths += [name, Path(f"{name}-wal"), Path(f"{name}-shm")]
+    return paths
+
+
+def check_private_files() -> list[CheckMessage]:
+    """Folders 0700 and files 0600 at most: names, phones and photos are no one else's business."""
+    out: list[CheckMessage] = []
+    for path in private_paths():
+        if path.exists() and path.stat().st_mode & 0o077:
+            mode = oct(path.stat().st_mode & 0o777)
+            wanted = "700" if path.is_dir() else "600"
+            out.append(Warning(f"{path} is readable or writable by other accounts (mode {mode}).",
+                               hint=f"chmod {wanted} {path}", id="athar.W116"))
     return out
 
 
