@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import uuid
 
 import pytest
 from django.core.management import call_command
@@ -18,7 +19,8 @@ REDIS_TEST_URL = os.environ.get("ATHAR_TEST_REDIS_URL", "redis://127.0.0.1:6379/
 
 
 def redis_store() -> RedisStore:
-    """Redis db 15, emptied; skipped when no Redis answers (never on CI, where it must)."""
+    """Redis db 15; skipped when no Redis answers (never on CI, where it must). Never flushed: tests
+    use keys of their own (``unique``), so parallel workers and repeated runs do not meet."""
     store = RedisStore(REDIS_TEST_URL)
     try:
         store.client.ping()
@@ -26,8 +28,11 @@ def redis_store() -> RedisStore:
         if os.environ.get("CI") == "true":
             raise
         pytest.skip("no Redis at " + REDIS_TEST_URL)
-    store.client.flushdb()
     return store
+
+
+def unique(name: str) -> str:
+    return f"test:{uuid.uuid4().hex}:{name}"
 
 
 @pytest.fixture(params=["database", "redis"])
@@ -36,9 +41,11 @@ def store(request, db):
 
 
 def test_incr_counts_and_add_is_true_once(store):
-    assert [store.incr("k", 60) for _ in range(3)] == [1, 2, 3]
-    assert store.add("used:1", 60) is True and store.add("used:1", 60) is False
-    assert store.add("used:2", 60) is True
+    k, used1, used2 = unique("k"), unique("used"), unique("used")
+    assert [store.incr(k, 60) for _ in range(3)] == [1, 2, 3]
+    assert store.incr(k, 60, amount=10) == 13
+    assert store.add(used1, 60) is True and store.add(used1, 60) is False
+    assert store.add(used2, 60) is True
 
 
 def test_an_expired_database_counter_starts_again(db, monkeypatch):
@@ -52,20 +59,20 @@ def test_an_expired_database_counter_starts_again(db, monkeypatch):
 
 
 def test_an_expired_redis_counter_starts_again():
-    store = redis_store()
-    store.incr("k", 1)
+    store, k = redis_store(), unique("k")
+    store.incr(k, 1)
     time.sleep(1.2)
-    assert store.incr("k", 1) == 1
+    assert store.incr(k, 1) == 1
 
 
-def _count_in_thread(store_factory, n: int, barrier: threading.Barrier, results: list[int]) -> None:
+def _count_in_thread(store_factory, key: str, n: int, barrier: threading.Barrier, results: list[int]) -> None:
     store = store_factory()
     try:
         barrier.wait(timeout=10)
         for _ in range(n):
             while True:
                 try:
-                    results.append(store.incr("shared", 600))
+                    results.append(store.incr(key, 600))
                     break
                 except OperationalError:  # SQLite's shared in-memory test database: "table is locked"
                     time.sleep(0.005)
@@ -80,7 +87,8 @@ def test_concurrent_increments_are_never_lost(kind):
     factory()  # skip early when Redis is absent
     results: list[int] = []
     barrier = threading.Barrier(6)
-    threads = [threading.Thread(target=_count_in_thread, args=(factory, 25, barrier, results)) for _ in range(6)]
+    key = unique("shared")
+    threads = [threading.Thread(target=_count_in_thread, args=(factory, key, 25, barrier, results)) for _ in range(6)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -103,7 +111,8 @@ def test_limits_hold_with_redis(client, settings):
     settings.ATHAR_REDIS_URL = REDIS_TEST_URL
     settings.ATHAR_RATE_LIMITS = {"stats": {"rate": "100/d", "address_rate": "2/d"}}
     settings.ATHAR_RATE_LIMITED_VIEWS = {"web:stats": "stats"}
-    assert [client.get(reverse("web:stats")).status_code for _ in range(3)] == [200, 200, 429]
+    address = f"10.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}.{uuid.uuid4().int % 250}"  # keys of its own
+    assert [client.get(reverse("web:stats"), REMOTE_ADDR=address).status_code for _ in range(3)] == [200, 200, 429]
     from athar.core.models import Counter
 
     assert not Counter.objects.exists()
