@@ -113,6 +113,8 @@ def decrypt_file(source: Path, target: Path, key: bytes) -> None:
                     raise BackupDecryptionError("the encrypted backup is cut short (incomplete copy?)")
                 last, length = header[0] == 1, int.from_bytes(header[1:], "big")
                 sealed = src.read(length)
+                if len(sealed) < length:
+                    raise BackupDecryptionError("the encrypted backup is cut short (incomplete copy?)")
                 try:
                     out.write(aead.decrypt(_nonce(prefix, index, last), sealed, MAGIC))
                 except InvalidTag:
