@@ -191,3 +191,9 @@ def test_existing_totp_secrets_become_django_otp_devices(make_user):
     migration.secrets_to_devices(FakeApps, None)
     device = TOTPDevice.objects.get(user_id=Legacy.pk)
     assert device.confirmed and device.key == "48656c6c6f21deadbeef"  # base32 of b"Hello!\xde\xad\xbe\xef"
+
+
+def test_two_factor_keys_are_not_in_the_admin():
+    from django.contrib import admin
+
+    assert not admin.site.is_registered(TOTPDevice)
