@@ -128,6 +128,15 @@ def confirm_identity(user: Any, password: str, code: str, via: str) -> None:
             raise PermissionError("the two-factor code is not right (or was used already)")
 
 
+def read_identity(stream: Any = None) -> tuple[str, str]:
+    """For commands: the acting person's password (first line) and two-factor code (second line,
+    may be empty) from standard input — never from arguments, which other accounts can see."""
+    import sys
+
+    source = stream or sys.stdin
+    return source.readline().rstrip("\n"), source.readline().strip()
+
+
 def _digits(code: str) -> str:
     digits = "".join(ch for ch in code.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")) if ch.isdigit())
     return digits if len(digits) == 6 else ""

@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 
 from athar.accounts.models import Role, User, login_for
 from athar.accounts.caseworkers import reassign, take_on
-from athar.accounts.second_factor import confirm_identity, qr_svg, start_enrolment
+from athar.accounts.second_factor import confirm_identity, qr_svg, read_identity, start_enrolment
 from athar.audit.chain import record
 from athar.core.command import subcommand
 
@@ -74,12 +74,6 @@ def user_enrol(options: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _read_identity() -> tuple[str, str]:
-    """The acting person's password, then (for staff where required) a code: two lines of stdin."""
-    password = sys.stdin.readline().rstrip("\n")
-    return password, sys.stdin.readline().strip()
-
-
 def _account(login: str, what: str) -> User:
     user = User.objects.by_login(login)
     if user is None:
@@ -97,7 +91,7 @@ def _take_on_arguments(parser: ArgumentParser) -> None:
             "(the caseworker's password on the first line of stdin).", arguments=_take_on_arguments)
 def user_take_on(options: dict[str, Any]) -> dict[str, Any]:
     caseworker, family = _account(options["by"], "caseworker"), _account(options["family"], "family")
-    password, code = _read_identity()
+    password, code = read_identity()
     confirm_identity(caseworker, password, code, via="cli")
     take_on(caseworker, family, options["code"])
     return {"family_id": family.pk, "caseworker_id": caseworker.pk}
@@ -116,7 +110,7 @@ def _reassign_arguments(parser: ArgumentParser) -> None:
 def user_reassign(options: dict[str, Any]) -> dict[str, Any]:
     admin, family = _account(options["by"], "administrator"), _account(options["family"], "family")
     caseworker = _account(options["caseworker"], "caseworker") if options.get("caseworker") else None
-    password, code = _read_identity()
+    password, code = read_identity()
     confirm_identity(admin, password, code, via="cli")
     row = reassign(admin, family, caseworker, options["reason"])
     return {"family_id": family.pk, "caseworker_id": caseworker.pk if caseworker else None, "assignment": row.pk}
