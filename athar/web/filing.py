@@ -6,7 +6,6 @@ import hashlib
 import hmac
 import json
 import uuid
-from pathlib import Path
 from typing import Any
 
 from django.db import transaction

@@ -8,7 +8,6 @@ import time
 import uuid
 
 import pytest
-from django.core.management import call_command
 from django.db import OperationalError, connection
 from django.urls import reverse
 
@@ -132,7 +131,7 @@ def test_the_api_limit_is_per_token_however_the_header_is_spelled(client, settin
 
 
 @pytest.mark.django_db
-def test_check_no_longer_recommends_the_file_cache(capsys, settings):
+def test_check_no_longer_recommends_the_file_cache(settings):
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     from athar.core.checks import check_counter_store
 
