@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 
 PURGE_ONE_IN = 500  # about one call in this many also deletes expired rows
 
@@ -40,7 +40,10 @@ class DatabaseStore:
                f"count = CASE WHEN {table}.expires_at <= %s THEN excluded.count ELSE {table}.count + excluded.count END, "
                f"expires_at = CASE WHEN {table}.expires_at <= %s THEN excluded.expires_at "
                f"ELSE {table}.expires_at END RETURNING count")
-        with connection.cursor() as cursor:
+        own = connection.vendor == "postgresql" and not connection.in_atomic_block
+        with transaction.atomic(), connection.cursor() as cursor:
+            if own:  # a counter of its own transaction need not survive a crash: no wait for fsync
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
             cursor.execute(sql, [key, amount, now + ttl, now, now])
             count = int(cursor.fetchone()[0])
         if random.randrange(PURGE_ONE_IN) == 0:  # noqa: S311 - not a secret
