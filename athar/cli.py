@@ -53,8 +53,8 @@ def ensure_store() -> None:
     from django.db import connection
     from django.db.migrations.executor import MigrationExecutor
 
-    settings.ATHAR_HOME.mkdir(parents=True, exist_ok=True)
-    settings.MEDIA_ROOT.mkdir(parents=True, exist_ok=True)
+    for folder in (settings.ATHAR_HOME, settings.MEDIA_ROOT):  # private: 0700 (files 0600, umask below)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     executor = MigrationExecutor(connection)
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):
         sys.stderr.write("athar: preparing the data store (migrations)…\n")

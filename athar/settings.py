@@ -49,6 +49,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "axes",
     "csp",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "django_otp.plugins.otp_static",
+    "ninja",  # /api/docs: Swagger UI from django-ninja's own static files, not a CDN (strict CSP)
     "athar.core",
     "athar.accounts",
     "athar.audit",
@@ -69,6 +73,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",  # request.user.is_verified(): the two-factor step passed
     "athar.accounts.middleware.SessionPolicyMiddleware",
     "athar.accounts.middleware.TwoFactorMiddleware",
     "athar.core.ratelimit.RateLimitMiddleware",
@@ -194,19 +199,31 @@ CONTENT_SECURITY_POLICY = {
     },
 }
 
-# Two-factor sign-in (TOTP) for reviewers, archivists and administrators: required in production.
+# Two-factor sign-in (django-otp: TOTP devices and recovery codes; athar.accounts.second_factor) for
+# reviewers, archivists and administrators: required in production.
 ATHAR_REQUIRE_TWO_FACTOR = env_bool("ATHAR_REQUIRE_TWO_FACTOR", PRODUCTION)
+# django-otp's throttling: after n failures in a row, the next try waits FACTOR * 2^(n-1) seconds.
+OTP_TOTP_THROTTLE_FACTOR = env_int("ATHAR_TWO_FACTOR_THROTTLE_FACTOR", 1)
+OTP_STATIC_THROTTLE_FACTOR = OTP_TOTP_THROTTLE_FACTOR
+OTP_TOTP_ISSUER = "athar"
+# Phone numbers written without a country code are read in this region (ISO 3166 code); every
+# phone login is kept in E.164 (athar.accounts.phones).
+ATHAR_PHONE_REGION = env_str("ATHAR_PHONE_REGION", "SY").upper()
 # Families may open an account with their phone number, without a caseworker's invitation.
 # Organisations that work by invitation only turn it off.
 ATHAR_OPEN_REGISTRATION = env_bool("ATHAR_OPEN_REGISTRATION", True)
 
-# Lockout after repeated sign-in failures (django-axes): per account from any address, and per
-# address *and browser*. Not per address alone: families often share one address (an NGO office, a
-# phone operator's NAT), and an address lockout would let anyone lock them all out; per address,
-# sign-in is rate-limited instead (ATHAR_RATE_LIMITS["login"]).
+# Lockout after repeated sign-in failures (django-axes): per ACCOUNT only, from any address.
+# Not per address, nor per address and browser: families often share one address (an NGO office,
+# a phone operator's NAT) and the same phone browser, and the client chooses its User-Agent anyway,
+# so such a lockout lets anyone lock them all out. Per address, sign-in is throttled instead
+# (ATHAR_RATE_LIMITS["login"]["address_rate"]). Policy: docs/security.md, "Accounts".
 AXES_FAILURE_LIMIT = env_int("ATHAR_LOGIN_FAILURE_LIMIT", 5)
 AXES_COOLOFF_TIME = timedelta(minutes=env_int("ATHAR_LOGIN_LOCKOUT_MINUTES", 30))
-AXES_LOCKOUT_PARAMETERS = ["username", ["ip_address", "user_agent"]]
+AXES_LOCKOUT_PARAMETERS = ["username"]
+# axes.W006 asks for 'ip_address' in the lockout parameters: deliberately not (above). The address
+# is throttled by the "login" rate-limit bucket instead; `athar check` fails without it (athar.E114).
+SILENCED_SYSTEM_CHECKS = ["axes.W006"]
 AXES_USERNAME_FORM_FIELD = "username"  # Django's AuthenticationForm field, whatever USERNAME_FIELD is
 AXES_USERNAME_CALLABLE = "athar.core.security.axes_username"
 AXES_CLIENT_IP_CALLABLE = "athar.core.security.client_address"
@@ -227,7 +244,8 @@ ATHAR_RATE_LIMITS = {k: v for k, v in env_json_dict("ATHAR_RATE_LIMITS", {
     "photo": {"rate": "120/m", "address_rate": "480/m"},
     "api": {"rate": "120/m", "address_rate": "480/m"},
 }).items() if v}
-# Which views count against which bucket: URL names ("namespace:name") or whole namespaces ("api:*").
+# Which views count against which bucket: URL names ("namespace:name") or whole namespaces ("api:*");
+# an empty bucket name exempts a view from its namespace's bucket.
 ATHAR_RATE_LIMITED_VIEWS = {
     "accounts:login": "login",
     "accounts:redeem": "login",
@@ -245,9 +263,14 @@ ATHAR_RATE_LIMITED_VIEWS = {
     "media_derivative": "photo",
     "media_original": "photo",
     "api:*": "api",
+    # the schema and its viewer are public, static and cheap: not counted ("" = no bucket)
+    "api:openapi-json": "",
+    "api:openapi-view": "",
 }
-# Rate-limit counters and TOTP replay guards live in the cache. A file cache is shared by every
-# gunicorn worker on one machine without Redis (see docs/deployment.md).
+# Rate-limit counters and one-time markers live in an atomic store (athar.core.counters): the
+# core_counter table by default, Redis when ATHAR_REDIS_URL is set (e.g. redis://127.0.0.1:6379/0).
+# Never in this cache: Django's file cache has no atomic increment and evicts entries at random.
+ATHAR_REDIS_URL = env_str("ATHAR_REDIS_URL")
 CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
@@ -270,6 +293,9 @@ ATHAR_API_TOKEN_MAX_DAYS = env_int("ATHAR_API_TOKEN_MAX_DAYS", 365)
 
 # Images: refuse decompression bombs deliberately (pixels per image).
 ATHAR_MAX_IMAGE_PIXELS = env_int("ATHAR_MAX_IMAGE_PIXELS", 120_000_000)
+# Each family account may upload this many photos / megabytes per day (refused ones count too).
+ATHAR_UPLOAD_DAILY_FILES = env_int("ATHAR_UPLOAD_DAILY_FILES", 60)
+ATHAR_UPLOAD_DAILY_MB = env_int("ATHAR_UPLOAD_DAILY_MB", 300)
 ATHAR_INGEST_WORKERS = env_int("ATHAR_INGEST_WORKERS", 0)  # 0: one per core
 
 LOGGING = {

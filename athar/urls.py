@@ -2,12 +2,14 @@
 
 from django.conf.urls.i18n import i18n_patterns
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from athar.api.api import api
 from athar.archive import media_views
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
+    path("api/docs/", RedirectView.as_view(url="/api/docs", permanent=True)),  # the viewer is at /api/docs
     path("api/", api.urls),
     # Photos only through signed, permission-checked links, never a public path (security work:
     # athar/archive/media_views.py; templates call media_views.derivative_url(user, derivative)).

@@ -9,8 +9,8 @@ from django import forms
 from django.contrib.auth.password_validation import validate_password
 from django.utils.translation import gettext_lazy as _
 
-from athar.accounts.models import User, normalise_phone
-from athar.web.models import Invitation, code_login
+from athar.accounts.models import normalise_phone
+from athar.web.models import code_login
 
 
 PHONE_CHARACTERS = re.compile(r"[\d٠-٩+()\-. ]+")
@@ -30,14 +30,12 @@ def login_from_identifier(identifier: str) -> str:
 
 
 def new_account_phone(value: str) -> str:
-    """A phone number for a new account: normalised, and not already someone's sign-in."""
+    """A phone number for a new account, normalised to E.164. Whether it already has an account is
+    never said here (athar.accounts.enrolment answers the same either way)."""
     try:
-        phone = normalise_phone(value.strip())
+        return normalise_phone(value.strip())
     except ValueError:
         raise forms.ValidationError(_("This does not look like a phone number.")) from None
-    if User.objects.filter(login=phone).exists():
-        raise forms.ValidationError(_("An account with this phone number already exists. Sign in instead."))
-    return phone
 
 
 class NewPasswordMixin:
@@ -69,22 +67,12 @@ class RedeemForm(NewPasswordMixin, forms.Form):
                                help_text=_("At least 10 characters. Write it somewhere safe."),
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
 
-    def clean_code(self) -> Invitation:
-        invitation = Invitation.find_usable(self.cleaned_data["code"])
-        if invitation is None:
-            raise forms.ValidationError(_("This code is not valid or was already used. Ask your caseworker for a new one."))
-        self.plain_code = self.cleaned_data["code"]
-        return invitation
-
     def clean_phone(self) -> str:
         phone = self.cleaned_data.get("phone", "").strip()
         return new_account_phone(phone) if phone else ""
 
-    def login(self) -> str:
-        return self.cleaned_data["phone"] or code_login(self.plain_code)
-
-    def account_fields(self) -> dict[str, Any]:
-        return {"phone": self.cleaned_data["phone"]}
+    def code_unusable(self) -> None:
+        self.add_error("code", _("This code is not valid or was already used. Ask your caseworker for a new one."))
 
 
 class RegisterForm(NewPasswordMixin, forms.Form):

@@ -4,7 +4,7 @@
   ``ATHAR_SESSION_IDLE_SECONDS`` without a request (the session is touched at most once a minute,
   so reading pages does not write the database on every request).
 - ``TwoFactorMiddleware`` sends reviewers, archivists and administrators who have not passed the
-  TOTP step in this session to that step (enrolment first if they have none), when
+  two-factor step in this session (django-otp) to that step (completing their enrolment first), when
   ``ATHAR_REQUIRE_TWO_FACTOR`` is on (the default in production). The API answers 403 instead.
 """
 
@@ -21,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from athar.accounts.signals import SESSION_AUTH_AT, SESSION_SEEN_AT
-from athar.accounts.two_factor import is_verified
+from athar.accounts.second_factor import is_enrolled
 from athar.audit.chain import actor_for_user, record
 from athar.core.security import wants_json
 
@@ -78,9 +78,9 @@ class TwoFactorMiddleware:
         match = request.resolver_match
         if match is not None and match.view_name in TWO_FACTOR_EXEMPT_VIEWS:
             return None
-        if is_verified(request):
+        if user.is_verified():  # django-otp's OTPMiddleware: this session passed the step
             return None
         if wants_json(request):
             return JsonResponse({"detail": _("Two-factor sign-in is required for this account.")}, status=403)
-        step = "two_factor:verify" if user.totp_confirmed and user.totp_secret else "two_factor:enrol"
+        step = "two_factor:verify" if is_enrolled(user) else "two_factor:enrol"
         return HttpResponseRedirect(reverse(step) + "?" + urlencode({"next": request.get_full_path()}))

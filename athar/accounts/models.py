@@ -3,13 +3,14 @@ invitation code; an email address is optional."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from athar.accounts.phones import normalise_phone, try_normalise_phone
 
 
 class Role(models.TextChoices):
@@ -22,16 +23,6 @@ class Role(models.TextChoices):
 
 # Roles that must use two-factor sign-in in production.
 TWO_FACTOR_ROLES = {Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN}
-
-
-def normalise_phone(phone: str) -> str:
-    """Digits with a leading +, so '+963 944-123 456' and '00963944123456' are one login."""
-    digits = re.sub(r"[^\d+]", "", phone.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")))
-    if digits.startswith("00"):
-        digits = "+" + digits[2:]
-    if not re.fullmatch(r"\+?\d{6,15}", digits):
-        raise ValueError(f"not a phone number: {phone!r}")
-    return digits
 
 
 def login_for(email: str | None = None, phone: str | None = None) -> str:
@@ -61,8 +52,15 @@ class UserManager(BaseUserManager["User"]):
         return self.create_user(login, password, **extra)
 
     def by_login(self, login: str) -> "User | None":
-        """The account a command-line ``--login`` names: as stored (lower-cased), else verbatim."""
-        return self.filter(login=login.strip().lower()).first() or self.filter(login=login.strip()).first()
+        """The account a command-line ``--login`` names: an email (lower-cased), a phone number in
+        any spelling (E.164), else the text verbatim."""
+        text = login.strip()
+        candidates = [text.lower()] if "@" in text else [p for p in (try_normalise_phone(text),) if p]
+        for candidate in [*candidates, text]:
+            user = self.filter(login=candidate).first()
+            if user is not None:
+                return user
+        return None
 
 
 class User(AbstractBaseUser, PermissionsMixin):
@@ -76,8 +74,6 @@ class User(AbstractBaseUser, PermissionsMixin):
     preferred_language = models.CharField(max_length=8, default="ar")
     caseworker = models.ForeignKey("self", null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="families", verbose_name=_("caseworker"))
-    totp_secret = models.CharField(max_length=64, blank=True)
-    totp_confirmed = models.BooleanField(default=False)
     is_active = models.BooleanField(default=True)
     is_staff = models.BooleanField(default=False)
     date_joined = models.DateTimeField(default=timezone.now)
@@ -96,3 +92,37 @@ class User(AbstractBaseUser, PermissionsMixin):
     @property
     def needs_two_factor(self) -> bool:
         return self.role in TWO_FACTOR_ROLES or self.is_superuser
+
+
+class AgreementCode(models.Model):
+    """The short code a self-registered family reads to the caseworker it agrees to be looked
+    after by (athar.accounts.caseworkers.take_on). Only a hash is kept; a new code replaces it."""
+
+    family = models.OneToOneField(User, on_delete=models.CASCADE, related_name="agreement_code")
+    code_hash = models.CharField(max_length=64)
+    expires_at = models.DateTimeField()
+    failures = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        verbose_name = _("agreement code")
+
+
+class Assignment(models.Model):
+    """Who put a family in which caseworker's care, and why: the history behind ``User.caseworker``.
+    The reason is kept here, never in the audit chain (free text)."""
+
+    class How(models.TextChoices):
+        TAKEN_ON = "taken_on", _("taken on with the family's code")
+        REASSIGNED = "reassigned", _("reassigned by an administrator")
+
+    family = models.ForeignKey(User, on_delete=models.CASCADE, related_name="assignments")
+    caseworker = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    previous = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    by = models.ForeignKey(User, null=True, on_delete=models.SET_NULL, related_name="+")
+    how = models.CharField(max_length=16, choices=How.choices)
+    reason = models.TextField(blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = _("caseworker assignment")

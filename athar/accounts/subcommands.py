@@ -1,8 +1,9 @@
-"""``athar user add`` for scripted set-up."""
+"""``athar user add`` for scripted set-up; ``athar user enrol`` to (re)start a two-factor enrolment."""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from argparse import ArgumentParser
 from typing import Any
 
@@ -10,6 +11,8 @@ from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 
 from athar.accounts.models import Role, User, login_for
+from athar.accounts.caseworkers import reassign, take_on
+from athar.accounts.second_factor import confirm_identity, qr_svg, read_identity, start_enrolment
 from athar.audit.chain import record
 from athar.core.command import subcommand
 
@@ -20,7 +23,8 @@ def _arguments(parser: ArgumentParser) -> None:
     who.add_argument("--phone", metavar="P")
     parser.add_argument("--role", required=True, choices=[r.value for r in Role])
     parser.add_argument("--password-stdin", action="store_true", help="read the password from standard input")
-    parser.add_argument("--totp", action="store_true", help="enrol two-factor sign-in; prints the secret and URI")
+    parser.add_argument("--totp", action="store_true", help="start a two-factor enrolment for any role (reviewers, "
+                        "archivists and administrators always get one); prints the key and URI once")
     parser.add_argument("--name", default="", help="display name")
 
 
@@ -44,8 +48,69 @@ def user_add(options: dict[str, Any]) -> dict[str, Any]:
     )
     record("user.created", object_type="user", object_id=user.pk, data={"role": role})
     result: dict[str, Any] = {"user_id": user.pk, "login": login, "role": role}
-    if options.get("totp"):
-        from athar.accounts.totp import enrol
-
-        result.update(enrol(user))
+    if options.get("totp") or user.needs_two_factor:
+        result.update(start_enrolment(user, via="cli"))
     return result
+
+
+def _enrol_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--login", required=True, help="the account's email or phone (its sign-in)")
+    parser.add_argument("--qr", metavar="FILE", help="also write the key as a QR code (SVG) to FILE")
+
+
+@subcommand("user", "enrol", "Start (or restart) an account's two-factor enrolment: removes its authenticator and "
+            "recovery codes and prints a new key once; the person completes it at sign-in with a code.",
+            arguments=_enrol_arguments)
+def user_enrol(options: dict[str, Any]) -> dict[str, Any]:
+    user = User.objects.by_login(options["login"])
+    if user is None:
+        raise ValueError(f"no account {options['login']!r}")
+    result: dict[str, Any] = {"user_id": user.pk, **start_enrolment(user, via="cli")}
+    if options.get("qr"):
+        path = Path(options["qr"])
+        path.write_text(qr_svg(result["totp_uri"]), encoding="utf-8")
+        path.chmod(0o600)
+        result["qr"] = str(path)
+    return result
+
+
+def _account(login: str, what: str) -> User:
+    user = User.objects.by_login(login)
+    if user is None:
+        raise ValueError(f"no {what} account {login!r}")
+    return user
+
+
+def _take_on_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--by", required=True, metavar="LOGIN", help="the caseworker's login; their password on stdin")
+    parser.add_argument("--family", required=True, metavar="LOGIN", help="the family's login")
+    parser.add_argument("--code", required=True, help="the code the family read from its page")
+
+
+@subcommand("user", "take-on", "A caseworker takes on a self-registered family with the family's code "
+            "(the caseworker's password on the first line of stdin).", arguments=_take_on_arguments)
+def user_take_on(options: dict[str, Any]) -> dict[str, Any]:
+    caseworker, family = _account(options["by"], "caseworker"), _account(options["family"], "family")
+    password, code = read_identity()
+    confirm_identity(caseworker, password, code, via="cli")
+    take_on(caseworker, family, options["code"])
+    return {"family_id": family.pk, "caseworker_id": caseworker.pk}
+
+
+def _reassign_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the administrator's login; their password, then a two-factor code, on stdin")
+    parser.add_argument("--family", required=True, metavar="LOGIN", help="the family's login")
+    parser.add_argument("--caseworker", metavar="LOGIN", help="the new caseworker's login (none: nobody)")
+    parser.add_argument("--reason", required=True, help="why (kept with the assignment, not in the audit chain)")
+
+
+@subcommand("user", "reassign", "An administrator moves a family to another caseworker, with a reason.",
+            arguments=_reassign_arguments)
+def user_reassign(options: dict[str, Any]) -> dict[str, Any]:
+    admin, family = _account(options["by"], "administrator"), _account(options["family"], "family")
+    caseworker = _account(options["caseworker"], "caseworker") if options.get("caseworker") else None
+    password, code = read_identity()
+    confirm_identity(admin, password, code, via="cli")
+    row = reassign(admin, family, caseworker, options["reason"])
+    return {"family_id": family.pk, "caseworker_id": caseworker.pk if caseworker else None, "assignment": row.pk}

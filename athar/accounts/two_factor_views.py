@@ -1,16 +1,20 @@
-"""The two-factor pages: enter a code, or enrol an authenticator app first."""
+"""The two-factor pages: enter a code, or complete the enrolment an administrator started.
+
+The enrolment page never shows a key: the key went to the administrator who created the account
+(``athar user add`` / ``athar user enrol``), so a stranger who learnt the password cannot enrol.
+"""
 
 from __future__ import annotations
 
+import django_otp
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
-from athar.accounts import two_factor
+from athar.accounts import second_factor
 
 
 def _next(request: HttpRequest) -> str:
@@ -20,36 +24,44 @@ def _next(request: HttpRequest) -> str:
     return "/"
 
 
+def _pass_step(request: HttpRequest, device: object) -> None:
+    """Mark this session verified (django-otp); a new session key guards against fixation."""
+    request.session.cycle_key()
+    django_otp.login(request, device)
+
+
 @never_cache
 @login_required
 def verify(request: HttpRequest) -> HttpResponse:
-    """Ask for the 6-digit code of an enrolled account."""
+    """Ask for the 6-digit code of an enrolled account (or one of its recovery codes)."""
     user = request.user
-    if not (user.totp_confirmed and user.totp_secret):
+    if not second_factor.is_enrolled(user):
         return redirect("two_factor:enrol")
     error = ""
     if request.method == "POST":
-        if two_factor.verify_code(request, user, request.POST.get("code", "")):
+        device = second_factor.verified_device(user, request.POST.get("code", ""), via="web")
+        if device is not None:
+            _pass_step(request, device)
             return redirect(_next(request))
-        error = _("This code is not right, or it was already used. Enter the current code from your app.")
+        error = _("This code is not right, or it was already used. Enter the current code from your app, "
+                  "or one of your recovery codes. After several wrong codes, wait a little before trying again.")
     return render(request, "accounts/two_factor_verify.html", {"error": error, "next": _next(request)})
 
 
 @never_cache
 @login_required
 def enrol(request: HttpRequest) -> HttpResponse:
-    """Show a new secret (QR code and text) and confirm it with a code."""
+    """Complete the pending enrolment with a code; then show the recovery codes, once."""
     user = request.user
-    if user.totp_confirmed and user.totp_secret and not two_factor.is_verified(request):
-        return redirect("two_factor:verify")  # replacing a secret needs the old one first
+    if second_factor.is_enrolled(user):
+        return redirect("two_factor:verify")
+    pending = second_factor.has_pending_enrolment(user)
     error = ""
-    if request.method == "POST":
-        if two_factor.confirm_enrolment(request, user, request.POST.get("code", "")):
-            return redirect(_next(request))
-        error = _("This code is not right. Scan the code again and enter the 6 digits your app shows.")
-    secret = two_factor.pending_secret(request)
-    uri = two_factor.provisioning_uri(user, secret)
-    return render(request, "accounts/two_factor_enrol.html", {
-        "error": error, "next": _next(request), "secret": secret,
-        "qr": mark_safe(two_factor.qr_svg(uri)),  # noqa: S308 - generated SVG of our own URI
-    })
+    if request.method == "POST" and pending:
+        codes = second_factor.confirm_enrolment(user, request.POST.get("code", ""), via="web")
+        if codes is not None:
+            _pass_step(request, second_factor.confirmed_device(user))
+            return render(request, "accounts/two_factor_recovery.html", {"codes": codes, "next": _next(request)})
+        error = _("This code is not right. Enter the 6 digits your app shows for athar.")
+    return render(request, "accounts/two_factor_enrol.html", {"error": error, "next": _next(request),
+                                                                "pending": pending})

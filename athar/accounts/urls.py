@@ -9,4 +9,5 @@ urlpatterns = [
     path("quick-exit/", views.quick_exit, name="quick_exit"),
     path("invitation/", views.redeem, name="redeem"),
     path("register/", views.register, name="register"),
+    path("caseworker-code/", views.agreement, name="agreement"),
 ]

@@ -10,18 +10,18 @@ from __future__ import annotations
 from django.contrib import messages
 from django.conf import settings
 from django.contrib.auth import authenticate, login, logout
-from django.db import transaction
+from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
-from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
+from athar.accounts.caseworkers import agreement_code, waiting
+from athar.accounts.enrolment import InvitationUnusable, redeem_invitation, register_family, resolve_login
 from athar.accounts.forms import RedeemForm, RegisterForm, SignInForm, login_from_identifier
-from athar.accounts.models import Role, User
-from athar.audit.chain import actor_for_user, record
+from athar.accounts.models import User
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -40,7 +40,7 @@ def complete_sign_in(request: HttpRequest, user: User) -> HttpResponse:
 def sign_in(request: HttpRequest) -> HttpResponse:
     form = SignInForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        user = authenticate(request, username=login_from_identifier(form.cleaned_data["identifier"]),
+        user = authenticate(request, username=resolve_login(login_from_identifier(form.cleaned_data["identifier"])),
                             password=form.cleaned_data["password"])
         if user is not None:
             return complete_sign_in(request, user)
@@ -75,25 +75,21 @@ def quick_exit(request: HttpRequest) -> HttpResponse:
 
 
 def redeem(request: HttpRequest) -> HttpResponse:
-    """A family's first visit with the caseworker's invitation code."""
+    """A family's first visit with the caseworker's invitation code (used once, atomically).
+
+    The answer does not depend on whether the phone number given already has an account."""
     form = RedeemForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
-        user = _create_family(form)
-        record("invitation.redeemed", object_type="user", object_id=user.pk, actor=actor_for_user(user),
-               data={"invitation": form.cleaned_data["code"].pk})
-        messages.success(request, _("Welcome. Your account is ready."))
-        return complete_sign_in(request, user)
+        data = form.cleaned_data
+        try:
+            user = redeem_invitation(data["code"], data["password"], data["phone"])
+        except InvitationUnusable:
+            form.code_unusable()
+        else:
+            messages.success(request, _("Welcome. Your account is ready. Next time, sign in with your "
+                                        "invitation code or the phone number you gave, and your password."))
+            return complete_sign_in(request, user)
     return render(request, "accounts/redeem.html", {"form": form})
-
-
-@transaction.atomic
-def _create_family(form: RedeemForm) -> User:
-    invitation = form.cleaned_data["code"]
-    user = User.objects.create_user(form.login(), form.cleaned_data["password"], role=Role.FAMILY,
-                                    caseworker=invitation.caseworker, **form.account_fields())
-    invitation.used_at, invitation.used_by = timezone.now(), user
-    invitation.save(update_fields=["used_at", "used_by"])
-    return user
 
 
 def register(request: HttpRequest) -> HttpResponse:
@@ -107,11 +103,17 @@ def register(request: HttpRequest) -> HttpResponse:
     form = RegisterForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        with transaction.atomic():
-            user = User.objects.create_user(data["phone"], data["password"], role=Role.FAMILY, phone=data["phone"],
-                                            email=data["email"])
-            record("account.registered", object_type="user", object_id=user.pk, actor=actor_for_user(user),
-                   data={"method": "phone", "email_given": bool(data["email"])})
-        messages.success(request, _("Welcome. Your account is ready."))
-        return complete_sign_in(request, user)
+        register_family(data["phone"], data["password"], data["email"])  # None for a taken number: same answer
+        messages.success(request, _("Thank you. Sign in now with your phone number and the password you chose. "
+                                    "If this number already had an account, its password has not changed."))
+        return redirect("accounts:login")
     return render(request, "accounts/register.html", {"form": form})
+
+
+@login_required
+def agreement(request: HttpRequest) -> HttpResponse:
+    """A self-registered family's code to read to the caseworker it agrees to be looked after by."""
+    if request.method == "POST":
+        code = agreement_code(request.user)
+        return render(request, "accounts/agreement.html", {"code": code, "waiting": code is not None})
+    return render(request, "accounts/agreement.html", {"code": None, "waiting": waiting(request.user)})

@@ -8,24 +8,49 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
 from ninja import NinjaAPI
 from ninja.security import HttpBearer
 
-from athar.api.models import ApiToken
+from athar.api.models import ApiToken, token_hash
+from athar.core.ratelimit import account_wait, slow_down_message
+from athar.core.security import too_many_requests
+
+
+class RateLimited(Exception):
+    """A token over its bucket's account rate (answered 429 by ``_rate_limited``)."""
+
+    def __init__(self, wait: int) -> None:
+        super().__init__(wait)
+        self.wait = wait
 
 
 class TokenAuth(HttpBearer):
-    """``Authorization: Bearer athar_…``: the token's user, if active and not revoked."""
+    """``Authorization: Bearer athar_…``: the token's user, if active and not revoked.
+
+    Each call counts against the token's account rate, keyed on the token's id: however the header
+    is spelled (``Bearer``, ``bearer``), one token is one bucket."""
 
     def authenticate(self, request: HttpRequest, token: str) -> Any:
         user = ApiToken.authenticate(token)
-        if user is not None:
-            request.user = user  # type: ignore[assignment]
+        if user is None:
+            return None
+        token_id = ApiToken.objects.filter(token_hash=token_hash(token)).values_list("pk", flat=True).first()
+        wait = account_wait(request, f"token:{token_id}")
+        if wait:
+            raise RateLimited(wait)
+        request.user = user  # type: ignore[assignment]
         return user
 
 
 api = NinjaAPI(title="athar API", version="1", urls_namespace="api", auth=TokenAuth(),
                description="Reports, candidates, claims and statistics, with exactly the web's permissions.")
+
+
+
+@api.exception_handler(RateLimited)
+def _rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
+    return too_many_requests(request, slow_down_message(exc.wait), exc.wait)
+
 
 from athar.api import endpoints  # noqa: E402,F401  (registers the routes)

@@ -21,11 +21,13 @@ PREFIX = "athar_"
 
 def staff_token_allowed(user: object) -> bool:
     """Where two-factor sign-in is required (production), a reviewer's, archivist's or
-    administrator's token works only while that account has a confirmed TOTP enrolment; the token
-    itself is issued only against a current TOTP code (``athar api token --totp-code``)."""
+    administrator's token works only while that account has a confirmed authenticator (django-otp);
+    the token itself is issued only against a current code (``athar api token --totp-code``)."""
+    from athar.accounts.second_factor import is_enrolled
+
     if not getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False):
         return True
-    return not getattr(user, "needs_two_factor", False) or bool(getattr(user, "totp_confirmed", False))
+    return not getattr(user, "needs_two_factor", False) or is_enrolled(user)
 
 
 def token_hash(token: str) -> str:

@@ -3,13 +3,14 @@ kept), list a user's tokens (never their values), revoke one or all of them."""
 
 from __future__ import annotations
 
+import sys
 from argparse import ArgumentParser
 from typing import Any
 
-import pyotp
 from django.db import transaction
 from django.utils import timezone
 
+from athar.accounts import second_factor
 from athar.accounts.models import User
 from athar.api.models import ApiToken
 from athar.audit.chain import record
@@ -19,8 +20,9 @@ from athar.core.command import subcommand
 def _arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--login", required=True, help="the user's email or phone (their sign-in)")
     parser.add_argument("--name", required=True, help="what the token is for, e.g. 'ngo-sync'")
-    parser.add_argument("--totp-code", default="", help="a current code of the user's authenticator: required "
-                        "for reviewers, archivists and administrators where two-factor sign-in is required")
+    parser.add_argument("--totp-code", default="", help="a current code of the user's authenticator (or a recovery "
+                        "code): required for reviewers, archivists and administrators where two-factor is required")
+    parser.add_argument("--code-stdin", action="store_true", help="read that code from standard input instead")
     parser.add_argument("--days", type=int, default=None,
                         help="days the token stays valid (default: ATHAR_API_TOKEN_DAYS, 90)")
 
@@ -31,7 +33,8 @@ def api_token(options: dict[str, Any]) -> dict[str, Any]:
     user = _user(options["login"])
     if not user.is_active:
         raise ValueError(f"no active account {options['login']!r}")
-    _second_factor(user, options.get("totp_code") or "")
+    code = sys.stdin.readline().strip() if options.get("code_stdin") else options.get("totp_code") or ""
+    _second_factor(user, code)
     row, token = ApiToken.issue(user, options["name"], options.get("days"))
     record("api.token_issued", object_type="user", object_id=user.pk,
            data={"token": row.pk, "expires_at": row.expires_at.isoformat()})
@@ -90,15 +93,16 @@ def api_revoke(options: dict[str, Any]) -> dict[str, Any]:
 
 
 def _second_factor(user: User, code: str) -> None:
-    """A staff token is a standing credential: issue it only against the account's second factor."""
+    """A staff token is a standing credential: issue it only against the account's second factor
+    (athar.accounts.second_factor.verify: the one path for web, API and CLI, throttled and audited)."""
     from django.conf import settings
 
     if not (getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False) and user.needs_two_factor):
         return
-    if not user.totp_confirmed:
-        raise ValueError(f"{user.role} accounts need two-factor sign-in: enrol TOTP first "
-                         "(web: sign in and follow the enrolment step; or `athar user add --totp`)")
-    digits = "".join(ch for ch in code if ch.isdigit())
-    if len(digits) != 6 or not pyotp.TOTP(user.totp_secret).verify(digits, valid_window=1):
-        record("api.token_refused", object_type="user", object_id=user.pk, data={"reason": "totp"})
-        raise ValueError("a current TOTP code of this account is required: pass --totp-code 123456")
+    if not second_factor.is_enrolled(user):
+        raise ValueError(f"{user.role} accounts need two-factor sign-in: complete the enrolment first "
+                         "(`athar user enrol --login ...`, then a code at web sign-in)")
+    if not second_factor.verify(user, code, via="api-token"):
+        record("api.token_refused", object_type="user", object_id=user.pk, data={"reason": "second_factor"})
+        raise ValueError("a current two-factor code of this account is required: pass --totp-code 123456 "
+                         "(or --code-stdin)")

@@ -47,7 +47,7 @@ class MediaStore:
         if target.exists():  # same name = same bytes; an altered file is verify's business
             return False
         self._atomic_write(target, data)
-        target.chmod(stat.S_IRUSR | stat.S_IRGRP)
+        target.chmod(stat.S_IRUSR)  # 0400: athar's account only, and never rewritten
         return True
 
     def write_derivative(self, relpath: str, data: bytes) -> None:

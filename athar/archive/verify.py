@@ -1,9 +1,11 @@
-"""``athar verify``: re-hash every stored original and derivative, re-check the audit chain."""
+"""``athar verify``: re-hash every stored original and derivative, list files no row points to,
+re-check the audit chain."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from pathlib import Path
+from typing import Any, Callable, Iterable
 
 from django.conf import settings
 
@@ -13,6 +15,17 @@ from athar.audit.chain import verify_chain
 
 Check = Callable[[], list[str]]
 _EXTRA_CHECKS: list[tuple[str, Check]] = []
+
+
+MediaPaths = Callable[[MediaStore], Iterable[str]]
+_MEDIA_PATHS: list[MediaPaths] = []
+
+
+def register_media_paths(paths: MediaPaths) -> None:
+    """Other parts that keep files in the media store (the registry's report photos) name them, so
+    ``athar verify`` does not report them as orphans."""
+    if paths not in _MEDIA_PATHS:
+        _MEDIA_PATHS.append(paths)
 
 
 def register_check(name: str, check: Check) -> None:
@@ -28,10 +41,12 @@ class VerifyReport:
     audit_events: int = 0
     audit_head: str = ""
     problems: list[str] = field(default_factory=list)
+    orphans: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": not self.problems, "originals": self.originals, "derivatives": self.derivatives,
-                "audit_events": self.audit_events, "audit_head": self.audit_head, "problems": self.problems}
+                "audit_events": self.audit_events, "audit_head": self.audit_head, "problems": self.problems,
+                "orphans": self.orphans}
 
 
 def verify_store(progress: Callable[[int], None] | None = None) -> VerifyReport:
@@ -47,12 +62,28 @@ def verify_store(progress: Callable[[int], None] | None = None) -> VerifyReport:
             "photo_id", "kind", "face_index", "path", "sha256").iterator():
         report.problems += _check_file(store.path(path), sha, f"derivative {kind}#{index} of photo {photo_id}")
         report.derivatives += 1
+    report.orphans = orphan_files(store)
+    report.problems += [f"{path} is in the media store but no row points to it" for path in report.orphans]
     chain = verify_chain()
     report.audit_events, report.audit_head = chain.events, chain.head
     report.problems += chain.problems
     for name, check in _EXTRA_CHECKS:
         report.problems += [f"{name}: {p}" for p in check()]
     return report
+
+
+def orphan_files(store: MediaStore) -> list[str]:
+    """Files in the media store (relative paths) that no archive photo, derivative or report photo
+    names: a refused upload, a half-finished write, or a file put there by hand."""
+    known = {store.original_relpath(sha) for sha in Photo.objects.values_list("sha256", flat=True).iterator()}
+    known.update(Derivative.objects.values_list("path", flat=True).iterator())
+    for paths in _MEDIA_PATHS:
+        known.update(paths(store))
+    root = Path(store.root)
+    if not root.exists():
+        return []
+    found = (p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    return sorted(path for path in found if path not in known)
 
 
 def _check_file(path: Any, sha: str, what: str) -> list[str]:

@@ -7,4 +7,10 @@ class CoreConfig(AppConfig):
     verbose_name = "athar core"
 
     def ready(self) -> None:
+        import os
+
         from athar.core import checks  # noqa: F401 - registers athar's system checks
+
+        # Every file and folder athar creates (database, media, exports, backups) is its own
+        # account's only: 0600 / 0700, whatever the umask of the shell or service manager.
+        os.umask(0o077)

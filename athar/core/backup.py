@@ -11,7 +11,10 @@ Layout of a backup (uncompressed tar: photos are JPEGs already; members in this 
 The database is dumped before the media is read: every file the dumped rows name already exists
 (the store only adds files), so the restored pair is consistent. A backup is written under a
 temporary name and renamed when complete: there is never half a backup under a final name.
-The data key (``ATHAR_DATA_KEY``) and the secret key are never in a backup: keep them apart.
+The archive is always encrypted (``athar.core.backup_crypto``: AES-256-GCM frames, key from
+``ATHAR_BACKUP_KEY`` / ``ATHAR_BACKUP_KEY_FILE``) while it is written; restore decrypts it into
+the private staging folder first. The data key (``ATHAR_DATA_KEY``), the secret key and the
+backup key are never in a backup: keep them apart.
 """
 
 from __future__ import annotations
@@ -33,10 +36,12 @@ from typing import IO, Any, Callable, Iterator
 from django.conf import settings
 from django.db import connection, connections
 
+from athar.core.backup_crypto import EncryptingWriter, decrypt_file, is_encrypted, require_backup_key
+
 FORMAT = "athar-backup/1"
 MANIFEST = "manifest.json"
 CHUNK = 1 << 20
-BACKUP_GLOB = "athar-backup-*.tar"
+BACKUP_GLOB = "athar-backup-*.tar*"
 Progress = Callable[[int], None]
 
 
@@ -109,8 +114,10 @@ def dump_database(work: Path) -> Path:
             source.close()
         return target
     target = work / "athar.pgdump"
-    subprocess.run([_pg_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", "--file", str(target)],
-                   env=_pg_env(), check=True, capture_output=True, text=True)
+    result = subprocess.run([_pg_tool("pg_dump"), "--format=custom", "--no-owner", "--no-privileges", "--file",
+                             str(target)], env=_pg_env(), capture_output=True, text=True)
+    if result.returncode != 0:
+        raise BackupError(f"pg_dump failed (exit {result.returncode}): {result.stderr.strip()[-2000:] or 'no message'}")
     return target
 
 
@@ -135,13 +142,14 @@ def _summary_counts() -> dict[str, Any]:
 
 def backup_name(now: datetime | None = None) -> str:
     now = now or datetime.now(dt_timezone.utc)
-    return f"athar-backup-{now:%Y%m%dT%H%M%SZ}.tar"
+    return f"athar-backup-{now:%Y%m%dT%H%M%SZ}.tar.enc"
 
 
 def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
     """Write one backup archive at ``out`` (a new file, or a new file inside a folder)."""
     from athar import __version__
 
+    key = require_backup_key()  # before anything is dumped: a backup is never written in clear
     out = out / backup_name() if out.is_dir() else out
     if out.exists():
         raise BackupError(f"{out} exists: choose a new file name")
@@ -149,11 +157,13 @@ def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
     started = time.monotonic()
     counts = _summary_counts()
     partial = out.with_name(out.name + ".partial")
-    with tempfile.TemporaryDirectory(dir=out.parent, prefix=".athar-backup-") as work:
+    with tempfile.TemporaryDirectory(dir=out.parent, prefix=".athar-backup-") as work, \
+            open(partial, "wb") as raw:
         database = dump_database(Path(work))
         db_seconds = time.monotonic() - started
         members = []
-        with tarfile.open(partial, "w", format=tarfile.PAX_FORMAT) as tar:
+        sealed = EncryptingWriter(raw, key)
+        with tarfile.open(fileobj=sealed, mode="w|", format=tarfile.PAX_FORMAT) as tar:  # type: ignore[call-overload]
             members.append(_add(tar, database, f"database/{database.name}"))
             for prefix, root in (("media", Path(settings.MEDIA_ROOT)), ("indexes", Path(settings.INDEX_ROOT))):
                 for path in _files(root):
@@ -168,11 +178,12 @@ def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
             info = tarfile.TarInfo(MANIFEST)
             info.size, info.mtime = len(data), int(time.time())
             tar.addfile(info, _BytesReader(data))  # type: ignore[arg-type]
-    with open(partial, "rb+") as handle:
-        os.fsync(handle.fileno())
+        sealed.close()
+        raw.flush()
+        os.fsync(raw.fileno())
     os.replace(partial, out)
     out.chmod(0o600)
-    return {"backup": str(out), "engine": manifest["engine"], "members": len(members),
+    return {"backup": str(out), "encrypted": True, "engine": manifest["engine"], "members": len(members),
             "bytes": out.stat().st_size, "photos": counts["photos"], "audit_events": counts["audit_events"],
             "database_seconds": round(db_seconds, 2), "seconds": round(time.monotonic() - started, 2)}
 
@@ -193,7 +204,8 @@ def prune_backups(folder: Path, retention_days: int, now: datetime | None = None
     removed = []
     for path in sorted(folder.glob(BACKUP_GLOB)):
         try:
-            made = datetime.strptime(path.name, "athar-backup-%Y%m%dT%H%M%SZ.tar").replace(tzinfo=dt_timezone.utc)
+            stamp = path.name.removesuffix(".enc").removesuffix(".tar").removeprefix("athar-backup-")
+            made = datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=dt_timezone.utc)
         except ValueError:
             continue
         if now - made > timedelta(days=retention_days):
@@ -283,16 +295,22 @@ def restore_backup(archive: Path, force: bool = False) -> dict[str, Any]:
         raise BackupError(f"{home} (or its database) already holds data: restore into an empty ATHAR_HOME "
                           "and database, or pass --force to replace everything")
     with tempfile.TemporaryDirectory(dir=home, prefix=".restore-") as work:
-        staged = stage(archive, Path(work))
+        plain, encrypted = archive, is_encrypted(archive)
+        if encrypted:  # decrypted inside the private staging folder, removed with it
+            plain = Path(work) / "backup.tar"
+            decrypt_file(archive, plain, require_backup_key())
+        staged = stage(plain, Path(work) / "staged")
         if staged.manifest["engine"] != engine():
             raise BackupError(f"this backup holds a {staged.manifest['engine']} database, but athar is "
                               f"configured for {engine()}: set DATABASE_URL to match")
         _restore_database(staged)
-        _replace_folder(Path(work) / "media", Path(settings.MEDIA_ROOT))
-        _replace_folder(Path(work) / "indexes", Path(settings.INDEX_ROOT))
+        _replace_folder(staged.root / "media", Path(settings.MEDIA_ROOT))
+        _replace_folder(staged.root / "indexes", Path(settings.INDEX_ROOT))
     restore_seconds = time.monotonic() - started
-    return {"restored": str(archive), "engine": staged.manifest["engine"], "photos": staged.manifest["photos"],
-            "audit_events": staged.manifest["audit_events"], "seconds": round(restore_seconds, 2)}
+    return {"restored": str(archive), "encrypted": encrypted, "engine": staged.manifest["engine"],
+            "photos": staged.manifest["photos"],
+            "audit_events": staged.manifest["audit_events"], "audit_head": staged.manifest.get("audit_head", ""),
+            "seconds": round(restore_seconds, 2)}
 
 
 def _restore_database(staged: Staged) -> None:

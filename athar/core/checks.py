@@ -31,7 +31,11 @@ def check_rate_limits(app_configs: Any = None, **kwargs: Any) -> list[CheckMessa
         known = buckets()
     except ImproperlyConfigured as exc:
         return [Error(str(exc), id="athar.E111")]
-    missing = sorted({b for b in settings.ATHAR_RATE_LIMITED_VIEWS.values() if b not in known})
+    if "login" not in known or settings.ATHAR_RATE_LIMITED_VIEWS.get("accounts:login") != "login":
+        return [Error("Sign-in is not rate-limited per address: ATHAR_RATE_LIMITS needs the 'login' bucket "
+                      "for accounts:login.", hint="django-axes locks per account only; the address is "
+                      "throttled by this bucket (docs/security.md).", id="athar.E114")]
+    missing = sorted({b for b in settings.ATHAR_RATE_LIMITED_VIEWS.values() if b and b not in known})
     return [Warning(f"rate-limited views name buckets missing from ATHAR_RATE_LIMITS: {', '.join(missing)}",
                     hint="Those views are not limited. Add the buckets or remove the views.", id="athar.W111")
             ] if missing else []
@@ -61,16 +65,61 @@ def check_production(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
     if settings.SESSION_COOKIE_AGE > MAX_SESSION_SECONDS:
         out.append(Warning(f"Sessions last longer than {MAX_SESSION_SECONDS // 3600} hours.",
                            hint="Lower ATHAR_SESSION_SECONDS.", id="athar.W112"))
-    out += check_cache() + check_csp() + check_media_root()
+    out += check_counter_store() + check_csp() + check_media_root() + check_private_files() + check_backup_key()
     return out
 
 
-def check_cache() -> list[CheckMessage]:
-    backend = settings.CACHES.get("default", {}).get("BACKEND", "")
-    if backend.endswith(("locmem.LocMemCache", "dummy.DummyCache")):
-        return [Warning("The cache is per process (or none): rate limits and code replay protection do not "
-                        "hold across server workers.", hint="Use the file cache (default) or a shared cache.",
-                        id="athar.W109")]
+def check_backup_key() -> list[CheckMessage]:
+    """Backups are always encrypted: production needs the key (kept apart from the backups)."""
+    from athar.core.backup_crypto import backup_key
+
+    try:
+        key = backup_key()
+    except ImproperlyConfigured as exc:
+        return [Error(str(exc), id="athar.E115")]
+    if key is None:
+        return [Warning("No backup key: `athar backup` refuses to run (backups are always encrypted).",
+                        hint="Set ATHAR_BACKUP_KEY_FILE (or ATHAR_BACKUP_KEY) to 32 random bytes in base64, "
+                             "stored apart from the backups (docs/deployment.md).", id="athar.W115")]
+    return []
+
+
+def private_paths() -> list[Path]:
+    """The data directory, the media store and (SQLite) the database with its WAL files."""
+    paths = [Path(settings.ATHAR_HOME), Path(settings.MEDIA_ROOT)]
+    database = settings.DATABASES["default"]
+    if database.get("ENGINE", "").endswith("sqlite3"):
+        name = Path(str(database["NAME"]))
+        paths += [name, Path(f"{name}-wal"), Path(f"{name}-shm")]
+    return paths
+
+
+def check_private_files() -> list[CheckMessage]:
+    """Folders 0700 and files 0600 at most: names, phones and photos are no one else's business."""
+    out: list[CheckMessage] = []
+    for path in private_paths():
+        if path.exists() and path.stat().st_mode & 0o077:
+            mode = oct(path.stat().st_mode & 0o777)
+            wanted = "700" if path.is_dir() else "600"
+            out.append(Warning(f"{path} is readable or writable by other accounts (mode {mode}).",
+                               hint=f"chmod {wanted} {path}", id="athar.W116"))
+    return out
+
+
+def check_counter_store() -> list[CheckMessage]:
+    """Rate-limit counters and used-code markers live in the database table, or in Redis when
+    ``ATHAR_REDIS_URL`` is set: then Redis must answer (never Django's cache, athar.core.counters)."""
+    url = str(getattr(settings, "ATHAR_REDIS_URL", "") or "")
+    if not url:
+        return []
+    try:
+        from athar.core.counters import RedisStore
+
+        RedisStore(url).client.ping()
+    except Exception as exc:  # noqa: BLE001 - any failure: rate limits would fail
+        return [Error(f"ATHAR_REDIS_URL is set but Redis does not answer ({type(exc).__name__}).",
+                      hint="Start Redis, correct the URL, or unset ATHAR_REDIS_URL to keep the counters "
+                           "in the database.", id="athar.E113")]
     return []
 
 

@@ -3,14 +3,13 @@
 ``ATHAR_RATE_LIMITS`` names buckets and their rates; ``ATHAR_RATE_LIMITED_VIEWS`` maps URL names
 (``"web:candidates"``) or whole namespaces (``"api:*"``) to a bucket. Each request to such a view
 counts once against the caller's account (when signed in) and once against its address, in fixed
-windows kept in Django's cache. Over the limit the caller gets HTTP 429 with a clear message and
+windows kept in the atomic store (athar.core.counters: a database table, or Redis). Over the limit the caller gets HTTP 429 with a clear message and
 ``Retry-After``. For the sign-in bucket the "account" is the login being tried (as a keyed hash),
 so guessing one family's password from many addresses is limited too.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import re
 import time
@@ -18,17 +17,17 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ImproperlyConfigured
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 
+from athar.core import counters
 from athar.core.security import client_address, login_fingerprint, too_many_requests
 
 log = logging.getLogger(__name__)
 _RATE = re.compile(r"^\s*(\d+)\s*/\s*(\d*)\s*([smhd])\s*$")
 _UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-LOGIN_FIELDS = ("identifier", "username", "login")  # what sign-in forms call the account
+LOGIN_FIELDS = ("identifier", "username", "login", "phone")  # what sign-in and sign-up forms call the account
 
 
 @dataclass(frozen=True)
@@ -90,17 +89,11 @@ def _namespace_prefixes(namespace: str) -> list[str]:
 
 
 def hit(key: str, rate: Rate, now: float | None = None) -> tuple[bool, int]:
-    """Count one request; (allowed, seconds until the window ends)."""
+    """Count one request in the atomic store (athar.core.counters); (allowed, seconds until the window ends)."""
     now = time.time() if now is None else now
     window_start = int(now // rate.window) * rate.window
     retry_after = int(window_start + rate.window - now) + 1
-    full_key = f"rl:{key}:{rate.window}:{window_start}"
-    cache.add(full_key, 0, timeout=rate.window + 5)
-    try:
-        count = cache.incr(full_key)
-    except ValueError:  # expired between add and incr
-        cache.set(full_key, 1, timeout=rate.window + 5)
-        count = 1
+    count = counters.incr(f"rl:{key}:{rate.window}:{window_start}", rate.window + 5)
     return count <= rate.limit, retry_after
 
 
@@ -111,9 +104,8 @@ def subjects(request: HttpRequest, bucket: Bucket) -> list[tuple[str, Rate]]:
     user = getattr(request, "user", None)
     if getattr(user, "is_authenticated", False):
         out.append((f"{bucket.name}:user:{user.pk}", bucket.account))
-    elif request.META.get("HTTP_AUTHORIZATION"):  # an API token acts as its account
-        token = hashlib.sha256(request.META["HTTP_AUTHORIZATION"].encode("utf-8", "replace")).hexdigest()[:32]
-        out.append((f"{bucket.name}:token:{token}", bucket.account))
+    elif request.META.get("HTTP_AUTHORIZATION"):
+        pass  # an API token is counted by its id once it is known: account_wait, from athar.api.api
     elif request.method == "POST":
         login = next((request.POST[f] for f in LOGIN_FIELDS if request.POST.get(f)), "")
         if login:
@@ -131,6 +123,23 @@ def check(request: HttpRequest, bucket: Bucket) -> int:
         if not allowed:
             wait = max(wait, retry_after)
     return wait
+
+
+def account_wait(request: HttpRequest, subject: str) -> int:
+    """Count one request of ``subject`` (e.g. ``token:42``) against the account rate of the bucket
+    the resolved view belongs to; 0 when it may go on, else the seconds to wait."""
+    match = request.resolver_match
+    name = bucket_for_view(match.view_name, match.namespace) if match is not None else None
+    bucket = buckets().get(name or "")
+    if bucket is None or (bucket.methods is not None and request.method not in bucket.methods):
+        return 0
+    allowed, retry_after = hit(f"{bucket.name}:{subject}", bucket.account)
+    return 0 if allowed else retry_after
+
+
+def slow_down_message(wait: int) -> str:
+    return _("You have made too many requests in a short time. To protect the families and "
+             "the archive, please wait %(seconds)d seconds and try again.") % {"seconds": wait}
 
 
 class RateLimitMiddleware:
@@ -154,6 +163,4 @@ class RateLimitMiddleware:
         if not wait:
             return None
         log.warning("rate limit reached: bucket %s on %s", name, match.view_name)  # no address, no account
-        message = _("You have made too many requests in a short time. To protect the families and "
-                    "the archive, please wait %(seconds)d seconds and try again.") % {"seconds": wait}
-        return too_many_requests(request, message, wait)
+        return too_many_requests(request, slow_down_message(wait), wait)

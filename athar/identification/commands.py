@@ -9,7 +9,7 @@ import sys
 from argparse import SUPPRESS, ArgumentParser
 from typing import Any
 
-from athar.accounts import totp
+from athar.accounts import second_factor
 from athar.accounts.models import User
 from athar.archive.models import Case
 from athar.audit.chain import record
@@ -52,17 +52,21 @@ def acting_user(login: str) -> User:
     """The account a decision is recorded for, proven by its own credentials.
 
     Whoever runs the command cannot act as another reviewer: the account's password is read from
-    the first line of standard input (never an argument), and for an account with two-factor
-    sign-in a current code from the second line. Both outcomes are audited."""
+    the first line of standard input (never an argument), and, where two-factor sign-in is required
+    for it, a current code from the second (``athar.accounts.second_factor``). Both outcomes are
+    audited."""
     user = find_user(login)
-    password = sys.stdin.readline().rstrip("\r\n")
-    code = sys.stdin.readline().strip() if user.totp_confirmed else ""
-    ok = bool(password) and user.check_password(password) and (not user.totp_confirmed or totp.verify(user, code))
-    record("cli.actor_authenticated" if ok else "cli.actor_refused", object_type="user", object_id=user.pk,
-           actor=f"user:{user.pk}" if ok else "cli", data={"via": "cli"})
-    if not ok:
-        raise ValueError(f"the credentials of {login!r} were not given or are wrong: give the account's password "
-                         "on the first line of standard input (and a current two-factor code on the second)")
+    password, code = second_factor.read_identity()
+    try:
+        if not password:
+            raise PermissionError("no password was given")
+        second_factor.confirm_identity(user, password, code, via="cli")
+    except PermissionError as exc:
+        record("cli.actor_refused", object_type="user", object_id=user.pk, actor="cli", data={"via": "cli"})
+        raise ValueError(f"the credentials of {login!r} were not accepted ({exc}): give the account's password on "
+                         "the first line of standard input (and a current two-factor code on the second)") from None
+    record("cli.actor_authenticated", object_type="user", object_id=user.pk, actor=f"user:{user.pk}",
+           data={"via": "cli"})
     return user
 
 

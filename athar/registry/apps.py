@@ -13,7 +13,11 @@ class RegistryConfig(AppConfig):
         from django.conf import settings
         from django.core import checks
 
+        from athar.archive.verify import register_media_paths
         from athar.core.crypto import check_master_key, load_master_key
+        from athar.registry.photos import media_paths
+
+        register_media_paths(media_paths)
 
         checks.register(check_master_key, checks.Tags.security)
         if settings.ATHAR_ENV == "production":

@@ -4,14 +4,21 @@ viewing copy and a thumbnail without metadata."""
 from __future__ import annotations
 
 import hashlib
+import tempfile
 from pathlib import Path
+from typing import Any, Iterator
 
 from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from athar.core import counters
 from athar.archive.imaging import THUMB_MAX, VIEW_MAX, ImageProblem, _fit, decode_image, save_derivative, upright
 from athar.archive.storage import MediaStore
 from athar.registry.models import Report, ReportPhoto
 
 MAX_PHOTO_BYTES = 40 * 1024 * 1024
+QUOTA_TTL = 2 * 24 * 60 * 60  # a day's counters outlive the day
 
 
 def check_photo(path: Path) -> bytes:
@@ -29,16 +36,73 @@ def check_photo(path: Path) -> bytes:
 
 
 def store_photo(report: Report, path: Path, data: bytes) -> ReportPhoto:
-    """Keep the original by sha256 and make the view and thumbnail copies."""
+    """Check first, then keep: the bytes must decode within the pixel limit (``load()`` catches a
+    truncated file) before anything is written; then the original by sha256, the view and
+    thumbnail copies, and the row. A failure after writing removes what this call wrote, so a
+    refused or failed photo never stays in the store. ImageProblem when refused."""
+    image = upright(decode_image(data, settings.ATHAR_MAX_IMAGE_PIXELS)).convert("RGB")
     store = MediaStore(settings.MEDIA_ROOT)
     sha256 = hashlib.sha256(data).hexdigest()
-    store.store_original(data, sha256)
-    image = upright(decode_image(data, settings.ATHAR_MAX_IMAGE_PIXELS)).convert("RGB")
-    view = _fit(image, VIEW_MAX)
-    derivatives = {kind: save_derivative(img, sha256, kind, store).relpath
-                   for kind, img in (("view", view), ("thumb", _fit(view, THUMB_MAX)))}
-    return ReportPhoto.objects.create(report=report, sha256=sha256, original_name=path.name[:512],
-                                      size=len(data), derivatives=derivatives)
+    written: list[Path] = []
+    try:
+        if store.store_original(data, sha256):
+            written.append(store.original_path(sha256))
+        view = _fit(image, VIEW_MAX)
+        derivatives = {}
+        for kind, img in (("view", view), ("thumb", _fit(view, THUMB_MAX))):
+            relpath = store.derivative_relpath(sha256, kind)
+            if not store.path(relpath).exists():
+                written.append(store.path(relpath))
+            derivatives[kind] = save_derivative(img, sha256, kind, store).relpath
+        with transaction.atomic():
+            return ReportPhoto.objects.create(report=report, sha256=sha256, original_name=path.name[:512],
+                                              size=len(data), derivatives=derivatives)
+    except BaseException:
+        _remove(written)
+        raise
+
+
+def _remove(paths: list[Path]) -> None:
+    for path in paths:
+        if path.exists():
+            path.chmod(0o600)
+            path.unlink()
+
+
+class UploadRefused(ValueError):
+    """An upload athar does not keep, with a reason people can act on."""
+
+
+def store_upload(report: Report, upload: Any, uploader: Any) -> ReportPhoto:
+    """An uploaded photo: the uploader's daily quota, streamed to a private temporary file (size
+    checked while streaming), decoded within the pixel limit, then stored by content. Nothing of a
+    refused upload is kept. UploadRefused with the reason."""
+    _charge_quota(uploader, int(getattr(upload, "size", 0) or 0))
+    with tempfile.TemporaryFile(prefix="athar-upload-") as spool:
+        size = 0
+        for chunk in upload.chunks():
+            size += len(chunk)
+            if size > MAX_PHOTO_BYTES:
+                raise UploadRefused(f"larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB")
+            spool.write(chunk)
+        spool.seek(0)
+        data = spool.read()
+    try:
+        return store_photo(report, Path(getattr(upload, "name", "") or "photo"), data)
+    except ImageProblem as exc:
+        raise UploadRefused(str(exc)) from exc
+
+
+def _charge_quota(uploader: Any, size: int) -> None:
+    """Count the upload against a family account's daily quota (files and bytes, atomic counters);
+    refused uploads count too, so the quota also bounds the work of checking them."""
+    if getattr(uploader, "role", "") != "family":
+        return
+    day = timezone.now().strftime("%Y%m%d")
+    files = counters.incr(f"upload-files:{uploader.pk}:{day}", QUOTA_TTL)
+    total = counters.incr(f"upload-bytes:{uploader.pk}:{day}", QUOTA_TTL, max(size, 0))
+    if files > settings.ATHAR_UPLOAD_DAILY_FILES or total > settings.ATHAR_UPLOAD_DAILY_MB * 1024 * 1024:
+        raise UploadRefused("daily upload limit reached")
 
 
 def remove_photo_files(photo: ReportPhoto) -> int:
@@ -53,6 +117,13 @@ def remove_photo_files(photo: ReportPhoto) -> int:
             path.unlink()
             removed += 1
     return removed
+
+
+def media_paths(store: MediaStore) -> Iterator[str]:
+    """Every media-store path a report photo keeps (for ``athar verify``'s orphan report)."""
+    for sha, derivatives in ReportPhoto.objects.values_list("sha256", "derivatives").iterator():
+        yield store.original_relpath(sha)
+        yield from (derivatives or {}).values()
 
 
 def view_size(photo: ReportPhoto) -> tuple[int, int] | None:

@@ -6,7 +6,6 @@ import hashlib
 import hmac
 import json
 import uuid
-from pathlib import Path
 from typing import Any
 
 from django.db import transaction
@@ -16,7 +15,7 @@ from athar.audit.chain import actor_for_user, record
 from athar.core import crypto
 from athar.registry.importing import lineage_of
 from athar.registry.models import Report, ReportPhoto
-from athar.registry.photos import MAX_PHOTO_BYTES, store_photo
+from athar.registry.photos import MAX_PHOTO_BYTES, store_upload
 from athar.registry.places import PlaceResolver
 
 WEB_SOURCE = "web"
@@ -72,13 +71,7 @@ def add_photo(report: Report, upload: Any, user: Any) -> ReportPhoto:
     """Store one uploaded photo (JPEG, PNG, HEIC ...); ValueError with a reason when refused."""
     if upload.size > MAX_PHOTO_BYTES:
         raise ValueError("too large")
-    data = upload.read()
-    from athar.archive.imaging import ImageProblem
-
-    try:
-        photo = store_photo(report, Path(upload.name or "photo"), data)
-    except ImageProblem as exc:
-        raise ValueError(str(exc)) from exc
+    photo = store_upload(report, upload, user)  # checked before stored; UploadRefused is a ValueError
     record("report.photo_added", object_type="report", object_id=report.pk, actor=actor_for_user(user),
            data={"photo": photo.pk, "sha256": photo.sha256})
     return photo

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import pyotp
 import pytest
 from django.test import Client
 
 from athar.api.models import ApiToken
 from athar.web.converters import sign_id
+from tests.accounts.otp import code_of, enrolled, wrong_code
 from tests.web.conftest import world  # noqa: F401  (fixture)
 from tests.web.factories import make_candidate
 
@@ -104,12 +104,9 @@ def test_staff_tokens_need_a_confirmed_second_factor_where_required(world, setti
     """A reviewer's token must not be a way around two-factor sign-in."""
     settings.ATHAR_REQUIRE_TWO_FACTOR = True
     reviewer = world.reviewer
-    reviewer.totp_confirmed = False
-    reviewer.save()
     _, token = ApiToken.issue(reviewer, "sync")
     assert _client(token=token).get("/api/claims").status_code == 401
-    reviewer.totp_secret, reviewer.totp_confirmed = pyotp.random_base32(), True
-    reviewer.save()
+    enrolled(reviewer)
     assert _client(token=token).get("/api/claims").status_code == 200
     assert _client(world.family).get("/api/reports").status_code == 200  # families: no second factor
 
@@ -120,17 +117,18 @@ def test_cli_issues_a_staff_token_only_against_a_current_code(world, settings):
 
     settings.ATHAR_REQUIRE_TWO_FACTOR = True
     reviewer = world.reviewer
-    reviewer.totp_secret, reviewer.totp_confirmed = "", False
-    reviewer.save()
-    with pytest.raises(ValueError, match="enrol TOTP first"):
+    with pytest.raises(ValueError, match="complete the enrolment first"):
         api_token({"login": reviewer.login, "name": "sync", "totp_code": ""})
-    reviewer.totp_secret, reviewer.totp_confirmed = pyotp.random_base32(), True
-    reviewer.save()
+    device = enrolled(reviewer)
     with pytest.raises(ValueError, match="--totp-code"):
-        api_token({"login": reviewer.login, "name": "sync", "totp_code": "000000" if
-                   pyotp.TOTP(reviewer.totp_secret).now() != "000000" else "111111"})
-    issued = api_token({"login": reviewer.login, "name": "sync", "totp_code": pyotp.TOTP(reviewer.totp_secret).now()})
+        api_token({"login": reviewer.login, "name": "sync", "totp_code": wrong_code(device)})
+    device.refresh_from_db()
+    device.throttle_reset()  # django-otp waits a second after a wrong code
+    code = code_of(device)
+    issued = api_token({"login": reviewer.login, "name": "sync", "totp_code": code})
     assert issued["token"].startswith("athar_")
+    with pytest.raises(ValueError, match="--totp-code"):  # the CLI step has a replay guard too
+        api_token({"login": reviewer.login, "name": "sync2", "totp_code": code})
     assert api_token({"login": world.family.login, "name": "app", "totp_code": ""})["token"]
 
 

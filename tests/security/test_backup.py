@@ -13,10 +13,12 @@ import pytest
 
 from athar.archive.synthetic import make_archive
 from athar.core.backup import backup_name, prune_backups
+from athar.core.backup_crypto import decrypt_file
 from tests.cli_helpers import last_json, run_athar
 from tests.security.pg import pg_available, scratch_database
 
 DATA_KEY = base64.b64encode(secrets.token_bytes(32)).decode()
+BACKUP_KEY = base64.b64encode(secrets.token_bytes(32)).decode()
 ENGINES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.skipif(not pg_available(),
                                                                        reason="PostgreSQL not reachable"))]
 
@@ -26,7 +28,8 @@ class Site:
 
     def __init__(self, home: Path, database_url: str | None) -> None:
         self.home = home
-        self.extra = {"ATHAR_DATA_KEY": DATA_KEY} | ({"DATABASE_URL": database_url} if database_url else {})
+        self.extra = {"ATHAR_DATA_KEY": DATA_KEY, "ATHAR_BACKUP_KEY": BACKUP_KEY} | (
+            {"DATABASE_URL": database_url} if database_url else {})
 
     def run(self, *args: str, check: bool = True, stdin: str | None = None):
         return run_athar(self.home, *args, check=check, stdin=stdin, **self.extra)
@@ -85,8 +88,9 @@ def test_an_altered_backup_is_refused_and_nothing_is_written(sites, tmp_path):
     source, target = sites
     _populate(source, tmp_path)
     source.run("backup", str(tmp_path / "b.tar"))
+    plain = _decrypted(tmp_path / "b.tar", tmp_path / "plain.tar")  # an old, unencrypted backup restores too
     altered = tmp_path / "altered.tar"
-    with tarfile.open(tmp_path / "b.tar") as src, tarfile.open(altered, "w") as dst:
+    with tarfile.open(plain) as src, tarfile.open(altered, "w") as dst:
         for member in src:
             data = src.extractfile(member).read()
             if member.name.startswith("media/originals/") and b"altered" not in data:
@@ -98,6 +102,52 @@ def test_an_altered_backup_is_refused_and_nothing_is_written(sites, tmp_path):
     proc = target.run("restore", str(altered), "--json", check=False)
     assert proc.returncode != 0 and "does not match its manifest" in last_json(proc)["error"]
     assert not any((target.home / "media").rglob("*.jpg")) if (target.home / "media").exists() else True
+
+
+def _decrypted(source: Path, target: Path) -> Path:
+    decrypt_file(source, target, base64.b64decode(BACKUP_KEY))
+    return target
+
+
+def test_a_backup_is_encrypted_and_needs_its_key(tmp_path):
+    site = Site(tmp_path / "s", None)
+    site.run("user", "add", "--email", "reviewer@example.org", "--role", "reviewer", "--password-stdin",
+             stdin="a long test password\n")
+    made = last_json(site.run("backup", str(tmp_path / "b.tar.enc"), "--json"))
+    data = (tmp_path / "b.tar.enc").read_bytes()
+    assert made["encrypted"] is True and data.startswith(b"athar-backup-encrypted/1")
+    for clear in (b"SQLite format 3", b"manifest.json", b"reviewer@example.org", b"ustar"):
+        assert clear not in data
+    target = Site(tmp_path / "t", None)
+    target.extra["ATHAR_BACKUP_KEY"] = base64.b64encode(secrets.token_bytes(32)).decode()
+    wrong = target.run("restore", str(tmp_path / "b.tar.enc"), "--json", check=False)
+    assert wrong.returncode != 0 and "does not decrypt" in last_json(wrong)["error"]
+    (tmp_path / "cut.tar.enc").write_bytes(data[: len(data) // 2])
+    cut = Site(tmp_path / "u", None).run("restore", str(tmp_path / "cut.tar.enc"), "--json", check=False)
+    assert cut.returncode != 0 and "cut short" in last_json(cut)["error"]
+    restored = last_json(Site(tmp_path / "v", None).run("restore", str(tmp_path / "b.tar.enc"), "--json"))
+    assert restored["encrypted"] and restored["verify"]["ok"]
+
+
+def test_no_backup_without_a_key(tmp_path):
+    site = Site(tmp_path / "s", None)
+    site.extra.pop("ATHAR_BACKUP_KEY")
+    proc = site.run("backup", str(tmp_path / "b.tar.enc"), "--json", check=False)
+    assert proc.returncode != 0 and "ATHAR_BACKUP_KEY" in last_json(proc)["error"]
+    assert not list(tmp_path.glob("b.tar*"))
+
+
+def test_pg_dump_errors_are_reported(tmp_path, monkeypatch):
+    from athar.core import backup
+
+    tool = tmp_path / "pg_dump"
+    tool.write_text("#!/bin/sh\necho 'pg_dump: error: connection to server failed: FATAL: no such role' >&2\nexit 1\n")
+    tool.chmod(0o700)
+    monkeypatch.setattr(backup, "engine", lambda: "postgresql")
+    monkeypatch.setattr(backup, "_pg_tool", lambda name: str(tool))
+    monkeypatch.setattr(backup, "_pg_env", lambda: {})
+    with pytest.raises(backup.BackupError, match="pg_dump failed .*no such role"):
+        backup.dump_database(tmp_path)
 
 
 def test_a_foreign_or_truncated_file_is_refused(tmp_path):
@@ -130,7 +180,7 @@ def test_the_manifest_lists_every_member_with_its_hash(tmp_path):
     site = Site(tmp_path / "s", None)
     _populate(site, tmp_path)
     site.run("backup", str(tmp_path / "b.tar"))
-    with tarfile.open(tmp_path / "b.tar") as tar:
+    with tarfile.open(_decrypted(tmp_path / "b.tar", tmp_path / "plain.tar")) as tar:
         names = tar.getnames()
         manifest = json.loads(tar.extractfile("manifest.json").read())
     assert names[-1] == "manifest.json" and names[0] == "database/athar.sqlite3"

@@ -26,6 +26,7 @@ def production_env(home: Path, **extra: str) -> dict[str, str]:
         "ATHAR_ENV": "production", "ATHAR_HOME": str(home), "ATHAR_ALLOWED_HOSTS": "athar.example.org",
         "ATHAR_SECRET_KEY": secrets.token_urlsafe(64),
         "ATHAR_DATA_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+        "ATHAR_BACKUP_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
     })
     env.update(extra)
     return env
@@ -107,6 +108,34 @@ def test_check_deploy_warns_about_a_world_readable_media_store():
         assert proc.returncode != 0 and "athar.W104" in proc.stdout + proc.stderr
     finally:
         shutil.rmtree(home)
+
+
+def test_check_deploy_warns_without_a_backup_key(home):
+    env = production_env(home)
+    env.pop("ATHAR_BACKUP_KEY")
+    proc = _deploy_check(env)
+    assert proc.returncode != 0 and "athar.W115" in proc.stdout + proc.stderr
+
+
+def test_check_deploy_warns_when_the_data_or_database_is_open_to_others(home):
+    env = production_env(home)
+    assert athar(env, "migrate").returncode == 0  # creates the SQLite database
+    (home / "athar.sqlite3").chmod(0o644)
+    home.chmod(0o755)
+    proc = _deploy_check(env)
+    text = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and text.count("athar.W116") >= 2, text
+
+
+def test_a_new_data_directory_and_database_are_private_whatever_the_umask(tmp_path):
+    home = tmp_path / "fresh"
+    env = production_env(home)
+    proc = subprocess.run(["bash", "-c", "umask 022; exec \"$@\"", "athar", *ATHAR, "migrate"], env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    modes = {p.name: oct(p.stat().st_mode & 0o777) for p in (home, home / "media", home / "athar.sqlite3")}
+    assert modes == {"fresh": "0o700", "media": "0o700", "athar.sqlite3": "0o600"}
+    assert _deploy_check(env).returncode == 0
 
 
 def test_passwords_are_hashed_with_argon2(make_user):

@@ -51,7 +51,8 @@ def test_the_guide_runs_on_sqlite(tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "strict-transport-security" in proc.stdout.lower()
     assert '"ok":true' in proc.stdout.replace(" ", "")  # restore's verify
-    assert list((tmp_path / "backups").glob("athar-backup-*.tar"))
+    backups = list((tmp_path / "backups").glob("athar-backup-*.tar.enc"))
+    assert backups and backups[0].read_bytes().startswith(b"athar-backup-encrypted/1")
 
 
 @pytest.mark.skipif(not pg_available(), reason="PostgreSQL not reachable")

@@ -9,13 +9,13 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.contrib import messages
-from django.db import transaction
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from athar.accounts.caseworkers import TakeOnRefused, take_on
 from athar.accounts.models import Role, User
 from athar.audit.chain import actor_for_user, record
 from athar.web import access
@@ -55,16 +55,18 @@ def _waiting_families() -> list[dict[str, Any]]:
 @login_required
 @require_POST
 def take_family(request: HttpRequest, user_id: int) -> HttpResponse:
-    """A caseworker takes on a family that registered without an invitation (audited)."""
+    """A caseworker takes on a self-registered family, with the code the family read to them
+    (athar.accounts.caseworkers.take_on: checked, audited)."""
     _require_caseworker(request)
-    with transaction.atomic():
-        taken = User.objects.select_for_update().filter(pk=user_id, role=Role.FAMILY, caseworker__isnull=True).first()
-        if taken is None:
-            messages.error(request, _("This family already has a caseworker."))
-            return redirect("web:caseworker_home")
-        taken.caseworker = request.user
-        taken.save(update_fields=["caseworker"])
-        record("family.taken_on", object_type="user", object_id=taken.pk, actor=actor_for_user(request.user))
+    family = User.objects.filter(pk=user_id, role=Role.FAMILY).first()
+    if family is None:
+        raise Http404
+    try:
+        take_on(request.user, family, request.POST.get("code", ""))
+    except TakeOnRefused:
+        messages.error(request, _("The family's code is not right or has expired. Ask the family to open "
+                                  "“Code for a caseworker” on its page and read you the code."))
+        return redirect("web:caseworker_home")
     messages.success(request, _("The family is now in your queue."))
     return redirect("web:caseworker_home")
 

@@ -2,5 +2,5 @@ from athar.core.command import GroupCommand
 
 
 class Command(GroupCommand):
-    help = "Accounts: athar user add (--email E | --phone P) --role ROLE --password-stdin [--totp]."
+    help = "Accounts: athar user add (--email E | --phone P) --role ROLE --password-stdin [--totp]; athar user enrol --login L."
     group = "user"
