@@ -119,7 +119,9 @@ def test_a_caseworker_cannot_take_on_a_family_with_another_kinds_id(world, clien
             assert caseworker.post(_swap(url, "user", family.pk, other)).status_code == 404, other
     family.refresh_from_db()
     assert family.caseworker is None
-    caseworker.post(url)
+    from athar.accounts.caseworkers import agreement_code
+
+    caseworker.post(url, {"code": agreement_code(family)})  # with the family's agreement
     family.refresh_from_db()
     assert family.caseworker == world.caseworker
 
