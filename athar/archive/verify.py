@@ -42,11 +42,12 @@ class VerifyReport:
     audit_head: str = ""
     problems: list[str] = field(default_factory=list)
     orphans: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": not self.problems, "originals": self.originals, "derivatives": self.derivatives,
                 "audit_events": self.audit_events, "audit_head": self.audit_head, "problems": self.problems,
-                "orphans": self.orphans}
+                "orphans": self.orphans, "warnings": self.warnings}
 
 
 def verify_store(progress: Callable[[int], None] | None = None) -> VerifyReport:
@@ -62,8 +63,11 @@ def verify_store(progress: Callable[[int], None] | None = None) -> VerifyReport:
             "photo_id", "kind", "face_index", "path", "sha256").iterator():
         report.problems += _check_file(store.path(path), sha, f"derivative {kind}#{index} of photo {photo_id}")
         report.derivatives += 1
+    # Files no row points to are named, not counted as broken evidence: an ingest killed between
+    # writing a file and committing its row leaves one (the resumed ingest re-adds the row when it
+    # meets the same content again); anything else there deserves a look.
     report.orphans = orphan_files(store)
-    report.problems += [f"{path} is in the media store but no row points to it" for path in report.orphans]
+    report.warnings += [f"{path} is in the media store but no row points to it" for path in report.orphans]
     chain = verify_chain()
     report.audit_events, report.audit_head = chain.events, chain.head
     report.problems += chain.problems
