@@ -66,11 +66,12 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
 
 
 def _one_edit_apart(a: NameKey, b: NameKey) -> bool:
-    """A typo or a misread letter: skeletons of three consonants or more one edit apart, and
-    spellings alike (Hilmi / Salim are one consonant apart, and two names)."""
+    """A typo or a misread letter: skeletons of three consonants or more, one edit apart and alike
+    (Jaro-Winkler on the skeletons, which weighs the first letters: Hilmi / Salim are one
+    consonant apart, and two names; حتبل / حنبل is one name misread)."""
     if min(len(a.skeleton), len(b.skeleton)) < MIN_SKELETON or Levenshtein.distance(a.skeleton, b.skeleton) > 1:
         return False
-    return JaroWinkler.similarity(a.text.lstrip("="), b.text.lstrip("=")) >= MIN_SPELLING_SIMILARITY
+    return JaroWinkler.similarity(a.skeleton, b.skeleton) >= MIN_SPELLING_SIMILARITY
 
 
 @dataclass(frozen=True)
