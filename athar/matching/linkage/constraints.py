@@ -5,7 +5,7 @@ that scores names and facts will score them high, and plain connected components
 whole family into one person. A cluster must never hold two reports that are incompatible:
 
 * different given names: first names that are neither the same name, the same consonants across
-  scripts or spellings, a typo apart (three consonants or more, one edit apart, spellings alike),
+  scripts or spellings, the same letters but for their dots (ر/ز, ح/ج/خ …), a typo apart (three consonants or more, one edit apart, spellings alike),
   nor — for long names the variants table does not know — two consonants apart;
 * different fathers' names, or different mothers' first names (the same test);
 * different sexes (both stated);
@@ -58,11 +58,24 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return False  # two different names of the variants table (Mahmoud, Muhammad)
     if a.coarse and a.coarse == b.coarse:
         return True
+    if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or
+                                 (len(a.skeleton) >= MIN_SKELETON and dotless(a.skeleton) == dotless(b.skeleton))):
+        return True
     if _one_edit_apart(a, b):
         return True
     long_enough = min(len(a.coarse), len(b.coarse)) >= LONG_SKELETON
     return (not a.known and not b.known and long_enough
             and Levenshtein.distance(a.coarse, b.coarse) <= 2)
+
+
+# Consonant classes of the skeleton whose Arabic letters differ only by their dots (ر/ز, ح/ج/خ,
+# ب/ت/ث/ن, س/ش, ص/ض, ط/ظ, ف/ق, د/ذ): one name misread in handwriting or by OCR.
+_DOTLESS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "d": "s", "k": "f"})
+
+
+def dotless(skeleton: str) -> str:
+    """The skeleton with dotted twins merged (see ``_DOTLESS``)."""
+    return skeleton.translate(_DOTLESS)
 
 
 def _one_edit_apart(a: NameKey, b: NameKey) -> bool:

@@ -116,9 +116,10 @@ def _romanisations(folder: Path, split: str) -> dict[str, dict[str, int]]:
 
 
 def _kept_forms(forms: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    """Spellings carrying 3% of the name's count or seen five times (alignment noise out)."""
+    """Spellings carrying 10% of the name's count (alignment noise and translations such as
+    المصري → "Egyptian" or خاتون → "Gülbahar" out; real variants such as Youcef / Youssef stay)."""
     total = sum(forms.values())
-    kept = [(f, c) for f, c in forms.items() if (c >= 5 or c / total >= 0.03) and f.replace("'", "").isalpha()]
+    kept = [(f, c) for f, c in forms.items() if c / total >= 0.10 and f.replace("'", "").isalpha()]
     return tuple(sorted(kept, key=lambda fc: -fc[1])[:8])
 
 
