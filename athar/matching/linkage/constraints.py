@@ -52,12 +52,14 @@ def _key(row: dict, part: str) -> NameKey | None:
 
 def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     """False only when both names are given and plainly different names."""
-    if a is None or b is None or a.text == b.text or (a.block and a.block == b.block):
+    if a is None or b is None or a.text == b.text:
         return True
     if a.known and b.known:
-        return False  # two different names of the variants table (Mahmoud, Muhammad)
-    if a.coarse and a.coarse == b.coarse:
+        return False  # two different names of the variants table (Mahmoud, Muhammad: one skeleton)
+    if a.block and a.block == b.block:
         return True
+    if len(a.coarse) >= 2 and a.coarse == b.coarse:
+        return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or
                                  (len(a.skeleton) >= MIN_SKELETON and dotless(a.skeleton) == dotless(b.skeleton))):
         return True

@@ -25,7 +25,7 @@ import pandas as pd
 
 SHARED_NAMES = Path(os.environ.get("ATHAR_SHARED_DATA") or Path(__file__).resolve().parents[4] / "shared" / "data") / "names"
 COLUMNS = ["report_id", "full_name_ar", "full_name_latin", "first_name", "father_name", "family_name",
-           "mother_name", "sex", "birth_year", "governorate", "city", "arrest_date", "arresting_agency",
+           "mother_name", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date", "arresting_agency",
            "person_id", "family_id"]
 
 
@@ -181,9 +181,11 @@ def _persons(n_persons: int, rng: random.Random, pool: Pool) -> list[Person]:
                 first = rng.choice(pool.male if sex == "M" else pool.female)
             used.add(first.arabic)
             own_family = family
-            if persons and rng.random() < 0.05:  # a namesake of an earlier person
+            if persons and rng.random() < 0.05:  # a namesake of an earlier person of another family
                 earlier = rng.choice(persons)
-                first, own_family = (earlier.first, earlier.family) if earlier.sex == sex else (first, family)
+                if earlier.sex == sex and earlier.family_id != family_id and earlier.first.arabic not in used:
+                    first, own_family = earlier.first, earlier.family
+                    used.add(first.arabic)
             own_arrest = arrest if together else (rng.randint(2011, 2016), rng.randint(1, 12), rng.randint(1, 28))
             persons.append(Person(len(persons), family_id, sex, first, father, grandfather, own_family, mother,
                                   mother_family, base_year + 2 * k + rng.randint(0, 1), town, own_arrest,
