@@ -16,6 +16,7 @@ A reviewer's "same" decision overrides these (clustering.py). Every refused join
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -60,8 +61,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return True
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
-    if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or
-                                 (len(a.skeleton) >= MIN_SKELETON and dotless(a.skeleton) == dotless(b.skeleton))):
+    if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or len(dotless(a.skeleton)) >= 2
+                                 and dotless(a.skeleton) == dotless(b.skeleton)):
         return True
     if _one_edit_apart(a, b):
         return True
@@ -72,12 +73,16 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
 
 # Consonant classes of the skeleton whose Arabic letters differ only by their dots (ر/ز, ح/ج/خ,
 # ب/ت/ث/ن, س/ش, ص/ض, ط/ظ, ف/ق, د/ذ): one name misread in handwriting or by OCR.
-_DOTLESS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "d": "s", "k": "f"})
+# ع/غ: ع leaves no consonant in the skeleton, so غ is dropped too.
+_DOTLESS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "d": "s", "k": "f", "g": None})
+_DOUBLES = re.compile(r"(.)\1+")
 
 
 def dotless(skeleton: str) -> str:
-    """The skeleton with dotted twins merged (see ``_DOTLESS``)."""
-    return skeleton.translate(_DOTLESS)
+    """The skeleton with dotted twins merged (see ``_DOTLESS``), doubles and a final h dropped
+    again as the skeleton does (حبيث → hbt → hbb → hb, as حبيب)."""
+    merged = _DOUBLES.sub(r"\1", skeleton.translate(_DOTLESS))
+    return merged[:-1] if len(merged) > 1 and merged.endswith("h") else merged
 
 
 def _one_edit_apart(a: NameKey, b: NameKey) -> bool:
