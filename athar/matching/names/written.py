@@ -153,7 +153,7 @@ def _family_first(words: list[str], rules: list[str]) -> tuple[list[str], bool]:
     if 0 < lead < len(words) and any(w[:1].isupper() and not _is_upper(w) for w in words[lead:]):
         rules.append("family name first (upper case)")
         return words[lead:] + words[:lead], True
-    if (len(words) >= 3 and _has_article(words[0]) and not any(_has_article(w) for w in words[1:])
+    if (len(words) >= 2 and _has_article(words[0]) and not any(_has_article(w) for w in words[1:])
             and _known_given(words[-1])):
         rules.append("family name first (a first word with the article, known given names after it)")
         return words[1:] + words[:1], True

@@ -73,6 +73,7 @@ def test_a_hyphen_inside_a_name_is_not_a_place() -> None:
     ("الخطيب، محمد أحمد", "محمد أحمد الخطيب"),
     ("السالم محمد أحمد", "محمد أحمد السالم"),
     ("فاعوري مصطفى حسين", "مصطفى حسين فاعوري"),
+    ("الأسعد معاذ", "معاذ الأسعد"),
 ])
 def test_family_name_first(written: str, name: str) -> None:
     read = read_written_name(written)
@@ -80,7 +81,7 @@ def test_family_name_first(written: str, name: str) -> None:
 
 
 @pytest.mark.parametrize("written", ["ALI HASSAN", "Muhammad Yusuf al-Salih", "محمد أحمد السالم", "الياس خوري جبران",
-                                     "شادي محمد علي", "Ali Hassan"])
+                                     "شادي محمد علي", "Ali Hassan", "حجي النجار", "محمد الأسعد"])
 def test_given_names_first_stay_as_written(written: str) -> None:
     read = read_written_name(written)
     assert read.name == written and not read.family_first
