@@ -77,7 +77,9 @@ def _token_keys(text: str, script: str) -> tuple[str, str, str, str | None, str,
     core = core_form(text, script)
     key = latin_key(transliterate(core) if script == "ar" else core)
     ikey = index_key(text, script)
-    canon = variant_index().canonical(ikey) or variant_index().near_canonical(ikey)
+    # exact spelling, or one typo inside a known spelling; not the vowel-blind lookup, which
+    # made عامر (Amer) into عمر (Omar) and "Amer" into عمرو (Amr) (issue 18, docs/names.md)
+    canon = variant_index().exact.get(ikey) or variant_index().near_canonical(ikey)
     skel = skeleton(core, script)
     block = skeleton(core_form(canon, "latin"), "latin") if canon else skel
     return core, key, ikey, canon, skel, block
