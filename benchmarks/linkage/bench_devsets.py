@@ -84,7 +84,7 @@ def main() -> None:
     for name in args or list(SETS):
         if write:
             write.mkdir(parents=True, exist_ok=True)
-            SETS[name]().to_csv(write / f"{name}.csv", index=False)
+            SETS[name]().drop(columns=["family_id"], errors="ignore").to_csv(write / f"{name}.csv", index=False)
             continue
         print(json.dumps(run(name)), flush=True)
 

@@ -5,8 +5,9 @@ that scores names and facts will score them high, and plain connected components
 whole family into one person. A cluster must never hold two reports that are incompatible:
 
 * different given names: first names that are neither the same name, the same consonants across
-  scripts or spellings, the same letters but for their dots (ر/ز, ح/ج/خ …), a typo apart (three consonants or more, one edit apart, spellings alike),
-  nor — for long names the variants table does not know — two consonants apart;
+  scripts or spellings, the same letters but for their dots (ر/ز, ح/ج/خ …), a typo apart (three
+  consonants or more, one edit, alike), nor — both unknown to the variants table (foreign or
+  rare names, whose Arabic spellings vary most) — one consonant apart, or two for long names;
 * different fathers' names, or different mothers' first names (the same test);
 * different sexes (both stated);
 * birth years more than ``MAX_YEAR_GAP`` apart (both stated).
@@ -66,9 +67,19 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return True
     if _one_edit_apart(a, b):
         return True
+    return not a.known and not b.known and _foreign_alike(a, b)
+
+
+def _foreign_alike(a: NameKey, b: NameKey) -> bool:
+    """Two names the variants table does not know (foreign or rare names, whose Arabic spelling
+    varies most: لوزينيان / Lusignan, ايبير / Hebert): alike when their skeletons are at most
+    two edits apart (one of three consonants or more), or their long coarse keys are."""
+    shorter = min(len(a.skeleton), len(b.skeleton))
+    distance = Levenshtein.distance(a.skeleton, b.skeleton)
+    if (shorter >= LONG_SKELETON and distance <= 2) or (shorter >= MIN_SKELETON and distance <= 1):
+        return True
     long_enough = min(len(a.coarse), len(b.coarse)) >= LONG_SKELETON
-    return (not a.known and not b.known and long_enough
-            and Levenshtein.distance(a.coarse, b.coarse) <= 2)
+    return long_enough and Levenshtein.distance(a.coarse, b.coarse) <= 2
 
 
 # Consonant classes of the skeleton whose Arabic letters differ only by their dots (ر/ز, ح/ج/خ,
