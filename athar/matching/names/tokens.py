@@ -113,6 +113,9 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     m = re.match(r"^(al|el|il|ul|ad|ar|as|at|az|an|ash|ed|es|er|en|ud|ur|us)-(.+)$", word)
     if m:
         return m.group(2), True
+    m = re.match(r"^(?:l|el|al)'(.{3,})$", word)  # Maghrebi/French elided article: L'houcine = الحسين
+    if m:
+        return m.group(1), True
     if (word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word[2] not in "aeiouyw"
             and word not in p["not_article_latin"]):
         if variant_index().canonical("la:" + latin_key(word)) is None:
