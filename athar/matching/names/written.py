@@ -64,7 +64,8 @@ def read_written_name(text: str | None) -> WrittenName:
     raw, kunya, notes = _brackets(raw, rules)
     raw, nickname = _nickname(raw, rules)
     raw, place = _place(raw, rules)
-    raw, comma_first = _comma(raw, rules)
+    raw, comma_first, descriptor = _comma(raw, rules)
+    notes += [descriptor] if descriptor else []
     words, titles = _titles(raw.split(), rules)
     words = _expand_abbreviations(words, rules)
     words, moved = _family_first(words, rules) if not comma_first else (words, False)
@@ -110,12 +111,17 @@ def _place(text: str, rules: list[str]) -> tuple[str, str]:
     return text, ""
 
 
-def _comma(text: str, rules: list[str]) -> tuple[str, bool]:
+def _comma(text: str, rules: list[str]) -> tuple[str, bool, str]:
+    """(name, family name first?, a descriptor after the comma): "al-Miqdad, Ahmad" is family
+    first; "Ahmad Ali, lawyer" has a descriptor."""
     parts = [p for p in _COMMAS.split(text) if p.strip()]
-    if len(parts) == 2 and len(parts[1].split()) >= 1:
+    if len(parts) == 2 and _key(parts[1]) in _words("titles"):
+        rules.append("descriptor after a comma set apart")
+        return parts[0], False, parts[1].strip()
+    if len(parts) == 2:
         rules.append("family name first (before the comma)")
-        return f"{parts[1]} {parts[0]}", True
-    return " ".join(parts), False
+        return f"{parts[1]} {parts[0]}", True, ""
+    return " ".join(parts), False, ""
 
 
 def _titles(words: list[str], rules: list[str]) -> tuple[list[str], list[str]]:

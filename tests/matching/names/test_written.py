@@ -43,6 +43,11 @@ def test_other_bracketed_text_is_a_note() -> None:
     assert read_written_name("سامر خليل [من داريا]").notes == ("من داريا",)
 
 
+def test_a_descriptor_after_a_comma_is_a_note() -> None:
+    read = read_written_name("Ahmad Ali Hassan, lawyer")
+    assert (read.name, read.notes, read.family_first) == ("Ahmad Ali Hassan", ("lawyer",), False)
+
+
 def test_a_nickname_after_a_marker() -> None:
     read = read_written_name("محمد علي الملقب بأبو سمرة")
     assert (read.name, read.nickname) == ("محمد علي", "أبو سمرة")
