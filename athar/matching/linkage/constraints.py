@@ -17,11 +17,12 @@ A reviewer's "same" decision overrides these (clustering.py). Every refused join
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 import pandas as pd
 from rapidfuzz.distance import JaroWinkler, Levenshtein
+
+from athar.matching.names.phonetic import dotless
 
 CONSTRAINTS_VERSION = "incompatible-reports v1"
 MAX_YEAR_GAP = 5
@@ -80,20 +81,6 @@ def _foreign_alike(a: NameKey, b: NameKey) -> bool:
         return True
     long_enough = min(len(a.coarse), len(b.coarse)) >= LONG_SKELETON
     return long_enough and Levenshtein.distance(a.coarse, b.coarse) <= 2
-
-
-# Consonant classes of the skeleton whose Arabic letters differ only by their dots (ر/ز, ح/ج/خ,
-# ب/ت/ث/ن, س/ش, ص/ض, ط/ظ, ف/ق, د/ذ): one name misread in handwriting or by OCR.
-# ع/غ: ع leaves no consonant in the skeleton, so غ is dropped too.
-_DOTLESS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "d": "s", "k": "f", "g": None})
-_DOUBLES = re.compile(r"(.)\1+")
-
-
-def dotless(skeleton: str) -> str:
-    """The skeleton with dotted twins merged (see ``_DOTLESS``), doubles and a final h dropped
-    again as the skeleton does (حبيث → hbt → hbb → hb, as حبيب)."""
-    merged = _DOUBLES.sub(r"\1", skeleton.translate(_DOTLESS))
-    return merged[:-1] if len(merged) > 1 and merged.endswith("h") else merged
 
 
 def _one_edit_apart(a: NameKey, b: NameKey) -> bool:

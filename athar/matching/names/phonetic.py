@@ -137,3 +137,16 @@ def coarse_skeleton(skel: str) -> str:
 def skeleton(token: str, script: str) -> str:
     """Cross-script skeleton of one normalised token in the given script ('ar' or 'latin')."""
     return arabic_skeleton(token) if script == "ar" else latin_skeleton(token)
+
+
+# Consonant classes of the skeleton whose Arabic letters differ only by their dots (ر/ز, ح/ج/خ,
+# ب/ت/ث/ن, س/ش, ص/ض, ط/ظ, ف/ق, د/ذ): one name misread in handwriting or by OCR.
+# ع/غ: ع leaves no consonant in the skeleton, so غ is dropped too.
+_DOTLESS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "d": "s", "k": "f", "g": None})
+
+
+def dotless(skel: str) -> str:
+    """The skeleton with dotted twins merged (see ``_DOTLESS``), doubles and a final h dropped
+    again as the skeleton does (حبيث → hbt → hbb → hb, as حبيب)."""
+    merged = _DOUBLES.sub(r"\1", skel.translate(_DOTLESS))
+    return merged[:-1] if len(merged) > 1 and merged.endswith("h") else merged
