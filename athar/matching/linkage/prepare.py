@@ -19,7 +19,7 @@ import pandas as pd
 import yaml
 
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
-from athar.matching.names.phonetic import coarse_skeleton
+from athar.matching.names.phonetic import coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
 from athar.matching.names.written import read_written_name
 
@@ -167,6 +167,8 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     out = pd.DataFrame({"unique_id": df["unique_id"].astype(str).to_numpy()})
     for name, values in columns.items():
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
+    for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
+        out[f"{part}_dblk"] = out[f"{part}_blk"].map(lambda b: (dotless(b) or None) if isinstance(b, str) else None)
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     out["sex"] = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None).to_numpy()
     out["governorate_id"] = get["governorate"].map(governorate_id).to_numpy()
