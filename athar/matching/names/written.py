@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from athar.matching.names.normalize import normalize_name, normalize_unicode
 from athar.matching.names.resources import load_table
+from athar.matching.names.tokens import name_tokens
 
 _BRACKETS = re.compile(r"[\(\[\{«]([^\)\]\}»]*)(?:[\)\]\}»]|$)")
 _COMMAS = re.compile(r"\s*[,،]\s*")
@@ -172,8 +173,6 @@ def _family_first(words: list[str], rules: list[str]) -> tuple[list[str], bool]:
 def _is_nisba_family(words: list[str]) -> bool:
     """"فاعوري مصطفى حسين": a first word ending in ي that is no known given name, followed by
     given names the variants table knows (the last one too)."""
-    from athar.matching.names.tokens import name_tokens
-
     first = _key(words[0])
     if not (first.endswith("ي") and len(first) >= 5):
         return False
@@ -183,8 +182,6 @@ def _is_nisba_family(words: list[str]) -> bool:
 
 def _known_given(word: str) -> bool:
     """A word the variants table knows as a given name (one token, article-free)."""
-    from athar.matching.names.tokens import name_tokens
-
     tokens = name_tokens(word)
     return len(tokens) == 1 and not tokens[0].article and tokens[0].canonical is not None
 
