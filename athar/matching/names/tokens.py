@@ -172,6 +172,7 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
     text = normalize_name(name)
     if not text:
         return ()
+    protected = _hamza_al_words(name or "")
     articles, markers, _, _, _ = _word_lists()
     abbreviations = _particles()["abbreviations"]
     out: list[NameToken] = []
@@ -210,7 +211,7 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
             out.append(_make(prev.text + " " + word, prev.script, prev.article, suffix))
             i += 1
             continue
-        word, had_article = _strip_article(word, script)
+        word, had_article = (word, False) if word in protected else _strip_article(word, script)
         fused = _split_fused(word, script)
         if fused:
             head, rest, kind = fused
@@ -220,6 +221,12 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         pending_article = False
         i += 1
     return tuple(out)
+
+
+def _hamza_al_words(name: str) -> frozenset[str]:
+    """Words written with أل/إل: the article is written with a bare alef (ال), so a hamza on
+    the alef says the letters belong to the name (أليفة، ألطاف، إلهام), not an article."""
+    return frozenset(normalize_name(w) for w in name.split() if w.startswith(("أل", "إل")))
 
 
 def _make(text: str, script: str, article: bool, compound: str) -> NameToken:

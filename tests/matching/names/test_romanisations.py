@@ -18,7 +18,8 @@ def _keys(name: str) -> list[str]:
     ("Oualid", "وليد"), ("Abdelkader", "عبد القادر"), ("Abderrahmane", "عبد الرحمن"), ("Noureddine", "نور الدين"),
     ("Kheireddine", "خير الدين"), ("Bou Ali", "أبو علي"), ("Mohamed Ben Ali", "محمد بن علي"),
     ("Tariq Aziz", "طارق عزيز"), ("Ghassan", "غسان"), ("Abd al-Karim", "عبدالكريم"), ("Abdul Karim", "عبد الكريم"),
-    ("Abdulkarim", "عبد الكريم"), ("L'houcine", "الحسين"), ("El'Arbi", "العربي"), ("Muhammad ibn Yusuf", "محمد بن يوسف"), ("Khaled", "خالد"), ("Khalid", "خالد"),
+    ("Abdulkarim", "عبد الكريم"), ("L'houcine", "الحسين"), ("El'Arbi", "العربي"), ("Alifa", "أليفة"),
+    ("Altaf", "ألطاف"), ("Hosny", "الحسني"), ("Muhammad ibn Yusuf", "محمد بن يوسف"), ("Khaled", "خالد"), ("Khalid", "خالد"),
 ])
 def test_one_key_across_scripts_and_romanisations(latin: str, arabic: str) -> None:
     assert _keys(latin) == _keys(arabic)
