@@ -35,8 +35,42 @@ _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
 ]
 
 
+# Month names as families write them: Levantine (Syrian) and other Arabic names, English, French.
+_MONTHS = {
+    1: ("كانون الثاني", "كانون ثاني", "يناير", "january", "jan", "janvier"),
+    2: ("شباط", "فبراير", "february", "feb", "fevrier", "février"),
+    3: ("آذار", "اذار", "مارس", "march", "mar", "mars"),
+    4: ("نيسان", "أبريل", "ابريل", "إبريل", "april", "apr", "avril"),
+    5: ("أيار", "ايار", "مايو", "may", "mai"),
+    6: ("حزيران", "يونيو", "يونيه", "june", "jun", "juin"),
+    7: ("تموز", "يوليو", "يوليه", "july", "jul", "juillet"),
+    8: ("آب", "اب", "أغسطس", "اغسطس", "august", "aug", "aout", "août"),
+    9: ("أيلول", "ايلول", "سبتمبر", "september", "sep", "sept", "septembre"),
+    10: ("تشرين الأول", "تشرين الاول", "تشرين أول", "تشرين اول", "أكتوبر", "اكتوبر", "october", "oct", "octobre"),
+    11: ("تشرين الثاني", "تشرين ثاني", "نوفمبر", "november", "nov", "novembre"),
+    12: ("كانون الأول", "كانون الاول", "كانون أول", "كانون اول", "ديسمبر", "december", "dec", "decembre", "décembre"),
+}
+_MONTH_OF = {name: number for number, names in _MONTHS.items() for name in names}
+_NAMED = re.compile(r"^(?:(\d{1,2})\s+)?(\D+?)\s*[,،]?\s+(\d{4})$")
+
+
+def _named_month(value: str, text: str) -> PartialDate | None:
+    """``آذار 2012``, ``14 آذار 2012``, ``March 2012``, ``mars 2012`` (month names, not numbers)."""
+    match = _NAMED.match(value)
+    if not match:
+        return None
+    month = _MONTH_OF.get(re.sub(r"\s+", " ", match.group(2).strip().strip(".").lower()))
+    if month is None:
+        return None
+    parts = {"y": int(match.group(3)), "m": month}
+    if match.group(1):
+        parts["d"] = int(match.group(1))
+    return _build(parts, "day" if match.group(1) else "month", text)
+
+
 def parse_partial_date(text: str) -> PartialDate | None:
-    """Parse ``2012-03-14``, ``14/03/2012``, ``2012-03``, ``03/2012`` or ``2012``.
+    """Parse ``2012-03-14``, ``14/03/2012``, ``2012-03``, ``03/2012``, ``2012``, or a month by name
+    (``آذار 2012``, ``14 آذار 2012``, ``March 2012``).
 
     Returns None for an empty value; raises ValueError with a readable reason for an impossible or
     unreadable one (the caller reports the row, it never guesses).
@@ -49,6 +83,9 @@ def parse_partial_date(text: str) -> PartialDate | None:
         if match:
             parts = dict(zip(order, (int(g) for g in match.groups())))
             return _build(parts, precision, text)
+    named = _named_month(value, text)
+    if named is not None:
+        return named
     raise ValueError(f"unreadable date {text!r} (use YYYY-MM-DD, YYYY-MM or YYYY)")
 
 

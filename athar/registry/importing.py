@@ -1,4 +1,9 @@
-"""``athar registry import``: reports from CSV or XLSX, every good row in, every bad row named.
+"""``athar registry import``: reports from CSV or XLSX; no report lost.
+
+A row is refused only when it names nobody or repeats another row (same ``report_id``, or the
+same content when it has none). Any value athar cannot read (a status, sex, date, age, photo or
+an over-long text) is kept verbatim in the report (``extra`` and notes) with a warning
+``{row, column, value, reason}``, and the report is imported.
 
 Identity of a report: ``source`` + ``report_id``. Re-importing an unchanged row adds nothing;
 a changed row becomes a new version (the old one is kept). A row without a ``report_id`` is
@@ -27,7 +32,7 @@ from athar.registry.models import ImportBatch, Report
 from athar.registry.photos import check_photo, store_photo
 from athar.registry.places import PlaceResolver
 from athar.registry.reading import Table, read_table
-from athar.registry.rows import ParsedRow, RowError, build_fields, split_photos
+from athar.registry.rows import ParsedRow, RowError, ValueWarning, build_fields, split_photos
 
 BATCH = 2000
 PLACE_FIELDS = {"birth_place": "birth_place_ref_id", "governorate": "governorate_ref_id",
@@ -41,6 +46,7 @@ class ImportResult:
     unchanged: int = 0
     rejected: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    value_warnings: list[dict[str, Any]] = field(default_factory=list)
     report_ids: list[int] = field(default_factory=list)
 
 
@@ -67,7 +73,11 @@ def content_hash(parsed: ParsedRow, key: bytes) -> str:
 
 
 def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: dt.date) -> ParsedRow:
-    """Map and read one row; RowError with the reason when it cannot go in."""
+    """Map and read one row; RowError only when the row names nobody.
+
+    A value that cannot be read is kept verbatim under its column in ``extra`` (and the notes)
+    and named in ``ParsedRow.warnings``.
+    """
     values: dict[str, str] = {}
     extra: dict[str, str] = {}
     for column, value in row.values.items():
@@ -77,14 +87,18 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
             extra[column] = value
     if row.extra:
         extra["(cells beyond the header)"] = " | ".join(row.extra)
-    fields = build_fields(values, today)
+    warnings: list[ValueWarning] = []
+    fields = build_fields(values, today, warnings)
+    columns = {f: c for c, f in mapping.items()}
+    for warning in warnings:
+        extra.setdefault(columns.get(warning.field, warning.field), warning.value)
     if extra:
         lines = "\n".join(f"{k}: {v}" for k, v in extra.items())
         fields["notes"] = (fields.get("notes", "") + "\n" + lines).strip()
     source = (values.get("source") or default_source).strip()[:200]
     return ParsedRow(row.number, source, values.get("report_id", "").strip()[:200], fields,
                      contact=values.get("reporter_contact", "").strip(),
-                     photos=split_photos(values.get("photos", "")), extra=extra)
+                     photos=split_photos(values.get("photos", "")), extra=extra, warnings=warnings)
 
 
 def import_reports(path: Path, source: str = "", actor: str = "system",
@@ -112,12 +126,27 @@ def import_reports(path: Path, source: str = "", actor: str = "system",
         batch.save(update_fields=["counts"])
         record("registry.import", object_type="import_batch", object_id=batch.pk, actor=actor,
                data={"file_sha256": file_sha, **batch.counts})
+    _summarise_value_warnings(result)
     return {"imported": result.imported, "new_versions": result.new_versions, "unchanged": result.unchanged,
-            "rejected": result.rejected, "warnings": result.warnings, "format": table.file_format,
-            "batch": batch.pk}
+            "rejected": result.rejected, "warnings": result.warnings, "value_warnings": result.value_warnings,
+            "format": table.file_format, "batch": batch.pk}
+
+
+SHOWN_VALUE_WARNINGS = 50
+
+
+def _summarise_value_warnings(result: ImportResult) -> None:
+    """One readable line per kept value (the first 50; all are in ``value_warnings``)."""
+    for item in result.value_warnings[:SHOWN_VALUE_WARNINGS]:
+        result.warnings.append(f"row {item['row']}, column {item['column']}: {item['value']!r} {item['reason']}"
+                               " — kept as written, report imported")
+    more = len(result.value_warnings) - SHOWN_VALUE_WARNINGS
+    if more > 0:
+        result.warnings.append(f"… and {more} more values kept as written")
 
 
 def _warn_columns(table: Table, mapping: dict[str, str], result: ImportResult) -> None:
+    result.warnings.extend(table.warnings)
     unknown = [h for h in table.header if h and h not in mapping]
     if unknown:
         result.warnings.append("columns athar does not know, kept in each report's notes: " + ", ".join(unknown))
@@ -134,23 +163,44 @@ def _parse_all(table: Table, mapping: dict[str, str], source: str, folder: Path,
                result: ImportResult) -> list[ParsedRow]:
     today = timezone.now().date()
     key = content_key()
+    columns = {f: c for c, f in mapping.items()}
     seen: dict[tuple[str, str], int] = {}
     out = []
     for row in table.rows:
         try:
             parsed = parse_row(row, mapping, source, today)
-            for photo in parsed.photos:
-                check_photo(_photo_path(folder, photo))
+            _check_photos(parsed, folder, columns.get("photos", "photos"))
             if not parsed.report_id:
                 parsed.report_id = "content:" + content_hash(parsed, key)[:32]
             identity = (parsed.source, parsed.report_id)
             if identity in seen:
-                raise RowError(f"report_id {parsed.report_id!r} already appears in row {seen[identity]}")
+                raise RowError(f"a duplicate: report_id {parsed.report_id!r} already appears in row {seen[identity]}"
+                               if not parsed.report_id.startswith("content:")
+                               else f"a duplicate: the same report as row {seen[identity]}")
             seen[identity] = row.number
             out.append(parsed)
-        except ValueError as exc:
+        except RowError as exc:
             result.rejected.append({"row": row.number, "reason": str(exc)})
+            continue
+        result.value_warnings.extend(
+            {"row": row.number, "column": columns.get(w.field, w.field), "value": w.value, "reason": w.reason}
+            for w in parsed.warnings)
     return out
+
+
+def _check_photos(parsed: ParsedRow, folder: Path, column: str) -> None:
+    """A photo that cannot be stored is named in a warning; the report goes in without it."""
+    kept = []
+    for photo in parsed.photos:
+        try:
+            check_photo(_photo_path(folder, photo))
+        except ValueError as exc:
+            parsed.warnings.append(ValueWarning("photos", photo, f"photo not stored ({exc})"))
+            continue
+        kept.append(photo)
+    if len(kept) != len(parsed.photos):
+        parsed.extra.setdefault(column, "; ".join(parsed.photos))
+        parsed.photos = kept
 
 
 def _photo_path(folder: Path, name: str) -> Path:

@@ -122,6 +122,8 @@ class Report(models.Model):
     birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
     birth_year_margin = models.PositiveSmallIntegerField(default=0)
     birth_date = models.DateField(null=True, blank=True)
+    # Age at detention as reported; without a date of detention it gives no birth year.
+    age_at_detention = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("age at detention"))
     birth_place = models.CharField(max_length=200, blank=True)
     birth_place_ref = models.ForeignKey(Place, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
     governorate = models.CharField(max_length=120, blank=True)

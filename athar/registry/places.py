@@ -37,7 +37,10 @@ GOVERNORATES: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
 
 _GENERIC_WORDS = {"governorate", "province", "district", "subdistrict", "sub", "nahiya", "nahiyat",
                   "mantiqat", "city", "محافظة", "منطقة", "ناحية", "مدينة", "مركز", "markaz"}
-_ARTICLE = re.compile(r"^(al|el|ar|as|ad|ash|az|at|an|ad)[- ]|^ال")
+# Latin articles as separate words once "-" is a space ("Al-Hasakeh" → "al hasakeh"), and the
+# Arabic article glued to a word ("الحسكة"); the same name then gives one key with or without it.
+_LATIN_ARTICLES = frozenset({"al", "el", "ar", "as", "ad", "ash", "az", "at", "an", "ad", "ed", "ez", "es", "er"})
+_ARABIC_ARTICLE = re.compile(r"^ال(?=..)")
 
 
 @lru_cache(maxsize=1)
@@ -48,7 +51,8 @@ def _generic_words() -> frozenset[str]:
 def place_key(text: str) -> str:
     """A spelling-tolerant key: script-normalised, lower case, article and generic words removed."""
     value = normalize_latin(normalize_arabic(text or "")).replace("-", " ").replace("'", "")
-    words = [_ARTICLE.sub("", w) for w in value.split() if w not in _generic_words()]
+    words = [_ARABIC_ARTICLE.sub("", w) for w in value.split()
+             if w not in _generic_words() and w not in _LATIN_ARTICLES]
     return " ".join(w for w in words if w)
 
 

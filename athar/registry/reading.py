@@ -1,12 +1,13 @@
-"""Reading report files into rows: CSV (UTF-8, UTF-8 with BOM, Windows-1256) and XLSX."""
+"""Reading report files into rows: CSV (UTF-8, UTF-8 with BOM, Windows-1256, Latin; mojibake repaired)
+and XLSX."""
 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from athar.core.csvio import CsvError, CsvRow, read_csv
+from athar.core.csvio import CsvError, CsvRow, read_csv_table, repair_mojibake
 from athar.registry.columns import is_descriptive_row, is_sdf_header
 
 MAX_XLSX_ROWS = 2_000_000
@@ -21,13 +22,14 @@ class Table:
     file_format: str  # csv:utf-8-sig, csv:cp1256, xlsx
     sdf: bool
     skipped_rows: list[int]
+    warnings: list[str] = field(default_factory=list)
 
     def without(self, columns: set[str]) -> "Table":
         """The same table with some columns left out."""
         header = [h for h in self.header if h not in columns]
         rows = [CsvRow(r.number, {k: v for k, v in r.values.items() if k not in columns}, r.extra)
                 for r in self.rows]
-        return Table(header, rows, self.file_format, self.sdf, self.skipped_rows)
+        return Table(header, rows, self.file_format, self.sdf, self.skipped_rows, self.warnings)
 
 
 def read_table(path: Path) -> Table:
@@ -35,12 +37,15 @@ def read_table(path: Path) -> Table:
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no such file: {path}")
+    warnings: list[str] = []
     if path.suffix.lower() in (".xlsx", ".xlsm"):
         header, rows = _read_xlsx(path)
+        header, rows, warnings = _repair_cells(header, rows)
         file_format = "xlsx"
     else:
-        header, rows, encoding = read_csv(path)
-        file_format = f"csv:{encoding}"
+        csv_table = read_csv_table(path)
+        header, rows, warnings = csv_table.header, csv_table.rows, csv_table.warnings
+        file_format = f"csv:{csv_table.encoding}"
     if not any(h for h in header):
         raise CsvError("the first row must be a header with column names")
     sdf = is_sdf_header(header)
@@ -48,7 +53,23 @@ def read_table(path: Path) -> Table:
     if rows and rows[0].number == 2 and is_descriptive_row([rows[0].values.get(h, "") for h in header]):
         skipped.append(rows[0].number)
         rows = rows[1:]
-    return Table(header, rows, file_format, sdf, skipped)
+    return Table(header, rows, file_format, sdf, skipped, warnings)
+
+
+def _repair_cells(header: list[str], rows: list[CsvRow]) -> tuple[list[str], list[CsvRow], list[str]]:
+    """Workbook cells can carry mojibake too (pasted from a garbled CSV): repair it, with a warning."""
+    fixed_header = [repair_mojibake(h)[0] for h in header]
+    renamed = dict(zip(header, fixed_header))
+    out, repaired = [], []
+    for row in rows:
+        values = {renamed.get(k, k): repair_mojibake(v)[0] for k, v in row.values.items()}
+        if list(values.values()) != list(row.values.values()):
+            repaired.append(row.number)
+        out.append(CsvRow(row.number, values, [repair_mojibake(c)[0] for c in row.extra]))
+    warnings = []
+    if repaired or fixed_header != header:
+        warnings.append(f"garbled text (mojibake) repaired in the header and {len(repaired)} row(s)")
+    return fixed_header, out, warnings
 
 
 def _cell(value: object) -> str:

@@ -1,7 +1,9 @@
-"""One file row → the fields of a Report, or a readable reason why the row cannot go in.
+"""One file row → the fields of a Report, with a warning for every value athar cannot read.
 
-Values are taken as written (names, places, marks): nothing is guessed or corrected; only
-structured values (sex, years, dates, status) are read, and an unreadable one rejects the row.
+Values are taken as written (names, places, marks): nothing is guessed or corrected. Structured
+values (sex, years, dates, age, status) are read; one that cannot be read is kept verbatim (the
+importer puts it in the report's ``extra`` and notes) with a warning naming the row and the
+column — it never refuses the report. Only a row that names nobody is refused here.
 """
 
 from __future__ import annotations
@@ -10,32 +12,38 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from typing import Any
+
+import yaml
 
 from athar.core.dates import ARABIC_DIGITS, parse_partial_date
 from athar.matching.names.normalize import detect_script, normalize_arabic
 from athar.registry.models import ReportedStatus
 
-MALE = {"m", "male", "man", "boy", "ذكر", "ذ", "رجل", "شاب", "طفل", "h", "homme"}
-FEMALE = {"f", "female", "woman", "girl", "انثى", "أنثى", "ا", "امراة", "امرأة", "فتاة", "طفلة", "femme"}
-UNKNOWN_SEX = {"u", "unknown", "other", "غير معروف", "غير محدد", "؟", "?", "-"}
-STATUSES = {
-    ReportedStatus.DETAINED: {"detained", "in_custody", "in custody", "arrested", "معتقل", "معتقلة", "محتجز"},
-    ReportedStatus.MISSING: {"missing", "disappeared", "forcibly disappeared", "مفقود", "مفقودة", "مختف",
-                             "مختفي", "مختفي قسريا", "مختف قسريا", "مغيب"},
-    ReportedStatus.RELEASED: {"released", "freed", "found", "محرر", "مفرج عنه", "مفرج عنها", "أفرج عنه", "افرج عنه"},
-    ReportedStatus.DEAD: {"dead", "deceased", "killed", "died", "متوفى", "متوفي", "متوفاة", "توفي", "شهيد", "قتل"},
-    ReportedStatus.UNKNOWN: {"unknown", "غير معروف", "غير محدد"},
-}
 TEXT_FIELDS = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
                "family_name", "mother_name", "birth_place", "governorate", "city", "neighbourhood",
                "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "reporter_relation",
                "notes")
-MAX_TEXT = {"distinguishing_marks": 10_000, "notes": 20_000, "detainee_number": 40}
+NAME_FIELDS = ("full_name_ar", "full_name_latin", "first_name", "family_name", "full_name")
+# Longest value each field holds (the database column); a longer one is kept verbatim in ``extra``.
+MAX_TEXT = {"full_name_ar": 300, "full_name_latin": 300, "mother_name": 200, "birth_place": 200,
+            "neighbourhood": 200, "arrest_place": 200, "arresting_agency": 200, "detainee_number": 40,
+            "distinguishing_marks": 100_000, "notes": 100_000}
+MAX_AGE = 120
 
 
 class RowError(ValueError):
     """A row that cannot go in, with the reason in plain words."""
+
+
+@dataclass(frozen=True)
+class ValueWarning:
+    """A value athar could not read: kept verbatim, the report imported anyway."""
+
+    field: str
+    value: str
+    reason: str
 
 
 @dataclass
@@ -49,66 +57,57 @@ class ParsedRow:
     contact: str = ""
     photos: list[str] = field(default_factory=list)
     extra: dict[str, str] = field(default_factory=dict)
+    warnings: list[ValueWarning] = field(default_factory=list)
 
 
 def _fold(text: str) -> str:
-    return normalize_arabic(text).strip().lower().translate(ARABIC_DIGITS)
+    value = normalize_arabic(text).strip().lower().translate(ARABIC_DIGITS)
+    return re.sub(r"[\s\-_.]+", " ", value).strip()
 
 
 @lru_cache(maxsize=1)
-def _sex_words() -> dict[str, str]:
-    return {_fold(w): code for code, words in (("M", MALE), ("F", FEMALE), ("U", UNKNOWN_SEX)) for w in words}
+def _vocabulary() -> dict[str, dict[str, str]]:
+    """``{"sex": {folded word: code}, "status": {folded word: status}}`` from data/values.yaml."""
+    text = resources.files("athar.registry").joinpath("data/values.yaml").read_text("utf-8")
+    table = yaml.safe_load(text)
+    return {kind: {_fold(str(w)): code for code, words in table[kind].items() for w in words}
+            for kind in ("sex", "status")}
 
 
-@lru_cache(maxsize=1)
-def _status_words() -> dict[str, str]:
-    return {_fold(w).replace("_", " "): str(status) for status, words in STATUSES.items() for w in words}
+def parse_sex(value: str) -> str | None:
+    """M, F or U from the ways reports write it; None when the value is not one of them."""
+    key = _fold(value)
+    return "U" if not key else _vocabulary()["sex"].get(key)
 
 
-@lru_cache(maxsize=4096)
-def parse_sex(value: str) -> str:
-    """M, F or U from the ways reports write it; RowError for anything else."""
+def parse_status(value: str) -> str | None:
+    """The status the reporter believes (a ReportedStatus value); None when not recognised."""
     key = _fold(value)
     if not key:
-        return "U"
-    if key in _sex_words():
-        return _sex_words()[key]
-    raise RowError(f"sex {value!r} is not one of M / F / ذكر / أنثى")
-
-
-@lru_cache(maxsize=4096)
-def parse_status(value: str) -> str:
-    """The status the reporter believes, as one of ReportedStatus; RowError for anything else."""
-    key = _fold(value).replace("-", " ").replace("_", " ")
-    if not key:
         return str(ReportedStatus.UNKNOWN)
-    if key in _status_words():
-        return _status_words()[key]
-    raise RowError(f"status {value!r} is not one of detained, missing, released, dead (معتقل، مفقود…)")
+    return _vocabulary()["status"].get(key)
 
 
 def parse_birth(value: str, today: dt.date) -> tuple[int | None, dt.date | None]:
-    """A birth year, or a full or partial birth date (its year is kept)."""
+    """A birth year, or a full or partial birth date (its year is kept); ValueError when unreadable."""
     text = value.strip().translate(ARABIC_DIGITS)
     if not text:
         return None, None
-    try:
-        date = parse_partial_date(text)
-    except ValueError as exc:
-        raise RowError(f"birth year {value!r} is not a year or a date") from exc
+    date = parse_partial_date(text)
     assert date is not None
     if date.date.year > today.year:
-        raise RowError(f"birth year {value!r} is in the future")
+        raise ValueError("the birth year is in the future")
     return date.date.year, (date.date if date.precision == "day" else None)
 
 
 def parse_age(value: str) -> int | None:
+    """Whole years (``35``, ``٣٥``, ``35 سنة``, ``35 years``); ValueError when unreadable."""
     text = value.strip().translate(ARABIC_DIGITS)
     if not text:
         return None
-    match = re.fullmatch(r"(\d{1,3})(?:\.0+)?\s*(?:years?|سنة|عام|عاما|سنوات)?", text)
-    if not match or int(match.group(1)) > 120:
-        raise RowError(f"age at detention {value!r} is not a whole number of years (0–120)")
+    match = re.fullmatch(r"(\d{1,3})(?:\.0+)?\s*(?:years?|yrs?|ans|سنة|عام|عاما|سنوات|سنه)?", text)
+    if not match or int(match.group(1)) > MAX_AGE:
+        raise ValueError(f"not a whole number of years (0–{MAX_AGE})")
     return int(match.group(1))
 
 
@@ -119,41 +118,81 @@ def split_full_name(value: str, fields: dict[str, Any]) -> None:
         fields.setdefault(target, value.strip())
 
 
-def build_fields(values: dict[str, str], today: dt.date) -> dict[str, Any]:
-    """Report fields from mapped values (RowError when a structured value cannot be read)."""
+def has_a_name(values: dict[str, str]) -> bool:
+    """True when the row names somebody (in any name column, whatever its length)."""
+    return any(values.get(n, "").strip() for n in NAME_FIELDS)
+
+
+def build_fields(values: dict[str, str], today: dt.date, warnings: list[ValueWarning]) -> dict[str, Any]:
+    """Report fields from mapped values; an unreadable value is left out and named in ``warnings``."""
+    if not has_a_name(values):
+        raise RowError("no name: a report needs at least a full name, a first name or a family name")
     fields: dict[str, Any] = {}
     for name in TEXT_FIELDS:
         text = values.get(name, "").strip()
-        if len(text) > MAX_TEXT.get(name, 300):
-            raise RowError(f"{name} is longer than {MAX_TEXT.get(name, 300)} characters")
-        if text:
+        limit = MAX_TEXT.get(name, 120)
+        if len(text) > limit:
+            warnings.append(ValueWarning(name, text, f"longer than {limit} characters: kept as written"))
+        elif text:
             fields[name] = text
-    split_full_name(values.get("full_name", ""), fields)
-    if not any(fields.get(n) for n in ("full_name_ar", "full_name_latin", "first_name", "family_name")):
-        raise RowError("no name: a report needs at least a full name, a first name or a family name")
-    fields["sex"] = parse_sex(values.get("sex", ""))
-    fields["reported_status"] = parse_status(values.get("reported_status", ""))
-    fields["birth_year"], fields["birth_date"] = parse_birth(values.get("birth_year", ""), today)
-    _arrest(values, fields, today)
+    split_full_name(values.get("full_name", "")[:300], fields)
+    _read_choice(values, "sex", parse_sex, "U", "not one of M / F / unknown (ذكر / أنثى / غير معروف)",
+                 fields, warnings)
+    _read_choice(values, "reported_status", parse_status, str(ReportedStatus.UNKNOWN),
+                 "not a status athar knows (detained, missing, released, dead — معتقل، مفقود، مطلق سراح، متوفى)",
+                 fields, warnings)
+    _birth(values, fields, today, warnings)
+    _arrest(values, fields, today, warnings)
     return fields
 
 
-def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date) -> None:
+def _read_choice(values: dict[str, str], name: str, parse: Any, default: str, reason: str,
+                 fields: dict[str, Any], warnings: list[ValueWarning]) -> None:
+    raw = values.get(name, "")
+    code = parse(raw)
+    if code is None:
+        warnings.append(ValueWarning(name, raw.strip(), reason))
+    fields[name] = code or default
+
+
+def _birth(values: dict[str, str], fields: dict[str, Any], today: dt.date, warnings: list[ValueWarning]) -> None:
+    raw = values.get("birth_year", "")
     try:
-        arrest = parse_partial_date(values.get("arrest_date", ""))
+        fields["birth_year"], fields["birth_date"] = parse_birth(raw, today)
     except ValueError as exc:
-        raise RowError(str(exc)) from exc
-    if arrest and arrest.date > today:
-        raise RowError(f"arrest date {values['arrest_date']!r} is in the future")
+        warnings.append(ValueWarning("birth_year", raw.strip(), f"not a year or a date ({exc})"))
+        fields["birth_year"], fields["birth_date"] = None, None
+
+
+def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date, warnings: list[ValueWarning]) -> None:
+    raw = values.get("arrest_date", "")
+    try:
+        arrest = parse_partial_date(raw)
+        if arrest and arrest.date > today:
+            raise ValueError("the date is in the future")
+    except ValueError as exc:
+        warnings.append(ValueWarning("arrest_date", raw.strip(), f"not a date athar can read ({exc})"))
+        arrest = None
     fields["arrest_date"] = arrest.date if arrest else None
     fields["arrest_date_precision"] = arrest.precision if arrest else "unknown"
-    age = parse_age(values.get("age_at_detention", ""))
-    if age is not None and fields["birth_year"] is None:
-        if arrest is None:
-            raise RowError("age at detention without a date of detention: the birth year cannot be worked out")
-        fields["birth_year"], fields["birth_year_margin"] = arrest.date.year - age, 1
+    _age(values, fields, arrest.date.year if arrest else None, warnings)
     if fields["birth_year"] and arrest and fields["birth_year"] > arrest.date.year:
-        raise RowError("born after the arrest date")
+        warnings.append(ValueWarning("birth_year", values.get("birth_year", "").strip(),
+                                     "born after the arrest date: both kept as written, check them"))
+
+
+def _age(values: dict[str, str], fields: dict[str, Any], arrest_year: int | None,
+         warnings: list[ValueWarning]) -> None:
+    """An age is kept as an age; with a year of arrest it also gives a birth year (± 1)."""
+    raw = values.get("age_at_detention", "")
+    try:
+        age = parse_age(raw)
+    except ValueError as exc:
+        warnings.append(ValueWarning("age_at_detention", raw.strip(), str(exc)))
+        return
+    fields["age_at_detention"] = age
+    if age is not None and fields["birth_year"] is None and arrest_year is not None:
+        fields["birth_year"], fields["birth_year_margin"] = arrest_year - age, 1
 
 
 def split_photos(value: str) -> list[str]:

@@ -47,7 +47,9 @@ def test_arabic_headers(write_csv: Callable[..., Path]) -> None:
     assert report.governorate_ref.name_en == "Homs"
 
 
-def test_bad_rows_are_named_and_good_rows_go_in(write_csv: Callable[..., Path]) -> None:
+def test_only_nameless_and_duplicate_rows_are_refused(write_csv: Callable[..., Path]) -> None:
+    """Unreadable sex, year, date, or a birth after the arrest: the report goes in, the value is kept
+    verbatim under its column with a warning naming row and column."""
     rows = [
         ["B1", "", "", "M", "1980", "", "", "", "", ""],
         ["B2", "سامر علي", "", "X", "1980", "", "", "", "", ""],
@@ -60,11 +62,52 @@ def test_bad_rows_are_named_and_good_rows_go_in(write_csv: Callable[..., Path]) 
     ]
     result = import_reports(write_csv(HEADER, rows), source="s")
     reasons = {r["row"]: r["reason"] for r in result["rejected"]}
-    assert set(reasons) == {2, 3, 4, 5, 6, 8}
-    assert "no name" in reasons[2] and "sex" in reasons[3] and "birth year" in reasons[4]
-    assert "impossible date" in reasons[5] and "born after" in reasons[6] and "row 7" in reasons[8]
-    assert result["imported"] == 2
+    assert set(reasons) == {2, 8}
+    assert "no name" in reasons[2] and "duplicate" in reasons[8] and "row 7" in reasons[8]
+    assert result["imported"] == 6
+    kept = {(w["row"], w["column"], w["value"]) for w in result["value_warnings"]}
+    assert kept == {(3, "sex", "X"), (4, "birth_year", "19x0"), (5, "arrest_date", "2012-02-30"),
+                    (6, "birth_year", "2015")}
+    b2 = Report.objects.get(report_id="B2")
+    assert b2.sex == "U" and b2.extra == {"sex": "X"} and "sex: X" in b2.notes
+    b4 = Report.objects.get(report_id="B4")
+    assert b4.arrest_date is None and b4.extra == {"arrest_date": "2012-02-30"}
+    assert Report.objects.get(report_id="B5").birth_year == 2015
+    assert any("row 3, column sex" in w for w in result["warnings"])
     assert AuditEvent.objects.filter(action="registry.import").count() == 1
+
+
+@pytest.mark.parametrize(("written", "status"), [
+    ("مطلق سراح", "released"), ("محرر", "released"), ("أفرج عنه", "released"), ("افرج عنها", "released"),
+    ("معتقل", "detained"), ("معتقلة", "detained"), ("مفقود", "missing"), ("مختفي قسرياً", "missing"),
+    ("متوفى", "dead"), ("متوفية", "dead"), ("غير معروف", "unknown"), ("Released", "released"),
+    ("in-custody", "detained"), ("forcibly disappeared", "missing"), ("Deceased", "dead"), ("", "unknown"),
+    ("died in custody", "dead"), ("مجهول المصير", "missing"),
+])
+def test_statuses_families_write(written: str, status: str) -> None:
+    from athar.registry.rows import parse_status
+
+    assert parse_status(written) == status
+
+
+@pytest.mark.parametrize(("written", "sex"), [
+    ("ذكر", "M"), ("أنثى", "F"), ("انثي", "F"), ("Male", "M"), ("female", "F"), ("غير معروف", "U"),
+    ("unknown", "U"), ("", "U"), ("?", "U"), ("بنت", "F"), ("M.", "M"),
+])
+def test_sex_as_written(written: str, sex: str) -> None:
+    from athar.registry.rows import parse_sex
+
+    assert parse_sex(written) == sex
+
+
+def test_unknown_status_is_kept_verbatim(write_csv: Callable[..., Path]) -> None:
+    path = write_csv(["report_id", "full_name_ar", "الحالة"], [["S1", "سامر علي", "نقل إلى صيدنايا"]])
+    result = import_reports(path, source="s")
+    assert result["imported"] == 1 and result["rejected"] == []
+    assert result["value_warnings"][0] == {"row": 2, "column": "الحالة", "value": "نقل إلى صيدنايا",
+                                           "reason": result["value_warnings"][0]["reason"]}
+    report = Report.objects.get()
+    assert report.reported_status == "unknown" and report.extra == {"الحالة": "نقل إلى صيدنايا"}
 
 
 def test_reimport_adds_nothing_and_a_changed_row_is_a_new_version(write_csv: Callable[..., Path]) -> None:
@@ -134,17 +177,23 @@ def test_syrian_detainee_finder_format(write_csv: Callable[..., Path]) -> None:
          "0123456789", "تم اعتقاله من منزله", "منظمة حقوق الإنسان"],
         ["Omar Khaled", "2012-05", "Homs", "", "", "20", "male", "deceased", "", "", ""],
         ["Bad Age", "2012", "Homs", "", "", "old", "male", "missing", "", "", ""],
+        ["سامر خالد", "", "درعا", "", "", "24", "غير معروف", "مطلق سراح", "", "", ""],
     ]
     result = import_reports(write_csv(SDF_HEADER, rows))
     assert any("second header row" in w for w in result["warnings"])
-    assert result["imported"] == 2 and [r["row"] for r in result["rejected"]] == [5]
+    assert result["imported"] == 4 and result["rejected"] == []
+    assert [(w["row"], w["column"], w["value"]) for w in result["value_warnings"]] == [
+        (5, "age_at_detention", "old")]
     ahmad = Report.objects.get(full_name_ar="أحمد محمد علي")
-    assert (ahmad.birth_year, ahmad.birth_year_margin) == (1978, 1)
+    assert (ahmad.birth_year, ahmad.birth_year_margin, ahmad.age_at_detention) == (1978, 1, 35)
     assert ahmad.arresting_agency == "سجن حلب المركزي" and ahmad.reported_status == "detained"
     assert ahmad.source == "منظمة حقوق الإنسان" and ahmad.arrest_place == "حلب"
     omar = Report.objects.get(full_name_latin="Omar Khaled")
     assert omar.reported_status == "dead" and omar.sex == "M" and omar.birth_year == 1992
     assert omar.source == "syrian-detainee-finder"
+    samer = Report.objects.get(full_name_ar="سامر خالد")
+    assert (samer.age_at_detention, samer.birth_year, samer.sex) == (24, None, "U")
+    assert samer.reported_status == "released"
 
 
 def test_photos_are_stored_by_content(write_csv: Callable[..., Path], tmp_path: Path, settings) -> None:
@@ -156,8 +205,10 @@ def test_photos_are_stored_by_content(write_csv: Callable[..., Path], tmp_path: 
                      [["P1", "محمود السالم", "a.jpg; b.png"], ["P2", "خالد السالم", "missing.jpg"],
                       ["P3", "سامر السالم", "../etc/passwd"]])
     result = import_reports(path, source="s")
-    assert result["imported"] == 1
-    assert {r["row"] for r in result["rejected"]} == {3, 4}
+    assert result["imported"] == 3 and result["rejected"] == []
+    assert {(w["row"], w["value"]) for w in result["value_warnings"]} == {(3, "missing.jpg"), (4, "../etc/passwd")}
+    assert Report.objects.get(report_id="P2").extra == {"photos": "missing.jpg"}
+    assert not Report.objects.get(report_id="P3").photos.exists()
     photos = Report.objects.get(report_id="P1").photos.all()
     assert len(photos) == 2
     for photo in photos:
@@ -172,9 +223,13 @@ def test_a_file_without_a_name_column_is_refused(write_csv: Callable[..., Path])
 
 def test_the_detainee_number_column_is_a_field_of_the_report(write_csv: Callable[..., Path]) -> None:
     """A number the family knows goes to ``Report.detainee_number`` (Arabic digits read as digits
-    when compared), under the template's Arabic header too; one longer than 40 characters is refused."""
+    when compared), under the template's Arabic header too; one longer than 40 characters is kept
+    verbatim in ``extra`` with a warning (the report goes in)."""
     path = write_csv(["رقم البلاغ", "الاسم الكامل بالعربية", "رقم المعتقل"],
                      [["D1", "سامر خالد الحسن", "٣٤١٢"], ["D2", "خالد الحسن", "9" * 41]])
     result = import_reports(path, source="org")
-    assert result["imported"] == 1 and result["rejected"][0]["row"] == 3
+    assert result["imported"] == 2 and result["rejected"] == []
+    assert result["value_warnings"][0]["row"] == 3 and result["value_warnings"][0]["column"] == "رقم المعتقل"
     assert Report.objects.get(report_id="D1").detainee_number == "٣٤١٢"
+    d2 = Report.objects.get(report_id="D2")
+    assert d2.detainee_number == "" and d2.extra == {"رقم المعتقل": "9" * 41}

@@ -22,6 +22,14 @@ def test_governorates_in_both_scripts(text: str, pcode: str) -> None:
     assert Place.objects.get(pk=resolver.resolve(text)).pcode == pcode
 
 
+@pytest.mark.parametrize(("one", "other"), [
+    ("Al-Hasakeh", "Hasakeh"), ("Al Hasakah", "Hasakah"), ("As-Sweida", "Sweida"), ("الحسكة", "حسكة"),
+    ("Deir ez-Zor", "Deir Zor"), ("El-Bab", "Bab"),
+])
+def test_the_article_is_not_part_of_a_place_key(one: str, other: str) -> None:
+    assert place_key(one) == place_key(other)
+
+
 def test_unknown_place_stays_unresolved() -> None:
     assert PlaceResolver.load().resolve("Atlantis") is None
     assert place_key("  ") == ""

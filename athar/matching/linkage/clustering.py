@@ -3,7 +3,10 @@
 * "same" pairs are always joined (first), whatever the model says;
 * "different" pairs are never in one cluster: a model edge that would join two clusters
   holding a "different" pair is skipped (edges are taken strongest first);
-* "unsure" decisions leave the model's edge as it is.
+* "unsure" decisions leave the model's edge as it is;
+* with ``constraints`` (constraints.py), a model edge that would put two incompatible reports
+  (different given names, fathers, mothers or sexes, birth years far apart) into one cluster is
+  refused and kept with its reason in ``split_edges``: siblings are never chained into one person.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import pandas as pd
+
+from athar.matching.linkage.constraints import Constraints
 
 DECISIONS = ("same", "different", "unsure")
 
@@ -32,6 +37,7 @@ class ClusterOutcome:
     cluster_of: dict[str, str]
     cut_edges: list[tuple[str, str, float]] = field(default_factory=list)  # model edges refused
     conflicts: list[str] = field(default_factory=list)  # "same" decisions that contradict "different"
+    split_edges: list[tuple[str, str, float, str]] = field(default_factory=list)  # refused by a constraint
 
 
 def normalise_decisions(decisions: Iterable[Decision | dict | tuple] | pd.DataFrame | None) -> list[Decision]:
@@ -58,6 +64,10 @@ class _Components:
     def __init__(self, ids: Iterable[str]) -> None:
         self.parent = {i: i for i in ids}
         self.cannot: dict[str, set[str]] = {}
+        self.members: dict[str, list[str]] = {}
+
+    def members_of(self, root: str) -> list[str]:
+        return self.members.get(root) or [root]
 
     def find(self, x: str) -> str:
         root = x
@@ -78,6 +88,7 @@ class _Components:
         if len(self.cannot.get(ra, ())) < len(self.cannot.get(rb, ())):
             ra, rb = rb, ra
         self.parent[rb] = ra
+        self.members[ra] = self.members_of(ra) + self.members.pop(rb, [rb])
         if rb in self.cannot:
             self.cannot.setdefault(ra, set()).update(self.cannot.pop(rb))
 
@@ -88,8 +99,9 @@ class _Components:
 
 
 def cluster_pairs(ids: Iterable[str], pairs: pd.DataFrame, threshold: float,
-                  decisions: list[Decision] | None = None) -> ClusterOutcome:
-    """Cluster ids from pairs (columns unique_id_l, unique_id_r, match_probability)."""
+                  decisions: list[Decision] | None = None, constraints: Constraints | None = None) -> ClusterOutcome:
+    """Cluster ids from pairs (columns unique_id_l, unique_id_r, match_probability); strongest
+    edges first, each refused when a "different" decision or a constraint forbids the join."""
     decisions = decisions or []
     comps = _Components(str(i) for i in ids)
     for d in decisions:
@@ -111,6 +123,11 @@ def cluster_pairs(ids: Iterable[str], pairs: pd.DataFrame, threshold: float,
         if comps.cannot and comps.forbidden(a, b):
             outcome.cut_edges.append((a, b, float(p)))
             continue
+        if constraints is not None:
+            reason = constraints.conflict(comps.members_of(comps.find(a)), comps.members_of(comps.find(b)))
+            if reason:
+                outcome.split_edges.append((a, b, float(p), reason))
+                continue
         comps.union(a, b)
     outcome.cluster_of = {i: comps.find(i) for i in comps.parent}
     return outcome

@@ -12,6 +12,7 @@ import pandas as pd
 from splink import Linker, block_on
 
 from athar.matching.linkage.clustering import Decision, cluster_pairs, normalise_decisions
+from athar.matching.linkage.constraints import Constraints
 from athar.matching.linkage.engine import make_db_api, register
 from athar.matching.linkage.model import (TF_MIN_ROWS, LinkageModel, build_settings, default_model,
                                           effective_parameters, model_from_splink)
@@ -20,7 +21,7 @@ from athar.matching.linkage.settings import training_rules
 
 KEY_COLUMNS = [
     "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
-    "first_cblk", "father_cblk", "family_cblk",
+    "first_cblk", "father_cblk", "family_cblk", "first_dblk", "father_dblk", "family_dblk",
     "governorate_id", "city_key", "birth_place_key", "arrest_year", "sex", "agency_id",
 ]
 logging.getLogger("splink").setLevel(logging.WARNING)
@@ -39,10 +40,12 @@ class LinkageResult:
 
     pairs     one row per scored pair above the review floor: unique_id_l, unique_id_r,
               match_probability, match_weight, decision ('' or the reviewer's), status
-              ('linked', 'review', 'not linked', 'cut by decision'), gamma_*/bf_* columns
+              ('linked', 'review', 'not linked', 'cut by decision', 'split'), split (why a
+              constraint kept the pair apart, constraints.py), gamma_*/bf_* columns
               and, when asked, an ``explanation``
     clusters  unique_id → cluster_id (every input report, singletons included)
-    review    the pairs in the unsure band that no reviewer has decided yet
+    review    the pairs in the unsure band that no reviewer has decided yet, and the pairs a
+              constraint kept apart (status 'split', reason in ``split``)
     conflicts reviewer decisions that contradict each other
     """
 
@@ -123,13 +126,14 @@ def link_reports(
     pairs = apply_guards(pairs, review_band[0])
     decided = normalise_decisions(decisions)
     pairs = _apply_decisions(pairs, decided)
-    outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided)
+    outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided, Constraints(table))
     pairs = _status(pairs, outcome.cut_edges, threshold, review_band)
+    pairs = _mark_splits(pairs, outcome.split_edges)
     if explain if explain is not None else len(pairs) < 200_000:
         pairs["explanation"] = explain_pairs(pairs)
     clusters = pd.DataFrame({"unique_id": list(outcome.cluster_of), "cluster_id": list(outcome.cluster_of.values())})
     clusters = clusters[clusters["unique_id"].isin(set(table["unique_id"]))].reset_index(drop=True)
-    review = pairs[pairs["status"] == "review"].reset_index(drop=True)
+    review = pairs[pairs["status"].isin(["review", "split"])].reset_index(drop=True)
     return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model)
 
 
@@ -234,6 +238,20 @@ def _status(pairs: pd.DataFrame, cut: list[tuple[str, str, float]], threshold: f
     return pairs
 
 
+def _mark_splits(pairs: pd.DataFrame, split: list[tuple[str, str, float, str]]) -> pd.DataFrame:
+    """Pairs the model linked but a constraint kept apart: status 'split', the reason in ``split``
+    (they go to the review queue: a reviewer may still judge them the same person)."""
+    pairs["split"] = ""
+    if not split:
+        return pairs
+    reasons = {frozenset((a, b)): reason for a, b, _, reason in split}
+    keys = [frozenset(k) for k in zip(pairs["unique_id_l"], pairs["unique_id_r"])]
+    found = pd.Series([reasons.get(k, "") for k in keys], index=pairs.index, dtype=object)
+    pairs["split"] = found
+    pairs.loc[(found != "") & (pairs["decision"] == ""), "status"] = "split"
+    return pairs
+
+
 def explain_pairs(pairs: pd.DataFrame) -> list[str]:
     """One readable line per pair: each comparison's level and match weight (needs the
     ``level_*`` columns of :func:`add_levels`)."""
@@ -248,7 +266,9 @@ def explain_pairs(pairs: pd.DataFrame) -> list[str]:
             if isinstance(level, str) and level != "missing":
                 parts[i].append(f"{name}: {level} ({weight[i]:+.1f})")
     guards = pairs["guard"] if "guard" in pairs.columns else [""] * len(pairs)
-    return ["; ".join(p + ([g] if g else [])) if p else "decided by a reviewer" for p, g in zip(parts, guards)]
+    splits = pairs["split"] if "split" in pairs.columns else [""] * len(pairs)
+    return ["; ".join(p + ([g] if g else []) + ([f"kept apart: {s}"] if s else [])) if p else "decided by a reviewer"
+            for p, g, s in zip(parts, guards, splits)]
 
 
 def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs: float = 2e6,

@@ -19,8 +19,9 @@ import pandas as pd
 import yaml
 
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
-from athar.matching.names.phonetic import coarse_skeleton
+from athar.matching.names.phonetic import coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
+from athar.matching.names.written import read_written_name
 
 NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
 INPUT_COLUMNS = [
@@ -101,8 +102,9 @@ def _year(value: str) -> int | None:
 
 @lru_cache(maxsize=50_000)
 def _parsed_full(full: str) -> dict[str, NameToken | None]:
-    family_first = "," in full
-    parts = parse_full_name(full.replace(",", " "), family_first=family_first)
+    """Parts of a full name as written in lists: titles, brackets, nicknames and a glued place
+    set apart, family-first order recognised (athar.matching.names.written)."""
+    parts = parse_full_name(read_written_name(full).name)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
 
 
@@ -130,7 +132,7 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
     parsed = _parsed_full(full) if full and not all(given.values()) else {}
     out = []
     for part in ("first", "father", "grandfather", "family"):
-        text = given[part]
+        text = read_written_name(given[part]).name if part == "first" and given[part] else given[part]
         out.append(_keys(text) if text else _token_keys(parsed.get(part)))
     out.extend(_mother_keys(mother))
     return out
@@ -165,6 +167,8 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     out = pd.DataFrame({"unique_id": df["unique_id"].astype(str).to_numpy()})
     for name, values in columns.items():
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
+    for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
+        out[f"{part}_dblk"] = out[f"{part}_blk"].map(lambda b: (dotless(b) or None) if isinstance(b, str) else None)
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     out["sex"] = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None).to_numpy()
     out["governorate_id"] = get["governorate"].map(governorate_id).to_numpy()

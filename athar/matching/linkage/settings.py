@@ -131,6 +131,9 @@ FULL_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "city_key"),
     ("first_blk", "father_blk", "governorate_id", "arrest_year"),
     ("father_blk", "family_blk", "birth_year"),
+    # a name misread by its dots (handwriting, OCR: قهد for فهد) must not hide a pair
+    ("first_dblk", "father_dblk", "family_dblk", "governorate_id"),
+    ("first_dblk", "family_dblk", "birth_year"),
 ]
 # Above SCALE_ROWS reports the rules above make blocks that grow with the square of the
 # table (a million reports: ~150 million pairs); these add a fine key (birth year, city,
@@ -147,6 +150,7 @@ SCALE_RULES: list[tuple[str, ...]] = [
     ("father_blk", "family_blk", "birth_year", "governorate_id"),
     ("first_blk", "father_blk", "family_blk", "city_key"),
     ("first_blk", "father_blk", "family_blk", "mother_blk"),
+    ("first_dblk", "father_dblk", "family_dblk", "birth_year", "governorate_id"),
 ]
 # When the reports hold names only (no place, year or date), blocks use names alone.
 NAMES_ONLY_RULES: list[tuple[str, ...]] = [
@@ -158,6 +162,7 @@ NAMES_ONLY_RULES: list[tuple[str, ...]] = [
     ("first_cblk", "family_cblk"),
     ("first_cblk", "father_cblk"),
     ("father_cblk", "family_cblk"),
+    ("first_dblk", "father_dblk", "family_dblk"),
 ]
 TRAINING_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "family_blk"),
@@ -174,7 +179,8 @@ _OLD_TRAINING_RULES: list[tuple[str, ...]] = [
 # Names-only rules are also used on smaller tables, where their blocks stay small
 # ("Muhammad al-Hasan" is 3% of Syrian men: at 1,000,000 reports that block alone would
 # hold ~10^8 pairs). Row limits per names-only rule:
-NAMES_ONLY_LIMITS = {0: 300_000, 1: 50_000, 2: 50_000, 3: 50_000, 4: 100_000, 5: 20_000, 6: 20_000, 7: 20_000}
+NAMES_ONLY_LIMITS = {0: 300_000, 1: 50_000, 2: 50_000, 3: 50_000, 4: 100_000, 5: 20_000, 6: 20_000, 7: 20_000,
+                     8: 100_000}
 
 
 NAMES_ONLY_TRAINING_RULES: list[tuple[str, ...]] = [
@@ -195,7 +201,7 @@ def blocking_rules(populated: set[str], n_rows: int = 0) -> list[Any]:
     or when the table is small enough for them."""
     rules = [r for r in (SCALE_RULES if n_rows > SCALE_ROWS else FULL_RULES) if set(r) <= populated]
     names_only = [r for r in NAMES_ONLY_RULES if set(r) <= populated]
-    names = {"first_blk", "father_blk", "family_blk", "mother_blk"}
+    names = {"first_blk", "father_blk", "family_blk", "mother_blk", "first_dblk", "father_dblk", "family_dblk"}
     if not any(set(r) - names for r in rules):
         rules = names_only
     else:

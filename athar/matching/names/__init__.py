@@ -2,6 +2,8 @@
 
 The pipeline (docs/names.md):
 
+0. ``read_written_name``   titles, kunyas, notes, nicknames and a glued place set apart;
+                           family-name-first order and abbreviations read (written.py).
 1. ``normalize_name``      Unicode NFKC, harakat/tatweel/zero-width removed, alef/hamza/
                            taa marbuta/alef maqsura unified, Persian letters and digits.
 2. ``tokenize_name``       name tokens: compounds joined (عبد الرحمن, Nour Eddine), the
@@ -18,6 +20,7 @@ from athar.matching.names.normalize import detect_script, normalize_arabic, norm
 from athar.matching.names.parse import NameParts, parse_full_name
 from athar.matching.names.phonetic import latin_key, skeleton, transliterate
 from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name
+from athar.matching.names.written import WrittenName, read_written_name
 
 __all__ = [
     "NameComparison",
@@ -25,6 +28,7 @@ __all__ = [
     "NameParts",
     "NameToken",
     "TokenAlignment",
+    "WrittenName",
     "compare_names",
     "compare_tokens",
     "detect_script",
@@ -36,6 +40,7 @@ __all__ = [
     "normalize_latin",
     "normalize_name",
     "parse_full_name",
+    "read_written_name",
     "skeleton",
     "tokenize_name",
     "transliterate",

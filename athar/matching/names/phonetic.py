@@ -1,6 +1,7 @@
 """Step 3 of the name pipeline: keys in one Latin key space for both scripts.
 
-* ``latin_key``     a spelling key for Latin names: doubled letters, ou/oo/o → u,
+* ``latin_key``     a spelling key for Latin names: French "ou" before a vowel at the start → w
+  (Ouassim), doubled letters, ou/oo/o → u,
   ee/ie → i, ei/ai/ay/ey → ay, ph → f, dj → j, ch → sh, final "ah" → "a", final y → i.
 * ``transliterate`` Arabic → readable Latin (letter table + context rules for و/ي/ة).
 * ``skeleton``      the cross-script consonant skeleton: consonant classes only,
@@ -30,9 +31,12 @@ _LATIN_RULES = [
 _VOWELS = set("aeiou")
 
 
+_FRENCH_W = re.compile(r"^ou(?=[aeiy])")
+
+
 def latin_key(token: str) -> str:
     """Spelling key of one folded Latin name token (see module docstring)."""
-    key = token.lower()
+    key = _FRENCH_W.sub("w", token.lower())  # French "ou" before a vowel is w: Ouassim, Oualid
     for pattern, repl in _LATIN_RULES[:7]:
         key = pattern.sub(repl, key)
     key = _DOUBLES.sub(r"\1", key)
@@ -94,7 +98,7 @@ def arabic_skeleton(token: str) -> str:
 @lru_cache(maxsize=200_000)
 def latin_skeleton(token: str) -> str:
     """Consonant skeleton of one folded Latin token."""
-    text = re.sub(r"[^a-z]", "", token.lower())
+    text = _FRENCH_W.sub("w", re.sub(r"[^a-z]", "", token.lower()))
     out: list[str] = []
     i = 0
     rules = _latin_skeleton_rules()
@@ -133,3 +137,16 @@ def coarse_skeleton(skel: str) -> str:
 def skeleton(token: str, script: str) -> str:
     """Cross-script skeleton of one normalised token in the given script ('ar' or 'latin')."""
     return arabic_skeleton(token) if script == "ar" else latin_skeleton(token)
+
+
+# Consonant classes of the skeleton whose Arabic letters differ only by their dots (ر/ز, ح/ج/خ,
+# ب/ت/ث/ن, س/ش, ص/ض, ط/ظ, ف/ق, د/ذ): one name misread in handwriting or by OCR.
+# ع/غ: ع leaves no consonant in the skeleton, so غ is dropped too.
+_DOTLESS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "d": "s", "k": "f", "g": None})
+
+
+def dotless(skel: str) -> str:
+    """The skeleton with dotted twins merged (see ``_DOTLESS``), doubles and a final h dropped
+    again as the skeleton does (حبيث → hbt → hbb → hb, as حبيب)."""
+    merged = _DOUBLES.sub(r"\1", skel.translate(_DOTLESS))
+    return merged[:-1] if len(merged) > 1 and merged.endswith("h") else merged

@@ -77,7 +77,9 @@ def _token_keys(text: str, script: str) -> tuple[str, str, str, str | None, str,
     core = core_form(text, script)
     key = latin_key(transliterate(core) if script == "ar" else core)
     ikey = index_key(text, script)
-    canon = variant_index().canonical(ikey) or variant_index().near_canonical(ikey)
+    # exact spelling, or one typo inside a known spelling; not the vowel-blind lookup, which
+    # made عامر (Amer) into عمر (Omar) and "Amer" into عمرو (Amr) (issue 18, docs/names.md)
+    canon = variant_index().exact.get(ikey) or variant_index().near_canonical(ikey)
     skel = skeleton(core, script)
     block = skeleton(core_form(canon, "latin"), "latin") if canon else skel
     return core, key, ikey, canon, skel, block
@@ -111,6 +113,9 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     m = re.match(r"^(al|el|il|ul|ad|ar|as|at|az|an|ash|ed|es|er|en|ud|ur|us)-(.+)$", word)
     if m:
         return m.group(2), True
+    m = re.match(r"^(?:l|el|al)'(.{3,})$", word)  # Maghrebi/French elided article: L'houcine = الحسين
+    if m:
+        return m.group(1), True
     if (word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word[2] not in "aeiouyw"
             and word not in p["not_article_latin"]):
         if variant_index().canonical("la:" + latin_key(word)) is None:
@@ -167,6 +172,7 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
     text = normalize_name(name)
     if not text:
         return ()
+    protected = _hamza_al_words(name or "")
     articles, markers, _, _, _ = _word_lists()
     abbreviations = _particles()["abbreviations"]
     out: list[NameToken] = []
@@ -205,7 +211,7 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
             out.append(_make(prev.text + " " + word, prev.script, prev.article, suffix))
             i += 1
             continue
-        word, had_article = _strip_article(word, script)
+        word, had_article = (word, False) if word in protected else _strip_article(word, script)
         fused = _split_fused(word, script)
         if fused:
             head, rest, kind = fused
@@ -215,6 +221,12 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         pending_article = False
         i += 1
     return tuple(out)
+
+
+def _hamza_al_words(name: str) -> frozenset[str]:
+    """Words written with أل/إل: the article is written with a bare alef (ال), so a hamza on
+    the alef says the letters belong to the name (أليفة، ألطاف، إلهام), not an article."""
+    return frozenset(normalize_name(w) for w in name.split() if w.startswith(("أل", "إل")))
 
 
 def _make(text: str, script: str, article: bool, compound: str) -> NameToken:

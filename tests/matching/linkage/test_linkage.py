@@ -17,8 +17,11 @@ def test_every_pair_is_explained(linked) -> None:  # type: ignore[no-untyped-def
     pairs = linked.pairs
     assert len(pairs) > 0
     assert pairs["explanation"].str.contains("first name").mean() > 0.9
-    assert set(pairs["status"]) <= {"linked", "review", "not linked", "cut by decision"}
-    assert (linked.review["match_probability"] < linked.threshold).all()
+    assert set(pairs["status"]) <= {"linked", "review", "not linked", "cut by decision", "split"}
+    split = pairs[pairs["status"] == "split"]
+    assert split["explanation"].str.contains("kept apart: ").all() and (split["split"] != "").all()
+    review = linked.review[linked.review["status"] == "review"]
+    assert (review["match_probability"] < linked.threshold).all()
 
 
 def test_clusters_cover_every_report(synthetic: pd.DataFrame, linked) -> None:  # type: ignore[no-untyped-def]

@@ -22,3 +22,9 @@ def test_spark_gives_the_same_pairs_as_duckdb() -> None:
     merged = spark.pairs.merge(duck.pairs, on=["unique_id_l", "unique_id_r"])
     assert len(merged) == len(duck.pairs) == len(spark.pairs)
     assert np.abs(merged["match_probability_x"] - merged["match_probability_y"]).max() < 1e-9
+    # the same persons: clustering (with its constraints) runs on the pairs, whatever the engine
+    def persons(result) -> set[frozenset[str]]:  # type: ignore[no-untyped-def]
+        return {frozenset(g["unique_id"]) for _, g in result.clusters.groupby("cluster_id")}
+
+    assert persons(spark) == persons(duck)
+    assert sorted(spark.pairs["status"]) == sorted(duck.pairs["status"])

@@ -1,0 +1,148 @@
+"""What makes two reports different people, whatever their score (constrained clustering).
+
+Brothers and sisters share a father, a mother, a family name, a town and often an arrest: a model
+that scores names and facts will score them high, and plain connected components then chain a
+whole family into one person. A cluster must never hold two reports that are incompatible:
+
+* different given names: first names that are neither the same name, the same consonants across
+  scripts or spellings, the same letters but for their dots (ر/ز, ح/ج/خ …), a typo apart (three
+  consonants or more, one edit, alike), nor — both unknown to the variants table (foreign or
+  rare names, whose Arabic spellings vary most) — one consonant apart, or two for long names;
+* different fathers' names, or different mothers' first names (the same test);
+* different sexes (both stated);
+* birth years more than ``MAX_YEAR_GAP`` apart (both stated).
+
+A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pandas as pd
+from rapidfuzz.distance import JaroWinkler, Levenshtein
+
+from athar.matching.names.phonetic import dotless
+
+CONSTRAINTS_VERSION = "incompatible-reports v1"
+MAX_YEAR_GAP = 5
+LONG_SKELETON = 4
+MIN_SKELETON = 3
+MIN_SPELLING_SIMILARITY = 0.8
+NAME_PARTS = {"first": "given names differ", "father": "fathers' names differ", "mother": "mothers' names differ"}
+
+
+@dataclass(frozen=True)
+class NameKey:
+    """The keys of one name part of one report (see prepare.py)."""
+
+    text: str
+    block: str
+    coarse: str
+    skeleton: str
+    known: bool
+
+
+def _key(row: dict, part: str) -> NameKey | None:
+    text = row.get(f"{part}_id")
+    if not isinstance(text, str) or not text:
+        return None
+    def s(col: str) -> str:
+        value = row.get(f"{part}_{col}")
+        return value if isinstance(value, str) else ""
+    return NameKey(text, s("blk"), s("cblk"), s("skel"), bool(row.get(f"{part}_known")))
+
+
+def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
+    """False only when both names are given and plainly different names."""
+    if a is None or b is None or a.text == b.text:
+        return True
+    if a.known and b.known:
+        return False  # two different names of the variants table (Mahmoud, Muhammad: one skeleton)
+    if a.block and a.block == b.block:
+        return True
+    if len(a.coarse) >= 2 and a.coarse == b.coarse:
+        return True  # (short coarse keys say little: هزاع and عيدة both give "t")
+    if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or len(dotless(a.skeleton)) >= 2
+                                 and dotless(a.skeleton) == dotless(b.skeleton)):
+        return True
+    if _one_edit_apart(a, b):
+        return True
+    return not a.known and not b.known and _foreign_alike(a, b)
+
+
+def _foreign_alike(a: NameKey, b: NameKey) -> bool:
+    """Two names the variants table does not know (foreign or rare names, whose Arabic spelling
+    varies most: لوزينيان / Lusignan, ايبير / Hebert): alike when their skeletons are at most
+    two edits apart (one of three consonants or more), or their long coarse keys are."""
+    shorter = min(len(a.skeleton), len(b.skeleton))
+    distance = Levenshtein.distance(a.skeleton, b.skeleton)
+    if (shorter >= LONG_SKELETON and distance <= 2) or (shorter >= MIN_SKELETON and distance <= 1):
+        return True
+    long_enough = min(len(a.coarse), len(b.coarse)) >= LONG_SKELETON
+    return long_enough and Levenshtein.distance(a.coarse, b.coarse) <= 2
+
+
+def _one_edit_apart(a: NameKey, b: NameKey) -> bool:
+    """A typo or a misread letter: skeletons of three consonants or more, one edit apart and alike
+    (Jaro-Winkler on the skeletons, which weighs the first letters: Hilmi / Salim are one
+    consonant apart, and two names; حتبل / حنبل is one name misread)."""
+    if min(len(a.skeleton), len(b.skeleton)) < MIN_SKELETON or Levenshtein.distance(a.skeleton, b.skeleton) > 1:
+        return False
+    return JaroWinkler.similarity(a.skeleton, b.skeleton) >= MIN_SPELLING_SIMILARITY
+
+
+@dataclass(frozen=True)
+class ReportFacts:
+    """What the constraints compare, for one report."""
+
+    names: tuple[NameKey | None, ...]
+    sex: str | None
+    birth_year: int | None
+
+
+def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
+    """unique_id → the facts the constraints compare (from the prepared table)."""
+    out: dict[str, ReportFacts] = {}
+    columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "mother")]
+    for row in prepared[["unique_id", "sex", "birth_year", *columns]].to_dict("records"):
+        year = row.get("birth_year")
+        sex = row.get("sex")
+        out[str(row["unique_id"])] = ReportFacts(
+            tuple(_key(row, part) for part in NAME_PARTS),
+            sex if sex in ("M", "F") else None,
+            None if year is None or pd.isna(year) else int(year))
+    return out
+
+
+def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
+    """Why two reports cannot be one person, or None when nothing says so."""
+    for reason, x, y in zip(NAME_PARTS.values(), a.names, b.names):
+        if not names_agree(x, y):
+            return reason
+    if a.sex and b.sex and a.sex != b.sex:
+        return "sexes differ"
+    if a.birth_year and b.birth_year and abs(a.birth_year - b.birth_year) > MAX_YEAR_GAP:
+        return f"birth years {a.birth_year} and {b.birth_year} are more than {MAX_YEAR_GAP} years apart"
+    return None
+
+
+class Constraints:
+    """Checks whether two clusters may be joined: no pair across them may be incompatible."""
+
+    def __init__(self, prepared: pd.DataFrame) -> None:
+        self.facts = facts_of(prepared)
+
+    def conflict(self, left: list[str], right: list[str]) -> str | None:
+        """The first incompatibility between a member of ``left`` and one of ``right``."""
+        for a in left:
+            fa = self.facts.get(a)
+            if fa is None:
+                continue
+            for b in right:
+                fb = self.facts.get(b)
+                if fb is not None:
+                    reason = incompatibility(fa, fb)
+                    if reason:
+                        return f"{reason} (reports {a} and {b})"
+        return None

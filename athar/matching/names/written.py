@@ -1,0 +1,200 @@
+"""Step 0 of the name pipeline: read a name the way people write it in lists.
+
+Real lists carry more than the name: titles and descriptors before it (الطالب، الحاج، Dr.), a
+kunya or a note in brackets ("(أبو محمد)", "(lawyer)"), a nickname after a marker (الملقب …),
+a place glued after it ("محمد المحمود - خناصر"), the family name first ("AL-SALIH Muhammad Yusuf",
+"al-Miqdad, Ahmad Mahmud", "السالم محمد احمد") and abbreviations ("Mhd", "Moh'd", "M."). Each of
+these goes to a field of its own (kept, shown, weak evidence); ``name`` is what is left, in the
+usual order (given names, then the family name). Every rule is data: data/written_forms.yaml.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from athar.matching.names.normalize import normalize_name, normalize_unicode
+from athar.matching.names.resources import load_table
+from athar.matching.names.tokens import name_tokens
+
+_BRACKETS = re.compile(r"[\(\[\{«]([^\)\]\}»]*)(?:[\)\]\}»]|$)")
+_COMMAS = re.compile(r"\s*[,،]\s*")
+
+
+@dataclass(frozen=True)
+class WrittenName:
+    """A written name taken apart; ``name`` holds only the person's names, given names first."""
+
+    name: str
+    titles: tuple[str, ...] = ()
+    kunya: tuple[str, ...] = ()
+    nickname: str = ""
+    notes: tuple[str, ...] = ()
+    place: str = ""
+    family_first: bool = False
+    rules: tuple[str, ...] = field(default_factory=tuple)  # which rules fired, for explanations
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict:
+    return load_table("written_forms")
+
+
+@lru_cache(maxsize=1)
+def _words(kind: str) -> frozenset[str]:
+    entry = _table()[kind]
+    words = entry if isinstance(entry, list) else entry["arabic"] + entry["latin"]
+    return frozenset(normalize_name(str(w)) for w in words)
+
+
+@lru_cache(maxsize=1)
+def _abbreviations() -> dict[str, str]:
+    return {str(form).lower(): full for full, forms in _table()["abbreviations"].items() for form in forms}
+
+
+def _key(word: str) -> str:
+    return normalize_name(word.strip(".:;"))
+
+
+@lru_cache(maxsize=200_000)
+def read_written_name(text: str | None) -> WrittenName:
+    """Take a written name apart (see the module docstring); never raises on any string."""
+    raw = normalize_unicode(text or "")
+    rules: list[str] = []
+    raw, kunya, notes = _brackets(raw, rules)
+    raw, nickname = _nickname(raw, rules)
+    raw, place = _place(raw, rules)
+    raw, comma_first, descriptor = _comma(raw, rules)
+    notes += [descriptor] if descriptor else []
+    words, titles = _titles(raw.split(), rules)
+    words = _expand_abbreviations(words, rules)
+    words, moved = _family_first(words, rules) if not comma_first else (words, False)
+    return WrittenName(" ".join(words), tuple(titles), tuple(kunya), nickname, tuple(notes), place,
+                       comma_first or moved, tuple(rules))
+
+
+def _brackets(text: str, rules: list[str]) -> tuple[str, list[str], list[str]]:
+    kunya, notes = [], []
+    for inner in _BRACKETS.findall(text):
+        inner = inner.strip()
+        if not inner:
+            continue
+        first = _key(inner.split()[0])
+        (kunya if first in _words("kunya_words") and len(inner.split()) > 1 else notes).append(inner)
+    if kunya or notes:
+        rules.append("bracketed kunya or note set apart")
+    return _BRACKETS.sub(" ", text).strip(), kunya, notes
+
+
+def _nickname(text: str, rules: list[str]) -> tuple[str, str]:
+    words = text.split()
+    markers = _words("nickname_markers")
+    for i in range(1, len(words)):
+        for size in (3, 2, 1):
+            if _key(" ".join(words[i:i + size])) in markers and i + size < len(words):
+                rest = " ".join(words[i + size:])
+                rules.append("nickname after a marker set apart")
+                return " ".join(words[:i]), re.sub(r"^(ب|بـ)\s*", "", rest).strip()
+    return text, ""
+
+
+def _place(text: str, rules: list[str]) -> tuple[str, str]:
+    for separator in _table()["place_separators"]:
+        head, sep, tail = text.rpartition(separator)
+        if sep and len(head.split()) >= 2 and 1 <= len(tail.split()) <= 3:
+            rules.append("place after the name set apart")
+            return head.strip(), tail.strip()
+    words = text.split()
+    if len(words) >= 4 and _key(words[-2]) in _words("place_words"):
+        rules.append("place after the name set apart")
+        return " ".join(words[:-2]), words[-1]
+    return text, ""
+
+
+def _comma(text: str, rules: list[str]) -> tuple[str, bool, str]:
+    """(name, family name first?, a descriptor after the comma): "al-Miqdad, Ahmad" is family
+    first; "Ahmad Ali, lawyer" has a descriptor."""
+    parts = [p for p in _COMMAS.split(text) if p.strip()]
+    if len(parts) == 2 and _key(parts[1]) in _words("titles"):
+        rules.append("descriptor after a comma set apart")
+        return parts[0], False, parts[1].strip()
+    if len(parts) == 2:
+        rules.append("family name first (before the comma)")
+        return f"{parts[1]} {parts[0]}", True, ""
+    return " ".join(parts), False, ""
+
+
+def _titles(words: list[str], rules: list[str]) -> tuple[list[str], list[str]]:
+    titles: list[str] = []
+    table = _words("titles")
+    while len(words) > 2 or (len(words) == 2 and not titles and _key(words[0]) in table and len(words[1]) > 1):
+        size = 2 if len(words) > 3 and _key(" ".join(words[:2])) in table else 1
+        if _key(" ".join(words[:size])) not in table or len(words) - size < 1:
+            break
+        titles.append(" ".join(words[:size]))
+        words = words[size:]
+    if titles:
+        rules.append("titles before the name set apart")
+    return words, titles
+
+
+def _expand_abbreviations(words: list[str], rules: list[str]) -> list[str]:
+    table = _abbreviations()
+    out = list(words)
+    for i, word in enumerate(words[:-1]):
+        full = table.get(word.lower())
+        if full and (len(word) > 2 or i == 0):
+            out[i] = full
+            rules.append(f"abbreviation {word!r} read as {full}")
+    return out
+
+
+def _family_first(words: list[str], rules: list[str]) -> tuple[list[str], bool]:
+    """Upper-case family name first (Latin), or a first word with the article (both scripts)."""
+    if len(words) < 2:
+        return words, False
+    lead = 0
+    while lead < len(words) and _is_upper(words[lead]):
+        lead += 1
+    if 0 < lead < len(words) and any(w[:1].isupper() and not _is_upper(w) for w in words[lead:]):
+        rules.append("family name first (upper case)")
+        return words[lead:] + words[:lead], True
+    if (len(words) >= 2 and _has_article(words[0]) and not any(_has_article(w) for w in words[1:])
+            and _known_given(words[-1])):
+        rules.append("family name first (a first word with the article, known given names after it)")
+        return words[1:] + words[:1], True
+    if len(words) >= 3 and _is_nisba_family(words):
+        rules.append("family name first (an unknown nisba before known given names)")
+        return words[1:] + words[:1], True
+    return words, False
+
+
+def _is_nisba_family(words: list[str]) -> bool:
+    """"فاعوري مصطفى حسين": a first word ending in ي that is no known given name, followed by
+    given names the variants table knows (the last one too)."""
+    first = _key(words[0])
+    if not (first.endswith("ي") and len(first) >= 5):
+        return False
+    tokens = name_tokens(words[0])
+    return len(tokens) == 1 and tokens[0].canonical is None and _known_given(words[1]) and _known_given(words[-1])
+
+
+def _known_given(word: str) -> bool:
+    """A word the variants table knows as a given name (one token, article-free)."""
+    tokens = name_tokens(word)
+    return len(tokens) == 1 and not tokens[0].article and tokens[0].canonical is not None
+
+
+def _is_upper(word: str) -> bool:
+    letters = [c for c in word if c.isalpha()]
+    return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+def _has_article(word: str) -> bool:
+    key = _key(word)
+    if key in _words("article_given_names"):
+        return False
+    if re.match(r"^(al|el)[- ]\w", key):
+        return True
+    return key.startswith("ال") and len(key) > 4

@@ -1,0 +1,93 @@
+"""Every linkage dev set side by side (library path, DuckDB), with sibling merges.
+
+    nice .venv/bin/python -m benchmarks.linkage.bench_devsets [set ...] [--write FOLDER]
+
+Sets: phenomena (athar.matching.linkage.devset, 4,000 reports, seed 11), synthetic (the first
+generator, 4,000 reports, seed 5), real_cross (real Arab names, each person once per script,
+held-out spellings; 400 persons), ofac (OFAC Syria name variants), google_cross (the Google
+transliteration eval split composed into three-word names; 2,000 persons). ``--write FOLDER``
+also writes each set as an import-template CSV with a ``person_id`` column for
+``athar eval linkage FILE --truth-column person_id --json`` (the product path). The figures
+go to docs/linkage.md with this command.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+
+from athar.matching.linkage import evaluate_clusters, generate_reports, link_reports, template_to_linkage_input
+from athar.matching.linkage.devset import generate_devset, real_cross_script, sibling_merges
+from athar.matching.names import detect_script
+
+SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "names"
+
+
+def _template(df: pd.DataFrame) -> pd.DataFrame:
+    for col in ("first_name", "father_name", "family_name", "mother_name", "sex", "birth_year", "birth_place",
+                "governorate", "city", "arrest_date", "arresting_agency", "full_name_ar", "full_name_latin"):
+        if col not in df.columns:
+            df[col] = ""
+    return df.fillna("")
+
+
+def ofac() -> pd.DataFrame:
+    df = pd.read_csv(SHARED / "derived" / "ofac_syria_name_variants.csv", dtype=str, keep_default_na=False)
+    arabic = df["name"].map(lambda n: detect_script(n) == "ar")
+    return _template(pd.DataFrame({
+        "report_id": [f"o{i}" for i in range(len(df))], "full_name_ar": df["name"].where(arabic, ""),
+        "full_name_latin": df["name"].where(~arabic, ""), "birth_year": df["birth_years"].str.split("|").str[0],
+        "birth_place": df["birth_place"].str.split(",").str[0], "person_id": df["entity_id"]}))
+
+
+def google_cross() -> pd.DataFrame:
+    from benchmarks.linkage.bench_cross_script import build
+
+    df = build(2000, "google")
+    arabic = df["full_name"].map(lambda n: detect_script(n) == "ar")
+    return _template(pd.DataFrame({"report_id": df["unique_id"], "full_name_ar": df["full_name"].where(arabic, ""),
+                                   "full_name_latin": df["full_name"].where(~arabic, ""), "person_id": df["person"]}))
+
+
+SETS = {
+    "phenomena": lambda: _template(generate_devset(4000, seed=11)),
+    "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
+    "real_cross": lambda: _template(real_cross_script(400, seed=3)),
+    "ofac": ofac,
+    "google_cross": google_cross,
+}
+
+
+def run(name: str) -> dict[str, object]:
+    df = SETS[name]()
+    start = time.time()
+    result = link_reports(template_to_linkage_input(df), explain=False)
+    clusters = result.cluster_ids(df["report_id"].astype(str))
+    scores = evaluate_clusters(clusters, df["person_id"].astype(str).tolist())
+    out: dict[str, object] = {"set": name, "records": len(df), **{k: round(v, 4) for k, v in scores.items()},
+                              "seconds": round(time.time() - start, 1)}
+    if "family_id" in df.columns:
+        out["sibling_merges"] = sibling_merges(df, clusters)
+    return out
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    write = None
+    if "--write" in args:
+        write = Path(args[args.index("--write") + 1])
+        args = args[:args.index("--write")] + args[args.index("--write") + 2:]
+    for name in args or list(SETS):
+        if write:
+            write.mkdir(parents=True, exist_ok=True)
+            SETS[name]().drop(columns=["family_id"], errors="ignore").to_csv(write / f"{name}.csv", index=False)
+            continue
+        print(json.dumps(run(name)), flush=True)
+
+
+if __name__ == "__main__":
+    main()

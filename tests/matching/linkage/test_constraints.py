@@ -1,0 +1,86 @@
+"""Constrained clustering: brothers and sisters are never one person; every split is explained."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from athar.matching.linkage import cluster_pairs, link_reports, prepare_reports, template_to_linkage_input
+from athar.matching.linkage.constraints import Constraints, facts_of, incompatibility
+from athar.matching.linkage.devset import _builtin_pool, generate_devset, sibling_merges
+
+FAMILY = [  # five children of one father, one mother, one family name, one town, one arrest
+    ("c1", "محمد أحمد الحلبي", "M", "1980"), ("c2", "Mahmoud Ahmad al-Halabi", "M", "1982"),
+    ("c3", "خالد أحمد الحلبي", "M", "1984"), ("c4", "Fatima Ahmad Halabi", "F", "1986"),
+    ("c5", "مريم أحمد الحلبي", "F", "1988"),
+    ("c6", "Mohamed Ahmed El-Halabi", "M", "1980"), ("c7", "محمود احمد الحلبي", "M", "1981"),
+]
+
+
+def _family() -> pd.DataFrame:
+    return pd.DataFrame([{"unique_id": uid, "full_name": name, "sex": sex, "birth_year": year,
+                          "mother_name": "فاطمة العلي", "governorate": "حلب", "arrest_date": "2012-06-01"}
+                         for uid, name, sex, year in FAMILY])
+
+
+def test_five_children_of_one_father_stay_five_people() -> None:
+    result = link_reports(_family())
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["c1"] == cluster["c6"] and cluster["c2"] == cluster["c7"]
+    others = [cluster[c] for c in ("c1", "c2", "c3", "c4", "c5")]
+    assert len(set(others)) == 5
+
+
+def test_a_chain_through_a_third_report_is_refused_and_explained() -> None:
+    """A and B (brothers) both score high with C (a report that gives no first name) —
+    connected components would chain them; the constraint keeps them apart and says why."""
+    table = prepare_reports(pd.DataFrame([
+        {"unique_id": "a", "full_name": "محمد أحمد الحلبي", "sex": "M"},
+        {"unique_id": "b", "full_name": "محمود أحمد الحلبي", "sex": "M"},
+        {"unique_id": "c", "father_name": "أحمد", "family_name": "الحلبي", "sex": "M"},
+    ]))
+    pairs = pd.DataFrame({"unique_id_l": ["a", "b"], "unique_id_r": ["c", "c"], "match_probability": [0.99, 0.98]})
+    plain = cluster_pairs(table["unique_id"], pairs, 0.9)
+    assert plain.cluster_of["a"] == plain.cluster_of["b"]  # what connected components do
+    outcome = cluster_pairs(table["unique_id"], pairs, 0.9, constraints=Constraints(table))
+    assert outcome.cluster_of["a"] != outcome.cluster_of["b"]
+    assert outcome.split_edges == [("b", "c", 0.98, "given names differ (reports b and a)")]
+
+
+def test_a_reviewer_may_still_say_same() -> None:
+    table = prepare_reports(pd.DataFrame([{"unique_id": "a", "full_name": "محمد أحمد الحلبي"},
+                                          {"unique_id": "b", "full_name": "محمود أحمد الحلبي"}]))
+    pairs = pd.DataFrame({"unique_id_l": ["a"], "unique_id_r": ["b"], "match_probability": [0.99]})
+    from athar.matching.linkage import Decision
+
+    outcome = cluster_pairs(table["unique_id"], pairs, 0.9, [Decision("a", "b", "same")], Constraints(table))
+    assert outcome.cluster_of["a"] == outcome.cluster_of["b"]
+
+
+@pytest.mark.parametrize(("one", "other", "reason"), [
+    ({"full_name": "محمد أحمد الحلبي"}, {"full_name": "Mohamed Ahmad Halabi"}, None),
+    ({"full_name": "محمد أحمد الحلبي"}, {"full_name": "Mahmoud Ahmad Halabi"}, "given names differ"),
+    ({"full_name": "Hilmi Bassam Baroudi"}, {"full_name": "Salem Bassam Baroudi"}, "given names differ"),
+    ({"full_name": "نوفل حمادة قصاب"}, {"full_name": "نوفل خمادة قصاب"}, None),  # dots misread
+    ({"full_name": "ناصر هشام الحلبي"}, {"full_name": "ناضر هشام الحلبي"}, None),
+    ({"full_name": "سامر علي", "sex": "M"}, {"full_name": "سامر علي", "sex": "F"}, "sexes differ"),
+    ({"full_name": "سامر علي", "birth_year": "1970"}, {"full_name": "سامر علي", "birth_year": "1976"},
+     "birth years 1970 and 1976 are more than 5 years apart"),
+    ({"full_name": "سامر علي", "birth_year": "1970"}, {"full_name": "سامر علي", "birth_year": "1975"}, None),
+    ({"full_name": "سامر علي", "mother_name": "فاطمة"}, {"full_name": "سامر علي", "mother_name": "مريم"},
+     "mothers' names differ"),
+    ({"full_name": "سامر علي الحسن"}, {"full_name": "سامر خالد الحسن"}, "fathers' names differ"),
+    ({"full_name": "سامر الحسن"}, {"full_name": "سامر خالد الحسن"}, None),  # a dropped middle name
+])
+def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
+    facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))
+    assert incompatibility(facts["1"], facts["2"]) == reason
+
+
+def test_no_sibling_merges_in_families_of_brothers_and_sisters() -> None:
+    """The second generator's families (built-in names: few names, so many namesakes and
+    siblings sharing everything but the first name)."""
+    df = generate_devset(1500, seed=7, pool=_builtin_pool()).fillna("")
+    assert df.groupby("family_id")["person_id"].nunique().max() >= 3
+    result = link_reports(template_to_linkage_input(df), explain=False)
+    assert sibling_merges(df, result.cluster_ids(df["report_id"])) == 0

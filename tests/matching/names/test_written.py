@@ -1,0 +1,118 @@
+"""Names as real lists write them: every rule of data/written_forms.yaml on real-looking strings."""
+
+from __future__ import annotations
+
+import pytest
+
+from athar.matching.names import name_tokens, parse_full_name
+from athar.matching.names.written import read_written_name
+
+
+@pytest.mark.parametrize(("written", "name", "titles"), [
+    ("الطالب محمد أحمد الخطيب", "محمد أحمد الخطيب", ("الطالب",)),
+    ("المعتقلة فاطمة علي السالم", "فاطمة علي السالم", ("المعتقلة",)),
+    ("الحاج عبد الرحمن الحلبي", "عبد الرحمن الحلبي", ("الحاج",)),
+    ("الشيخ أحمد الصياصنة", "أحمد الصياصنة", ("الشيخ",)),
+    ("الدكتور عدنان وهبة", "عدنان وهبة", ("الدكتور",)),
+    ("د. عبد العزيز الخير", "عبد العزيز الخير", ("د.",)),
+    ("Dr. Ahmad Ali Hassan", "Ahmad Ali Hassan", ("Dr.",)),
+    ("Mr. Khalil Maatouk", "Khalil Maatouk", ("Mr.",)),
+    ("Eng. Samer Khaled al-Homsi", "Samer Khaled al-Homsi", ("Eng.",)),
+    ("el hadj Mohamed Salah Benali", "Mohamed Salah Benali", ("el hadj",)),
+])
+def test_titles_and_descriptors_are_set_apart(written: str, name: str, titles: tuple[str, ...]) -> None:
+    read = read_written_name(written)
+    assert (read.name, read.titles) == (name, titles)
+
+
+@pytest.mark.parametrize("written", ["محمد الشيخ", "Ahmad al-Sheikh", "Mohammad Dr"])
+def test_a_title_word_at_the_end_is_a_family_name(written: str) -> None:
+    assert read_written_name(written).name == written
+
+
+def test_a_kunya_in_brackets() -> None:
+    read = read_written_name("محمد أحمد الحسن (أبو محمد)")
+    assert (read.name, read.kunya, read.notes) == ("محمد أحمد الحسن", ("أبو محمد",), ())
+    read = read_written_name("Omar Kamal (Abu Khaled)")
+    assert (read.name, read.kunya) == ("Omar Kamal", ("Abu Khaled",))
+
+
+def test_other_bracketed_text_is_a_note() -> None:
+    read = read_written_name("Ahmad Kamal (lawyer)")
+    assert (read.name, read.notes) == ("Ahmad Kamal", ("lawyer",))
+    assert read_written_name("سامر خليل [من داريا]").notes == ("من داريا",)
+
+
+def test_a_descriptor_after_a_comma_is_a_note() -> None:
+    read = read_written_name("Ahmad Ali Hassan, lawyer")
+    assert (read.name, read.notes, read.family_first) == ("Ahmad Ali Hassan", ("lawyer",), False)
+
+
+def test_a_nickname_after_a_marker() -> None:
+    read = read_written_name("محمد علي الملقب بأبو سمرة")
+    assert (read.name, read.nickname) == ("محمد علي", "أبو سمرة")
+    assert read_written_name("Ahmad Jarrah aka Abu Jaber").nickname == "Abu Jaber"
+
+
+@pytest.mark.parametrize(("written", "name", "place"), [
+    ("محمد المحمود - خناصر", "محمد المحمود", "خناصر"),
+    ("أحمد خالد العبدالله – دير الزور", "أحمد خالد العبدالله", "دير الزور"),
+    ("Yasser Ali / Daraa", "Yasser Ali", "Daraa"),
+    ("خالد محمد الحسين من داريا", "خالد محمد الحسين", "داريا"),
+])
+def test_a_place_glued_after_the_name(written: str, name: str, place: str) -> None:
+    read = read_written_name(written)
+    assert (read.name, read.place) == (name, place)
+
+
+def test_a_hyphen_inside_a_name_is_not_a_place() -> None:
+    assert read_written_name("Ahmad al-Salem").place == ""
+    assert read_written_name("Abdel-Rahman Kassem").name == "Abdel-Rahman Kassem"
+
+
+@pytest.mark.parametrize(("written", "name"), [
+    ("AL-SALIH Muhammad Yusuf", "Muhammad Yusuf AL-SALIH"),
+    ("al-Miqdad, Ahmad Mahmud", "Ahmad Mahmud al-Miqdad"),
+    ("SHALISH, Zuhayr", "Zuhayr SHALISH"),
+    ("MAKHLUF Rami", "Rami MAKHLUF"),
+    ("الخطيب، محمد أحمد", "محمد أحمد الخطيب"),
+    ("السالم محمد أحمد", "محمد أحمد السالم"),
+    ("فاعوري مصطفى حسين", "مصطفى حسين فاعوري"),
+    ("الأسعد معاذ", "معاذ الأسعد"),
+])
+def test_family_name_first(written: str, name: str) -> None:
+    read = read_written_name(written)
+    assert read.name == name and read.family_first
+
+
+@pytest.mark.parametrize("written", ["ALI HASSAN", "Muhammad Yusuf al-Salih", "محمد أحمد السالم", "الياس خوري جبران",
+                                     "شادي محمد علي", "Ali Hassan", "حجي النجار", "محمد الأسعد"])
+def test_given_names_first_stay_as_written(written: str) -> None:
+    read = read_written_name(written)
+    assert read.name == written and not read.family_first
+
+
+@pytest.mark.parametrize(("written", "first"), [
+    ("Mhd Ali Hassan", "muhammad"), ("Moh'd Khair Suleiman", "muhammad"), ("M. Ali Hassan", "muhammad"),
+    ("Mohd. Nour Kassem", "muhammad"),
+])
+def test_abbreviations_of_muhammad(written: str, first: str) -> None:
+    assert read_written_name(written).name.split()[0] == first
+
+
+def test_the_parsed_parts_of_a_written_name() -> None:
+    parts = parse_full_name(read_written_name("المعتقل AL-HASAN Khaled Omar (Abu Omar)").name)
+    assert parts.as_text() == {"first": "khaled", "father": "omar", "grandfather": None, "family": "al-hasan"}
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("عبدالكريم", "عبد الكريم"), ("Abdulkarim", "Abd al-Karim"), ("Abdelkarim", "Abd el Karim"),
+    ("نورالدين", "نور الدين"), ("Nureddin", "Nour al-Din"),
+])
+def test_joined_and_split_compounds_are_one_name(one: str, other: str) -> None:
+    assert [t.block_key for t in name_tokens(one)] == [t.block_key for t in name_tokens(other)]
+
+
+@pytest.mark.parametrize(("one", "other"), [("کریم", "كريم"), ("علی", "علي"), ("فاطمة", "فاطمه"), ("مصطفى", "مصطفي")])
+def test_persian_letters_and_final_forms_fold(one: str, other: str) -> None:
+    assert name_tokens(one)[0].key == name_tokens(other)[0].key
