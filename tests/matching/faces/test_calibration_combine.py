@@ -50,3 +50,23 @@ def test_metrics_on_a_toy_matrix() -> None:
     assert m["true_match_rate"] == 1.0 and m["absent_probes"] == 1.0
     m = identification_metrics(s, [0, 1, -1], [False, True, True], lambda x: x > 0.5)
     assert m["rank1"] == 0.5  # a probe without a face counts as ranked last
+
+
+def test_several_photos_have_their_own_fit_and_one_photo_keeps_the_first() -> None:
+    several = {"a": 12.0, "b": -4.0, "threshold": 0.98, "data": "two photos"}
+    c = Calibration("m", "v", 10.0, -5.0, 0.9, "platt", "toy", several=several)
+    assert c.for_photos(1) is c and c.for_photos(0) is c
+    two = c.for_photos(2)
+    assert (two.a, two.b, two.threshold, two.photos) == (12.0, -4.0, 0.98, "several")
+    assert c.for_photos(5) == two
+    assert two.probability(0.5) == pytest.approx(1 / (1 + np.exp(-(12.0 * 0.5 - 4.0))))
+    plain = Calibration("m", "v", 10.0, -5.0, 0.9, "platt", "toy")
+    assert plain.for_photos(3) is plain  # no several fit: the one-photo curve
+
+
+def test_several_fit_round_trips_as_json(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    c = Calibration("m", "v", 10.0, -5.0, 0.9, "platt", "toy", several={"a": 1.0, "b": 0.0, "threshold": 0.5})
+    c.save(tmp_path / "c.json")
+    assert Calibration(**json.loads((tmp_path / "c.json").read_text())).for_photos(2).a == 1.0
