@@ -15,8 +15,8 @@ photo of a body lying on a table or a bag:
    flash (gain 1.2–1.5 with a bright centre and dark corners, clipped highlights).
 3. The scene: 75 % the photo is laid on a larger sheet (420–800 px wide, plain or fabric-like),
    scaled so the face is 36–140 px wide (a quarter of them under 60 px: small faces), with a white
-   number card (digits and a branch number, in a large bitmap font) near the head — overlapping the
-   forehead or chin 35 % of the time — and another person's head 20 %. Otherwise the photo stays a
+   number card (digits and a branch number) near the head — 35 % of the time taped on the forehead
+   above the brows or lying on the chin below the mouth — and another person's head 20 %. Otherwise the photo stays a
    tight crop, and a number card may still cover its bottom.
 4. Turned by any angle (uniform 0–360°), the frame enlarged, corners filled with the background.
 5. Camera: defocus 0–1.2 px, luminance-dependent noise, JPEG quality 40–85.
@@ -197,14 +197,17 @@ def number_card(sheet: Image.Image, near: tuple[float, float, float], rng: rando
     cx, cy, face_w = near
     cw = int(max(60, face_w * rng.uniform(0.9, 1.6)))
     ch = int(cw * rng.uniform(0.4, 0.6))
-    if overlap:
-        x, y = cx - cw / 2 + rng.uniform(-0.2, 0.2) * face_w, cy + rng.choice((-1.0, 0.55)) * face_w - ch / 2
+    if overlap:  # taped on the forehead (above the brows) or lying on the chin (below the mouth)
+        cw, ch = int(face_w * rng.uniform(0.6, 0.9)), int(face_w * rng.uniform(0.22, 0.3))
+        forehead = rng.random() < 0.5
+        x = cx - cw / 2 + rng.uniform(-0.1, 0.1) * face_w
+        y = cy - 0.4 * face_w - ch if forehead else cy + 0.55 * face_w
     else:
         x, y = cx + rng.uniform(-2.0, 2.0) * face_w, cy + rng.uniform(0.9, 1.8) * face_w
     card = Image.new("RGB", (cw, ch), tuple(rng.randint(225, 250) for _ in range(3)))
     text = f"{rng.randint(1, 9999)}\n{rng.choice(('215', '227', '235', '248', '251', '216'))}"
     ImageDraw.Draw(card).multiline_text((cw * 0.08, ch * 0.05), text, fill=(15, 15, 20), font=_font(max(9, int(ch * 0.38))))
-    card = card.rotate(rng.uniform(-15, 15), expand=True, fillcolor=(0, 0, 0))
+    card = card.rotate(rng.uniform(-15, 15) if not overlap else rng.uniform(-5, 5), expand=True, fillcolor=(0, 0, 0))
     mask = card.convert("L").point(lambda v: 255 if v > 0 else 0)
     sheet.paste(card, (int(x), int(y)), mask)
 

@@ -39,6 +39,8 @@ ALIGN_3 = "arcface-3pt"  # eye centres and nose base onto ArcFace's eyes and nos
 ALIGN_FITTED = "dlib5-fitted"  # athar's template: dlib's 5 points where they fall in the ArcFace frame
 # dlib 5 points: 0/1 = right-eye corners (image left side is point 2/3), 4 = base of the nose.
 _ARCFACE_3 = ARCFACE_112[:3]
+# (id of the photo, detector) → (the photo, kept alive so the id stays its own; the chosen face)
+_CHOSEN: dict[tuple[int, str], tuple[Image.Image, "Found | None"]] = {}
 
 
 @dataclass
@@ -100,7 +102,14 @@ class SimplePipeline:
         return out
 
     def best(self, img: Image.Image) -> Found | None:
-        """Detector score + centrality + size, each in [0, 1]."""
+        """Detector score + centrality + size, each in [0, 1]. Remembered per photo object and
+        detector, so variants that change only the alignment or the embedder detect once."""
+        key = (id(img), self.detector_name)
+        if key not in _CHOSEN:
+            _CHOSEN[key] = (img, self._best(img))
+        return _CHOSEN[key][1]
+
+    def _best(self, img: Image.Image) -> Found | None:
         found = self.detections(img)
         if not found:
             return None
@@ -132,7 +141,7 @@ class SimplePipeline:
 
     def vectors(self, img: Image.Image) -> np.ndarray:
         """(0 or 1, 512): the photo's one best face."""
-        f = self.best(img.convert("RGB"))
+        f = self.best(img if img.mode == "RGB" else img.convert("RGB"))
         if f is None:
             return np.zeros((0, self.dim), np.float32)
         return self.embed(self.crop(f))[None, :].astype(np.float32)
