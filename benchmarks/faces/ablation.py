@@ -124,9 +124,34 @@ def product_variant(name: str, model: str = "arcface", consts: dict[str, object]
             faces = one_best(faces, img.width, img.height)
         return np.array([f.embedding for f in faces], np.float32).reshape(-1, face_model.dim)
 
+    # The rescue of dropped detections came later: keys without it are those of the vectors cached before.
+    rescue = bool(consts.get("RESCUE_DROPPED", pl.RESCUE_DROPPED))
+    shown = {k: v for k, v in consts.items() if k != "RESCUE_DROPPED"}
     parts = [model, face_model.version, str(face_model.min_feature_norm), face_model.detector.name,
-             type(face_model.embedder).__name__, str(enhance), json.dumps(consts, sort_keys=True, default=str), str(one)]
-    return Variant(name, "|".join(parts), embed, calibrated=(name == "P"))
+             type(face_model.embedder).__name__, str(enhance), json.dumps(shown, sort_keys=True, default=str), str(one)]
+    parts += ["rescue"] if rescue else []
+    return Variant(name, "|".join(parts), embed, calibrated=name in ("P", "P-rescue"))
+
+
+def rescue_variant() -> Variant:
+    """The product with the rescue of dropped detections (pipeline.RESCUE_DROPPED), computed from the
+    product-before-it's cached vectors: the rescue runs only when a photo has no face at all, so every
+    other photo's vectors are the same; only the photos without a face are analysed again."""
+    before = product_variant("P-rescue", consts={"RESCUE_DROPPED": False})
+    after = product_variant("P+rescue", consts={"RESCUE_DROPPED": True})
+    lookup: dict[int, np.ndarray] = {}
+
+    def embed(img: Image.Image, family: bool) -> np.ndarray:
+        old = lookup.get(id(img))
+        return after.embed(img, family) if old is None or len(old) == 0 else old
+
+    def prime(tag: str, images: list[Image.Image], family: bool) -> None:
+        vecs, _ = vectors(before, tag, lambda: images, family)
+        lookup.update({id(img): v for img, v in zip(images, vecs)})
+
+    v = Variant("P+rescue", after.key + "|rescue-on-empty", embed, calibrated=True)
+    v.prime = prime  # type: ignore[attr-defined]
+    return v
 
 
 def simple_variant(name: str, **kwargs: object) -> Variant:
@@ -149,7 +174,9 @@ def variants() -> dict[str, Callable[[], Variant]]:
         "P-enhance": lambda: product_variant("P-enhance", enhance=False),
         "P-grey-mirror": lambda: product_variant("P-grey-mirror", recipe="plain"),
         "P-floor": lambda: product_variant("P-floor", min_feature_norm=None),
+        "P-rescue": lambda: product_variant("P-rescue", consts={"RESCUE_DROPPED": False}),
         "P+one-face": lambda: product_variant("P+one-face", one=True),
+        "P+rescue": lambda: rescue_variant(),
         "P+hog": lambda: product_variant("P+hog", detector=HogRetry()),
         "P+3pt": lambda: product_variant("P+3pt", embedder=ThreePointEmbedder(ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION)),
         "P+hog+3pt": lambda: product_variant("P+hog+3pt", detector=HogRetry(),
@@ -203,8 +230,15 @@ def vectors(v: Variant, tag: str, make: Callable[[], list[Image.Image]], family:
 
 def evaluate(v: Variant, photos: Photos, tag: str, condition: str) -> dict[str, object]:
     s = photos.split
-    probes, probe_cpu = vectors(v, f"{tag}-probes", photos.probes, True)
-    cases, case_cpu = vectors(v, f"{tag}-{condition}", lambda: photos.cases(condition), False)
+    prime = getattr(v, "prime", None)
+    probe_images, case_images = photos.probes, lambda: photos.cases(condition)
+    if prime is not None:  # reuse the vectors of the product before the change (rescue_variant)
+        kept = photos.probes()
+        probe_images = lambda: kept  # noqa: E731
+        prime(f"{tag}-probes", kept, True)
+        prime(f"{tag}-{condition}", photos.cases(condition), False)
+    probes, probe_cpu = vectors(v, f"{tag}-probes", probe_images, True)
+    cases, case_cpu = vectors(v, f"{tag}-{condition}", case_images, False)
     probes = [p[:1] for p in probes]
     true_case = list(range(len(s.present))) + [-1] * len(s.absent)
     cal = load_calibration("faceplugin-arcface-112")
