@@ -172,6 +172,7 @@ def variants() -> dict[str, Callable[[], Variant]]:
         "P-diagonal": lambda: product_variant("P-diagonal", consts={"DIAGONAL_TURN": None}),
         "P-roll": lambda: product_variant("P-roll", consts={"ROLL_REFINE_ABOVE": None}),
         "P-enhance": lambda: product_variant("P-enhance", enhance=False),
+        "P-detector-blur": lambda: product_variant("P-detector-blur", consts={"DETECTION_BLUR": 0.0}),
         "P-grey-mirror": lambda: product_variant("P-grey-mirror", recipe="plain"),
         "P-floor": lambda: product_variant("P-floor", min_feature_norm=None),
         "P-rescue": lambda: product_variant("P-rescue", consts={"RESCUE_DROPPED": False}),
