@@ -133,6 +133,25 @@ def product_variant(name: str, model: str = "arcface", consts: dict[str, object]
     return Variant(name, "|".join(parts), embed, calibrated=name in ("P", "P-rescue"))
 
 
+class RawCropPipeline(pl.FacePipeline):
+    """The detector sees the enhanced photo; landmarks and embedding the photo as it is."""
+
+    def prepare(self, img: Image.Image) -> tuple[Image.Image, Image.Image]:
+        return img, super().prepare(img)[1]
+
+
+def raw_crop_variant() -> Variant:
+    v = product_variant("P-stretch-for-embedding")
+    pipe = RawCropPipeline(get_face_model("arcface"))
+
+    def embed(img: Image.Image, family: bool) -> np.ndarray:
+        faces = pl.family_order(pipe.analyse(img))
+        faces = faces[:1] if family else faces
+        return np.array([f.embedding for f in faces], np.float32).reshape(-1, 512)
+
+    return Variant(v.name, v.key + "|raw-crop", embed)
+
+
 def rescue_variant() -> Variant:
     """The product with the rescue of dropped detections (pipeline.RESCUE_DROPPED), computed from the
     product-before-it's cached vectors: the rescue runs only when a photo has no face at all, so every
@@ -172,6 +191,7 @@ def variants() -> dict[str, Callable[[], Variant]]:
         "P-diagonal": lambda: product_variant("P-diagonal", consts={"DIAGONAL_TURN": None}),
         "P-roll": lambda: product_variant("P-roll", consts={"ROLL_REFINE_ABOVE": None}),
         "P-enhance": lambda: product_variant("P-enhance", enhance=False),
+        "P-stretch-for-embedding": raw_crop_variant,
         "P-detector-blur": lambda: product_variant("P-detector-blur", consts={"DETECTION_BLUR": 0.0}),
         "P-grey-mirror": lambda: product_variant("P-grey-mirror", recipe="plain"),
         "P-floor": lambda: product_variant("P-floor", min_feature_norm=None),
