@@ -95,7 +95,8 @@ def search(photos: list[Path | bytes], face_number: int | None = None, limit: in
     if scorer.stale_faces:
         query.warnings.append(f"{scorer.stale_faces} archive faces were embedded by an older version of the face "
                               "pipeline and were not searched; run 'athar faces index' to embed them again")
-    calibration = load_calibration(pipeline(model).model_name)
+    # Several photos of the person make a stronger query (their mean vector): their own fit.
+    calibration = load_calibration(pipeline(model).model_name).for_photos(len(query.vectors))
     ranked = sorted(scores.items(), key=lambda kv: -kv[1])
     top = ranked[:limit]
     cases = Case.objects.select_related("facility").in_bulk([c for c, _ in top])
@@ -107,7 +108,8 @@ def search(photos: list[Path | bytes], face_number: int | None = None, limit: in
         "decision": "likely_match" if likely else "no_likely_match",
         "message": LIKELY_MESSAGE if likely else NO_MATCH_MESSAGE,
         "model": calibration.model_name, "model_version": calibration.model_version,
-        "cases_searched": len(scores), "query_faces": query.used, "warnings": query.warnings, "cases": rows,
+        "cases_searched": len(scores), "photos_used": len(query.vectors), "calibration": calibration.photos,
+        "query_faces": query.used, "warnings": query.warnings, "cases": rows,
     }
 
 

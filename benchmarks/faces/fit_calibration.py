@@ -16,6 +16,8 @@ with --conditions all), then:
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
 import math
 import sys
 from pathlib import Path
@@ -91,6 +93,9 @@ def main() -> None:
             f"conditions {', '.join(used)}"
         ),
     )
+    old = calibration_path(model.name)
+    if old.exists():  # the several-photo fit (several_photos.py --fit) is kept; refit it after a pipeline change
+        cal = dataclasses.replace(cal, several=json.loads(old.read_text(encoding="utf-8")).get("several"))
     cal.save(calibration_path(model.name))
     print(f"a={a:.3f} b={b:.3f} score threshold={t:.4f} probability threshold={prob_t:.4f}")
     print(f"genuine pairs {len(gen)}: share above threshold {(gen >= t).mean():.3f}")

@@ -96,3 +96,19 @@ def test_a_face_crop_between_quarter_turns_is_turned_upright_without_black_corne
     corners = [crop.getpixel(p) for p in ((0, 0), (crop.width - 1, 0), (0, crop.height - 1))]
     assert crop.width > 120 and all(abs(c[0] - 120) <= 2 for c in corners)  # enlarged, filled with the photo's colour
     assert upright_crop(photo, Box(50, 50, 150, 150), 90).size == (170, 170)  # a quarter turn: the loose crop, turned
+
+
+def test_several_photos_of_the_person_are_one_query_under_the_several_photo_calibration(lfw, tmp_path):
+    from athar.matching.faces import load_calibration
+
+    build_archive(lfw, tmp_path / "arc")
+    run_ingest(tmp_path / "arc", faces=True)
+    photos = sorted((lfw / "Abdullah_Gul").iterdir())
+    one = search([photos[0]], limit=3)
+    two = search([photos[0], photos[2]], limit=3)
+    assert (one["photos_used"], one["calibration"]) == (1, "one")
+    assert (two["photos_used"], two["calibration"]) == (2, "several") and len(two["query_faces"]) == 2
+    assert two["cases"][0]["case_label"] == "Abdullah_Gul"
+    several = load_calibration(two["model"]).for_photos(2)
+    top = two["cases"][0]
+    assert top["likely_match"] == several.likely_match(top["score"])

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -32,6 +33,19 @@ class Calibration:
     threshold: float  # probability at or above which a case is a "likely match"
     method: str
     data: str
+    # The fit for a query of several family photos (the mean of their vectors): {a, b, threshold,
+    # data}. Several photos lift the true case's score more than a stranger's, so one curve for
+    # both would under-state the evidence of several photos (benchmarks/faces/several_photos.py).
+    several: dict[str, Any] | None = None
+    photos: str = "one"  # which fit this is: "one" or "several"
+
+    def for_photos(self, count: int) -> "Calibration":
+        """The calibration of a query made of ``count`` family photos (one fit, or the several fit)."""
+        if count < 2 or not self.several:
+            return self
+        fit = self.several
+        return replace(self, a=float(fit["a"]), b=float(fit["b"]), threshold=float(fit["threshold"]),
+                       data=str(fit.get("data", self.data)), several=None, photos="several")
 
     def probability(self, score: float) -> float:
         """Calibrated probability that the case shows the searched person."""

@@ -59,6 +59,9 @@ TURN_SWITCH_RATIO = 1.3
 # quarter turns): a head lying between two quarter turns. None: never.
 DIAGONAL_TURN: int | None = 45
 SAME_FACE_OVERLAP = 0.5  # intersection over the smaller box
+# A photo left without any face gets a last look at the detections the upright check dropped; only a
+# crop that is clearly a face is kept (FacePipeline._rescued). False: never.
+RESCUE_DROPPED = True
 # Landmarks of a face rolled by more than this (degrees) are found again on the face turned
 # upright (roll.py): the landmark model misplaces points on a head lying between quarter turns.
 # None: never.
@@ -250,7 +253,27 @@ class FacePipeline:
             faces = _with_better_faces(faces, self._diagonal_faces(img, DIAGONAL_TURN))
         if not faces and short:
             faces = [max(short, key=_norm)]
+        if not faces and RESCUE_DROPPED:
+            faces = self._rescued(img)
         return sorted(faces, key=lambda f: -f.box.area)
+
+    def _rescued(self, img: Image.Image) -> list[DetectedFace]:
+        """A photo left without any face: the detections the upright check dropped (evidence under
+        MIN_FACE_EVIDENCE) get the embedder's opinion at each turn they were found at, and the longest
+        crop is kept if it is clearly a face (``SECOND_OPINION_FACTOR`` × the floor: texture stayed under
+        1.44×). On the second degradation model most archive photos without a face had such a detection:
+        a damaged, dark or rolled head the upright model doubted (docs/faces.md, issue 19)."""
+        floor = self.model.min_feature_norm
+        if floor is None:
+            return []
+        work, seen = self.prepare(img.convert("RGB"))
+        best: DetectedFace | None = None
+        for group in self._groups(self._candidates(seen)):
+            for c in _one_per_turn(group):
+                face = self._embed(self._align(work, c, self._landmarks(work, c)))
+                if _norm(face) >= SECOND_OPINION_FACTOR * floor and (best is None or _norm(face) > _norm(best)):
+                    best = face
+        return [best] if best is not None else []
 
     def _kept_and_short(self, img: Image.Image) -> tuple[list[DetectedFace], list[DetectedFace]]:
         """The faces kept at their best quarter turn, and those under the floor at every turn."""

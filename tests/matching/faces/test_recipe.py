@@ -76,3 +76,14 @@ def test_feature_norm_is_the_mean_raw_length_and_absent_for_embedders_without_ra
 
     vec2, norm2 = embed_crop_with_norm(UnitOnly(), crop, "grey-mirror")  # type: ignore[arg-type]
     assert norm2 is None and np.allclose(vec2, vec, atol=1e-6)
+
+
+def test_the_several_photo_calibration_is_fitted_for_the_current_pipeline() -> None:
+    from athar.matching.faces.calibration import load_calibration
+    from athar.matching.faces.pipeline import FacePipeline
+
+    pipe = FacePipeline()
+    cal = load_calibration(pipe.model_name)
+    assert cal.several and cal.several["model_version"] == pipe.model_version
+    two = cal.for_photos(2)
+    assert two.photos == "several" and 0.5 < two.score_threshold() < 0.7
