@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
 from argparse import SUPPRESS, ArgumentParser
 from typing import Any
 

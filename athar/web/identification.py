@@ -13,7 +13,6 @@ from typing import Any
 
 from django.apps import apps
 from django.db.models import Q, QuerySet
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
