@@ -274,8 +274,9 @@ def evaluate(v: Variant, photos: Photos, tag: str, condition: str) -> dict[str, 
     return row
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+def split_from_arguments(description: str | None) -> tuple[argparse.Namespace, object, "Photos", str]:
+    """The arguments every script of the ablation shares, and the split, photos and cache tag they name."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--split", default="dev", choices=("dev", "test"))
     ap.add_argument("--mated", type=int, default=200)
     ap.add_argument("--distractors", type=int, default=200)
@@ -283,8 +284,11 @@ def main() -> None:
     ap.add_argument("--variants", nargs="*", default=["S", "P"])
     args = ap.parse_args()
     s = make_split(args.split, args.mated, args.distractors)
-    photos = Photos(s)
-    tag = f"{args.split}-{len(s.present) + len(s.absent)}-{len(s.distractors)}"
+    return args, s, Photos(s), f"{args.split}-{len(s.present) + len(s.absent)}-{len(s.distractors)}"
+
+
+def main() -> None:
+    args, s, photos, tag = split_from_arguments(__doc__)
     table = variants()
     for name in args.variants:
         v = table[name]()

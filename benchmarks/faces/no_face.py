@@ -17,7 +17,6 @@ lies from the nearest quarter turn: the likely cause (small face, head between q
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path
@@ -27,8 +26,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from ablation import Photos, variants, vectors  # noqa: E402
-from identity_split import make_split  # noqa: E402
+from ablation import split_from_arguments, variants, vectors  # noqa: E402
 
 import athar.matching.faces.pipeline as pl  # noqa: E402
 
@@ -39,16 +37,7 @@ def product_reason(pipe: pl.FacePipeline, img) -> str:  # type: ignore[no-untype
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--split", default="dev", choices=("dev", "test"))
-    ap.add_argument("--mated", type=int, default=200)
-    ap.add_argument("--distractors", type=int, default=200)
-    ap.add_argument("--conditions", nargs="*", default=["clean", "archive", "archive_b"])
-    ap.add_argument("--variants", nargs="*", default=["S", "P"])
-    args = ap.parse_args()
-    s = make_split(args.split, args.mated, args.distractors)
-    photos = Photos(s)
-    tag = f"{args.split}-{len(s.present) + len(s.absent)}-{len(s.distractors)}"
+    args, s, photos, tag = split_from_arguments(__doc__)
     pipe = pl.FacePipeline()
     for name in args.variants:
         v = variants()[name]()
