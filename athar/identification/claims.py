@@ -31,7 +31,7 @@ from athar.identification import conflicts
 from athar.identification.models import (ACTIVE_STATUSES, Claim, Conflict, FamilyInformed, ForensicResult,
                                          Identification, Review, Verdict)
 from athar.identification.signals import family_informed, identification_status_changed
-from athar.registry.lookup import reports_of
+from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import MissingPerson, Report
 
 CLAIM_ROLES = {Role.FAMILY, Role.CASEWORKER}
@@ -289,8 +289,7 @@ def _sync_case(case: Case) -> None:
 # ---- the family first: informing, then publication ------------------------------------------------
 
 def _caseworker_of(user: Any, report: Report) -> bool:
-    family_caseworker = report.reporter_user.caseworker_id if report.reporter_user_id else None
-    return user.role == Role.ADMIN or user.pk in (report.caseworker_id, family_caseworker)
+    return user.role == Role.ADMIN or user.pk in caseworker_ids(report)
 
 
 def family_reports(ident: Identification) -> list[Report]:

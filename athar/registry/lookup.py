@@ -31,6 +31,12 @@ def find_report(report_id: str, source: str | None = None) -> Report:
     raise ValueError(f"no report {text!r}{where}")
 
 
+def caseworker_ids(report: Report) -> list[int]:
+    """The caseworkers of a report: the one who handles it and the one of the family who filed it."""
+    family_caseworker = report.reporter_user.caseworker_id if report.reporter_user_id else None
+    return [pk for pk in (report.caseworker_id, family_caseworker) if pk]
+
+
 def current_run() -> LinkageRun | None:
     """The linkage run whose assignment is in force."""
     return LinkageRun.objects.filter(is_current=True).first()

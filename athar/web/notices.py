@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
+from athar.registry.lookup import caseworker_ids
 from athar.web.models import Notice
 
 
@@ -21,10 +22,8 @@ def caseworkers_of(reports: Iterable[Any]) -> dict[int, Any]:
     """caseworker id → one report of theirs among ``reports`` (the one the notice points to)."""
     out: dict[int, Any] = {}
     for report in reports:
-        family_caseworker = getattr(report.reporter_user, "caseworker_id", None) if report.reporter_user_id else None
-        for user_id in (report.caseworker_id, family_caseworker):
-            if user_id and user_id not in out:
-                out[user_id] = report
+        for user_id in caseworker_ids(report):
+            out.setdefault(user_id, report)
     return out
 
 
@@ -68,7 +67,7 @@ def _inform_tasks(identification: Any, reports: list[Any]) -> list[Notice]:
     anything is published. It stays open until the informing is recorded."""
     out = []
     for report in reports:
-        for user_id in caseworkers_of([report]):
+        for user_id in caseworker_ids(report):
             out.append(Notice(user_id=user_id, kind=Notice.Kind.INFORM, report=report,
                               case_id=identification.case_id, status=str(identification.pk),
                               key=f"inform:{identification.pk}:{report.pk}"))
