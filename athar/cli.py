@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import sys
-from io import StringIO
 
 NO_STORE_COMMANDS = {"makemigrations", "help", "version", "makemessages", "compilemessages", "check",
                      "shell", "dbshell", "diffsettings",
@@ -29,6 +28,8 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.write(f"athar {__version__}\n")
         return
     if args[0] not in NO_STORE_COMMANDS:
+        from athar.core.store import ensure_store
+
         ensure_store()
     from django.core.management import ManagementUtility
 
@@ -46,21 +47,6 @@ def _setup_django() -> None:
         sys.exit(2)
 
 
-def ensure_store() -> None:
-    """Create the data directory and apply pending migrations (quietly, to standard error)."""
-    from django.conf import settings
-    from django.core.management import call_command
-    from django.db import connection
-    from django.db.migrations.executor import MigrationExecutor
-
-    for folder in (settings.ATHAR_HOME, settings.MEDIA_ROOT):  # private: 0700 (files 0600, umask below)
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        sys.stderr.write("athar: preparing the data store (migrations)…\n")
-        call_command("migrate", interactive=False, verbosity=0, stdout=StringIO(), stderr=sys.stderr)
-
-
 def athar_commands() -> dict[str, str]:
     """athar's own commands (from athar apps) with their help text."""
     from django.core.management import get_commands, load_command_class
@@ -74,8 +60,9 @@ def athar_commands() -> dict[str, str]:
 
 def main_help() -> str:
     """``athar --help``: every command, grouped by noun, with its help text."""
-    from athar.core.command import GroupCommand, subcommands
     from django.core.management import get_commands, load_command_class
+
+    from athar.core.command import SINGLE, GroupCommand, subcommands
 
     lines = ["usage: athar COMMAND [ARGS] [--json]", "",
              "athar (أثر): archives of evidence, the registry of the missing, matching and identification.",
@@ -85,6 +72,8 @@ def main_help() -> str:
         command = load_command_class(get_commands()[name], name)
         if isinstance(command, GroupCommand):
             for sub in subcommands(command.group).values():
+                if sub.name == SINGLE:
+                    continue
                 lines.append(f"    {name} {sub.name:<{max(1, 17 - len(name))}} {sub.help}")
     lines += ["", "Django commands also work (e.g. athar check --deploy, athar migrate).",
               "Run 'athar COMMAND --help' for a command's options.", ""]

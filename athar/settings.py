@@ -61,6 +61,7 @@ INSTALLED_APPS = [
     "athar.identification",
     "athar.api",
     "athar.web",
+    "athar.ops",
 ]
 
 MIDDLEWARE = [
@@ -282,7 +283,7 @@ CACHES = {
 # Folders a web server publishes on this machine; `athar check --deploy` refuses a media store inside one.
 ATHAR_PUBLIC_PATHS = env_list("ATHAR_PUBLIC_PATHS", [])
 
-# Signed media links (athar.archive.media_views) stay valid this long.
+# Signed media links (athar.web.media) stay valid this long.
 ATHAR_MEDIA_LINK_SECONDS = env_int("ATHAR_MEDIA_LINK_SECONDS", 60 * 60)
 # An unblurred photo's link is made by the page that revealed it, and lives only a few minutes.
 ATHAR_REVEAL_LINK_SECONDS = env_int("ATHAR_REVEAL_LINK_SECONDS", 5 * 60)

@@ -5,14 +5,14 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from athar.api.api import api
-from athar.archive import media_views
+from athar.web import media as media_views
 
 urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("api/docs/", RedirectView.as_view(url="/api/docs", permanent=True)),  # the viewer is at /api/docs
     path("api/", api.urls),
     # Photos only through signed, permission-checked links, never a public path (security work:
-    # athar/archive/media_views.py; templates call media_views.derivative_url(user, derivative)).
+    # athar/web/media.py; templates call media_views.derivative_url(user, derivative)).
     path("media/d/<str:token>", media_views.derivative, name="media_derivative"),
     path("media/o/<str:token>", media_views.original, name="media_original"),
 ]

@@ -9,3 +9,7 @@ class AccountsConfig(AppConfig):
 
     def ready(self) -> None:
         from athar.accounts import signals  # noqa: F401 - audit sign-ins (athar/accounts/signals.py)
+        from athar.accounts.models import normalise_login
+        from athar.core.security import use_login_normaliser
+
+        use_login_normaliser(normalise_login)

@@ -19,8 +19,9 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from athar.accounts.models import AgreementCode, Assignment, Role, User
+from athar.accounts.models import CASEWORK_ROLES, AgreementCode, Assignment, Role, User
 from athar.audit.chain import actor_for_user, record
+from athar.core.errors import UserError
 
 ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud
 CODE_LENGTH = 6
@@ -51,7 +52,7 @@ def agreement_code(family: User) -> str | None:
 
 def take_on(caseworker: User, family: User, code: str) -> None:
     """Put ``family`` in ``caseworker``'s care, with the code the family gave. TakeOnRefused otherwise."""
-    if caseworker.role not in (Role.CASEWORKER, Role.ADMIN) or not caseworker.is_active:
+    if caseworker.role not in CASEWORK_ROLES or not caseworker.is_active:
         raise TakeOnRefused("only a caseworker can take a family on")
     with transaction.atomic():  # a wrong code's count is committed, then refused outside
         agreement = AgreementCode.objects.select_for_update().filter(family=family).first()
@@ -87,11 +88,11 @@ def reassign(admin: User, family: User, caseworker: User | None, reason: str) ->
     if admin.role != Role.ADMIN and not admin.is_superuser:
         raise PermissionError("only an administrator can reassign a family")
     if not reason.strip():
-        raise ValueError("a reason is required to reassign a family")
+        raise UserError("a reason is required to reassign a family")
     if family.role != Role.FAMILY:
-        raise ValueError("this account is not a family's")
-    if caseworker is not None and caseworker.role not in (Role.CASEWORKER, Role.ADMIN):
-        raise ValueError("the new caseworker's account is not a caseworker's")
+        raise UserError("this account is not a family's")
+    if caseworker is not None and caseworker.role not in CASEWORK_ROLES:
+        raise UserError("the new caseworker's account is not a caseworker's")
     with transaction.atomic():
         previous = User.objects.select_for_update().get(pk=family.pk).caseworker_id
         User.objects.filter(pk=family.pk).update(caseworker=caseworker)

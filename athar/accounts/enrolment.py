@@ -15,7 +15,7 @@ from django.contrib.auth.hashers import make_password
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from athar.accounts.models import Role, User
+from athar.accounts.models import Invitation, Role, User, code_hash, code_login
 from athar.audit.chain import actor_for_user, record
 
 
@@ -29,8 +29,6 @@ def phone_taken(phone: str) -> bool:
 
 def redeem_invitation(code: str, password: str, phone: str = "") -> User:
     """The family account for a one-time code; InvitationUnusable when the code cannot be used."""
-    from athar.web.models import Invitation, code_hash, code_login
-
     now = timezone.now()
     with transaction.atomic():
         invitation = Invitation.objects.usable().filter(code_hash=code_hash(code)).first()
@@ -72,8 +70,6 @@ def register_family(phone: str, password: str, email: str = "") -> User | None:
 def resolve_login(login: str) -> str:
     """The account login to check a password against: an invitation code signs in the account it
     made, even when that account signs in with its phone number too."""
-    from athar.web.models import Invitation
-
     if not login.startswith("code:") or User.objects.filter(login=login).exists():
         return login
     used_by = (Invitation.objects.filter(code_hash=_hash_of_code_login(login), used_by__isnull=False)
@@ -82,6 +78,4 @@ def resolve_login(login: str) -> str:
 
 
 def _hash_of_code_login(login: str) -> str:
-    from athar.web.models import code_hash
-
     return code_hash(login.removeprefix("code:"))

@@ -10,8 +10,7 @@ from django.contrib.auth.password_validation import validate_password
 from django.utils.translation import gettext_lazy as _
 
 from athar.accounts.models import normalise_phone
-from athar.web.models import code_login
-
+from athar.accounts.models import code_login
 
 PHONE_CHARACTERS = re.compile(r"[\d٠-٩+()\-. ]+")
 

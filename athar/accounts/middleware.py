@@ -20,8 +20,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from athar.accounts.signals import SESSION_AUTH_AT, SESSION_SEEN_AT
 from athar.accounts.second_factor import is_enrolled
+from athar.accounts.signals import SESSION_AUTH_AT, SESSION_SEEN_AT
 from athar.audit.chain import actor_for_user, record
 from athar.core.security import wants_json
 

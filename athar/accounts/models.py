@@ -3,14 +3,23 @@ invitation code; an email address is optional."""
 
 from __future__ import annotations
 
+import hashlib
+import secrets
+from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, BaseUserManager, PermissionsMixin
+from django.conf import settings
+from django.contrib.auth.models import (
+    AbstractBaseUser,
+    BaseUserManager,
+    PermissionsMixin,
+)
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from athar.accounts.phones import normalise_phone, try_normalise_phone
+from athar.core.errors import UserError
 
 
 class Role(models.TextChoices):
@@ -21,8 +30,19 @@ class Role(models.TextChoices):
     ADMIN = "admin", _("administrator")
 
 
-# Roles that must use two-factor sign-in in production.
-TWO_FACTOR_ROLES = {Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN}
+# Who may do what, by role: the one table every rule reads (``athar.identification.policy`` for
+# seeing, ``claims``/``conflicts`` for deciding, the registry's linkage review). Object-level rules
+# (whose report, which family) come on top, in the policy.
+STAFF_ROLES = frozenset({Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN})
+TWO_FACTOR_ROLES = STAFF_ROLES  # must use two-factor sign-in in production
+CLAIM_ROLES = frozenset({Role.FAMILY, Role.CASEWORKER})  # say "this is him / her" (never staff)
+REVIEW_ROLES = frozenset({Role.REVIEWER, Role.ADMIN})  # review identifications, conflicts, linkage
+FORENSIC_ROLES = frozenset({Role.REVIEWER, Role.CASEWORKER, Role.ADMIN})
+INFORM_ROLES = frozenset({Role.CASEWORKER, Role.ADMIN})  # record that a family was told
+PUBLISH_ROLES = frozenset({Role.CASEWORKER, Role.REVIEWER, Role.ADMIN})
+ARCHIVE_ROLES = frozenset({Role.ARCHIVIST, Role.ADMIN})
+FILE_ROLES = frozenset({Role.FAMILY, Role.CASEWORKER, Role.ADMIN})  # file and edit reports
+CASEWORK_ROLES = frozenset({Role.CASEWORKER, Role.ADMIN})  # take on and look after families
 
 
 def login_for(email: str | None = None, phone: str | None = None) -> str:
@@ -30,11 +50,17 @@ def login_for(email: str | None = None, phone: str | None = None) -> str:
     if email:
         email = email.strip().lower()
         if "@" not in email:
-            raise ValueError(f"not an email address: {email!r}")
+            raise UserError(f"not an email address: {email!r}")
         return email
     if phone:
         return normalise_phone(phone)
-    raise ValueError("an email address or a phone number is required")
+    raise UserError("an email address or a phone number is required")
+
+
+def normalise_login(raw: str) -> str:
+    """A typed sign-in string as stored: an e-mail lower-cased, anything else read as a phone number."""
+    text = (raw or "").strip()
+    return login_for(email=text) if "@" in text else login_for(phone=text)
 
 
 class UserManager(BaseUserManager["User"]):
@@ -126,3 +152,72 @@ class Assignment(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
         verbose_name = _("caseworker assignment")
+
+
+# ---- invitations: how a caseworker brings a family to athar without needing an email address ----
+
+# No 0/O, 1/I/L: codes are read aloud over the phone and typed on small keyboards.
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 10
+INVITATION_DAYS = 30
+
+
+def normalise_code(code: str) -> str:
+    """Upper case, no spaces or dashes, Arabic digits read as digits."""
+    code = code.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
+    return "".join(ch for ch in code.upper() if ch.isalnum())
+
+
+def code_hash(code: str) -> str:
+    return hashlib.sha256(normalise_code(code).encode()).hexdigest()
+
+
+def format_code(code: str) -> str:
+    """'K7QM2XPA9D' → 'K7QM-2XPA-9D' for reading aloud."""
+    return "-".join(code[i:i + 4] for i in range(0, len(code), 4))
+
+
+def code_login(code: str) -> str:
+    """The sign-in identifier of a family that gave no phone number: its invitation code."""
+    return "code:" + normalise_code(code)
+
+
+class InvitationQuerySet(models.QuerySet["Invitation"]):
+    def usable(self) -> "InvitationQuerySet":
+        return self.filter(used_at=None, revoked_at=None, expires_at__gt=timezone.now())
+
+
+class Invitation(models.Model):
+    """A one-time code a caseworker gives a family; only its hash is stored."""
+
+    code_hash = models.CharField(max_length=64, unique=True)
+    caseworker = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                                   related_name="invitations_sent", verbose_name=_("caseworker"))
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    used_by = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="invitation")
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = InvitationQuerySet.as_manager()
+
+    class Meta:
+        db_table = "web_invitation"  # created when invitations lived in the web app; the rows stay put
+        ordering = ["-created_at"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    @classmethod
+    def issue(cls, caseworker: object) -> tuple["Invitation", str]:
+        """A new invitation and its plain code (shown once, never stored)."""
+        code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        while code.isdigit():  # all digits would read as a phone number at sign-in
+            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+        invitation = cls.objects.create(code_hash=code_hash(code), caseworker=caseworker,
+                                        expires_at=timezone.now() + timedelta(days=INVITATION_DAYS))
+        return invitation, code
+
+    @classmethod
+    def find_usable(cls, code: str) -> "Invitation | None":
+        return cls.objects.usable().filter(code_hash=code_hash(code)).first()

@@ -10,6 +10,8 @@ from __future__ import annotations
 import phonenumbers
 from django.conf import settings
 
+from athar.core.errors import UserError
+
 ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 
 
@@ -24,9 +26,9 @@ def normalise_phone(text: str, region: str | None = None) -> str:
     try:
         number = phonenumbers.parse(raw, region or default_region())
     except phonenumbers.NumberParseException as exc:
-        raise ValueError(f"not a phone number: {text!r}") from exc
+        raise UserError(f"not a phone number: {text!r}") from exc
     if not phonenumbers.is_valid_number(number):
-        raise ValueError(f"not a valid phone number: {text!r}")
+        raise UserError(f"not a valid phone number: {text!r}")
     return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
 
 

@@ -8,7 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
+from django.contrib.auth.signals import (
+    user_logged_in,
+    user_logged_out,
+    user_login_failed,
+)
 from django.dispatch import receiver
 from django.utils import timezone
 

@@ -3,18 +3,24 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from argparse import ArgumentParser
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.password_validation import validate_password
 from django.core.exceptions import ValidationError
 
-from athar.accounts.models import Role, User, login_for
 from athar.accounts.caseworkers import reassign, take_on
-from athar.accounts.second_factor import confirm_identity, qr_svg, read_identity, start_enrolment
+from athar.accounts.models import Role, User, login_for
+from athar.accounts.second_factor import (
+    confirm_identity,
+    qr_svg,
+    read_identity,
+    start_enrolment,
+)
 from athar.audit.chain import record
 from athar.core.command import subcommand
+from athar.core.errors import UserError
 
 
 def _arguments(parser: ArgumentParser) -> None:
@@ -33,13 +39,13 @@ def _arguments(parser: ArgumentParser) -> None:
 def user_add(options: dict[str, Any]) -> dict[str, Any]:
     login = login_for(options.get("email"), options.get("phone"))
     if User.objects.filter(login=login).exists():
-        raise ValueError(f"an account for {login} already exists")
+        raise UserError(f"an account for {login} already exists")
     password = sys.stdin.readline().rstrip("\n") if options.get("password_stdin") else None
     if password:
         try:
             validate_password(password)
         except ValidationError as exc:
-            raise ValueError("password refused: " + " ".join(exc.messages)) from exc
+            raise UserError("password refused: " + " ".join(exc.messages)) from exc
     role = options["role"]
     user = User.objects.create_user(
         login, password, email=options.get("email") or "", phone=login if options.get("phone") else "",
@@ -64,7 +70,7 @@ def _enrol_arguments(parser: ArgumentParser) -> None:
 def user_enrol(options: dict[str, Any]) -> dict[str, Any]:
     user = User.objects.by_login(options["login"])
     if user is None:
-        raise ValueError(f"no account {options['login']!r}")
+        raise UserError(f"no account {options['login']!r}")
     result: dict[str, Any] = {"user_id": user.pk, **start_enrolment(user, via="cli")}
     if options.get("qr"):
         path = Path(options["qr"])
@@ -77,7 +83,7 @@ def user_enrol(options: dict[str, Any]) -> dict[str, Any]:
 def _account(login: str, what: str) -> User:
     user = User.objects.by_login(login)
     if user is None:
-        raise ValueError(f"no {what} account {login!r}")
+        raise UserError(f"no {what} account {login!r}")
     return user
 
 

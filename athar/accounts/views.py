@@ -7,8 +7,8 @@ a second factor can be put in front of.
 
 from __future__ import annotations
 
-from django.contrib import messages
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import authenticate, login, logout
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
@@ -19,8 +19,18 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts.caseworkers import agreement_code, waiting
-from athar.accounts.enrolment import InvitationUnusable, redeem_invitation, register_family, resolve_login
-from athar.accounts.forms import RedeemForm, RegisterForm, SignInForm, login_from_identifier
+from athar.accounts.enrolment import (
+    InvitationUnusable,
+    redeem_invitation,
+    register_family,
+    resolve_login,
+)
+from athar.accounts.forms import (
+    RedeemForm,
+    RegisterForm,
+    SignInForm,
+    login_from_identifier,
+)
 from athar.accounts.models import User
 
 

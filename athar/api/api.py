@@ -1,6 +1,6 @@
 """The JSON API (django-ninja): reports, candidates, claims and statistics, with per-user tokens.
 
-Every endpoint answers with exactly the web's permissions (``athar.web.access``): a token acts as
+Every endpoint answers with exactly the web's permissions (``athar.identification.policy``): a token acts as
 its user. OpenAPI: ``/api/openapi.json``; interactive docs: ``/api/docs`` (docs/api.md).
 """
 

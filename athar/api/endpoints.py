@@ -1,6 +1,6 @@
 """API endpoints. Objects a caller may not see answer 404, exactly like the web pages.
 
-Identifiers of reports, candidates and claims are signed (``athar.web.converters``), as in the web's
+Identifiers of reports, candidates and claims are signed (``athar.core.signed_ids``), as in the web's
 family URLs, each kind with its own salt: they cannot be guessed or counted, and a report's id never
 opens a candidate or a claim. A forged or altered id, or an id of another kind, answers 404.
 """
@@ -16,9 +16,9 @@ from ninja import Schema
 
 from athar.api.api import api
 from athar.archive.models import Case, Facility
-from athar.web import access
-from athar.web.converters import sign_id, unsign_id
-from athar.web import identification as ident
+from athar.identification import policy
+from athar.identification import services as ident
+from athar.core.signed_ids import sign_id, unsign_id
 
 
 class ReportOut(Schema):
@@ -66,7 +66,7 @@ def _report_out(report: Any, user: Any) -> dict[str, Any]:
 @api.get("/reports", response=list[ReportOut], url_name="reports")
 def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
     """The reports the caller may see (a family: its own; a caseworker: its families')."""
-    return [_report_out(r, request.user) for r in access.reports_visible_to(request.user).order_by("pk")[:500]]
+    return [_report_out(r, request.user) for r in policy.reports_visible_to(request.user).order_by("pk")[:500]]
 
 
 def _visible(rows: Any, kind: str, signed_id: str) -> Any:
@@ -79,11 +79,11 @@ def _visible(rows: Any, kind: str, signed_id: str) -> Any:
 
 
 def _visible_report(request: HttpRequest, report_id: str) -> Any:
-    return _visible(access.reports_visible_to(request.user), "report", report_id)
+    return _visible(policy.reports_visible_to(request.user), "report", report_id)
 
 
 def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
-    return _visible(access.candidates_visible_to(request.user), "candidate", candidate_id)
+    return _visible(policy.candidates_visible_to(request.user), "candidate", candidate_id)
 
 
 @api.get("/reports/{report_id}", response=ReportOut, url_name="report")
@@ -94,11 +94,11 @@ def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
 def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:
     """The same as the web's candidate page gives this caller: families get no reasons there, so
     none here either."""
-    view = ident.candidate_view(candidate, access.reports_visible_to(user))
+    view = ident.candidate_view(candidate, policy.reports_visible_to(user))
     report = view["report"]
     return {"id": sign_id("candidate", candidate.pk), "report": sign_id("report", report.pk) if report is not None else "",
             "case": str(view["case"].public_id), "facility": view["case"].facility.code,
-            "likely_match": view["likely"], "reasons": [] if access.is_family(user) else view["reasons"]}
+            "likely_match": view["likely"], "reasons": [] if policy.is_family(user) else view["reasons"]}
 
 
 @api.get("/reports/{report_id}/candidates", response=list[CandidateOut], url_name="candidates")
@@ -106,7 +106,7 @@ def list_candidates(request: HttpRequest, report_id: str) -> list[dict[str, Any]
     """Likely matches of one report, ranked from its own evidence (never photos; those stay behind
     the web's reveal steps). A family no caseworker has taken on yet gets none."""
     report = _visible_report(request, report_id)
-    rows = access.candidates_visible_to(request.user).filter(ranking__report=report)
+    rows = policy.candidates_visible_to(request.user).filter(ranking__report=report)
     return [_candidate_out(c, request.user) for c in rows]
 
 
@@ -148,10 +148,10 @@ def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
 
     from athar.identification.models import Claim
 
-    if access.can_review(request.user):
+    if policy.can_review(request.user):
         rows = Claim.objects.all()
     else:
-        rows = Claim.objects.filter(Q(by=request.user) | Q(report__in=access.reports_visible_to(request.user)))
+        rows = Claim.objects.filter(Q(by=request.user) | Q(report__in=policy.reports_visible_to(request.user)))
     return [_claim_out(c) for c in rows.select_related("case").order_by("pk")[:500]]
 
 
@@ -159,7 +159,7 @@ def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
 def post_claim(request: HttpRequest, candidate_id: str, body: ClaimIn) -> Any:
     """Say "this is him/her" (yes), "not him/her" (no) or "not sure" (unsure), as on the web."""
     candidate = _visible_candidate(request, candidate_id)
-    if not access.can_claim(request.user, candidate):
+    if not policy.can_claim(request.user, candidate):
         raise Http404
     if body.verdict not in ident.VERDICTS:
         return 400, {"detail": "verdict must be yes, no or unsure"}

@@ -16,6 +16,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from athar.core.errors import UserError
+
 PREFIX = "athar_"
 
 
@@ -54,7 +56,7 @@ class ApiToken(models.Model):
         """A new token and its plain value (shown once), valid for ``days`` (default: the setting)."""
         days = settings.ATHAR_API_TOKEN_DAYS if days is None else days
         if not 1 <= days <= settings.ATHAR_API_TOKEN_MAX_DAYS:
-            raise ValueError(f"a token is valid for 1 to {settings.ATHAR_API_TOKEN_MAX_DAYS} days, not {days}")
+            raise UserError(f"a token is valid for 1 to {settings.ATHAR_API_TOKEN_MAX_DAYS} days, not {days}")
         token = PREFIX + secrets.token_urlsafe(32)
         expires = timezone.now() + timedelta(days=days)
         return cls.objects.create(user=user, name=name, token_hash=token_hash(token), expires_at=expires), token

@@ -15,6 +15,7 @@ from athar.accounts.models import User
 from athar.api.models import ApiToken
 from athar.audit.chain import record
 from athar.core.command import subcommand
+from athar.core.errors import UserError
 
 
 def _arguments(parser: ArgumentParser) -> None:
@@ -32,7 +33,7 @@ def _arguments(parser: ArgumentParser) -> None:
 def api_token(options: dict[str, Any]) -> dict[str, Any]:
     user = _user(options["login"])
     if not user.is_active:
-        raise ValueError(f"no active account {options['login']!r}")
+        raise UserError(f"no active account {options['login']!r}")
     code = sys.stdin.readline().strip() if options.get("code_stdin") else options.get("totp_code") or ""
     _second_factor(user, code)
     row, token = ApiToken.issue(user, options["name"], options.get("days"))
@@ -44,7 +45,7 @@ def api_token(options: dict[str, Any]) -> dict[str, Any]:
 def _user(login: str) -> User:
     user = User.objects.by_login(login)
     if user is None:
-        raise ValueError(f"no account {login!r}")
+        raise UserError(f"no account {login!r}")
     return user
 
 
@@ -80,7 +81,7 @@ def api_revoke(options: dict[str, Any]) -> dict[str, Any]:
     if options.get("token_id") is not None:
         rows = ApiToken.objects.filter(pk=options["token_id"])
         if not rows.exists():
-            raise ValueError(f"no API token {options['token_id']}")
+            raise UserError(f"no API token {options['token_id']}")
     else:
         rows = _user(options["login"]).api_tokens.all()
     now, revoked = timezone.now(), []
@@ -100,9 +101,9 @@ def _second_factor(user: User, code: str) -> None:
     if not (getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False) and user.needs_two_factor):
         return
     if not second_factor.is_enrolled(user):
-        raise ValueError(f"{user.role} accounts need two-factor sign-in: complete the enrolment first "
+        raise UserError(f"{user.role} accounts need two-factor sign-in: complete the enrolment first "
                          "(`athar user enrol --login ...`, then a code at web sign-in)")
     if not second_factor.verify(user, code, via="api-token"):
         record("api.token_refused", object_type="user", object_id=user.pk, data={"reason": "second_factor"})
-        raise ValueError("a current two-factor code of this account is required: pass --totp-code 123456 "
+        raise UserError("a current two-factor code of this account is required: pass --totp-code 123456 "
                          "(or --code-stdin)")

@@ -14,6 +14,8 @@ class ArchiveConfig(AppConfig):
 
 
 def _check_face_index() -> list[str]:
-    from athar.archive.face_indexing import check_index  # imports the face models only when verifying
+    from athar.archive.face_indexing import (
+        check_index,  # imports the face models only when verifying
+    )
 
     return check_index()

@@ -16,6 +16,7 @@ from athar.archive.models import Case, Facility, PhotoSighting
 from athar.archive.storage import MediaStore
 from athar.audit.chain import chain_head, record
 from athar.audit.models import AuditEvent
+from athar.core.errors import UserError
 
 
 def find_case(identifier: str) -> Case:
@@ -23,20 +24,20 @@ def find_case(identifier: str) -> Case:
     query = Q(public_id=identifier) if re.fullmatch(r"[0-9a-fA-F-]{32,36}", identifier) else Q(pk=_int(identifier))
     case = Case.objects.filter(query).select_related("facility", "archive").first()
     if case is None:
-        raise ValueError(f"no case with id {identifier}")
+        raise UserError(f"no case with id {identifier}")
     return case
 
 
 def _int(text: str) -> int:
     if not text.isdigit():
-        raise ValueError(f"a case id is a number or a public id, not {text!r}")
+        raise UserError(f"a case id is a number or a public id, not {text!r}")
     return int(text)
 
 
 def prepare_out_dir(out_dir: Path) -> None:
     """Refuse to mix an export with other files."""
     if out_dir.exists() and any(out_dir.iterdir()):
-        raise ValueError(f"{out_dir} is not empty: choose a new folder for the export")
+        raise UserError(f"{out_dir} is not empty: choose a new folder for the export")
     out_dir.mkdir(parents=True, exist_ok=True)
 
 
@@ -102,5 +103,5 @@ def facility_by_code(code: str) -> Facility:
     found = Facility.objects.filter(code=code).first() or (
         Facility.objects.filter(number=key.number).first() if key.number is not None else None)
     if found is None:
-        raise ValueError(f"no facility {code!r}")
+        raise UserError(f"no facility {code!r}")
     return found

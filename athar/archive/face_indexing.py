@@ -24,7 +24,13 @@ from athar.archive.imaging import blur, save_derivative
 from athar.archive.models import Derivative, Face, Photo
 from athar.archive.storage import MediaStore
 from athar.core.batching import batches
-from athar.matching.faces import DEFAULT_MODEL, FaceIndex, FacePipeline, ImageError, load_image
+from athar.matching.faces import (
+    DEFAULT_MODEL,
+    FaceIndex,
+    FacePipeline,
+    ImageError,
+    load_image,
+)
 from athar.matching.faces.rotation import turn_cw_any
 
 BATCH = 32

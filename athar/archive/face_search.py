@@ -9,10 +9,22 @@ from typing import Any
 
 import numpy as np
 
-from athar.archive.face_indexing import face_rows, load_index, pipeline, stale_face_count
+from athar.archive.face_indexing import (
+    face_rows,
+    load_index,
+    pipeline,
+    stale_face_count,
+)
 from athar.archive.models import Case
+from athar.core.errors import UserError
 from athar.matching.faces import (
-    DEFAULT_MODEL, FaceError, ImageError, family_face, load_calibration, load_image, probe_vector,
+    DEFAULT_MODEL,
+    FaceError,
+    ImageError,
+    family_face,
+    load_calibration,
+    load_image,
+    probe_vector,
 )
 
 NO_MATCH_MESSAGE = ("No likely match in the archive. Most people searched for are not in any given archive; "
@@ -89,7 +101,7 @@ def search(photos: list[Path | bytes], face_number: int | None = None, limit: in
     """The answer a family or caseworker gets: the decision first, then the ranked cases."""
     query = query_faces(photos, face_number, model)
     if not query.vectors:
-        raise ValueError("no usable face in the photos: " + " ".join(query.warnings))
+        raise UserError("no usable face in the photos: " + " ".join(query.warnings))
     scorer = CaseScorer(model)
     scores = scorer.scores(query.vectors)
     if scorer.stale_faces:

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from django.db import transaction
 
-from athar.archive.facilities import FacilityKey, alias_keys, facility_key, starting_table
+from athar.archive.facilities import (
+    FacilityKey,
+    alias_keys,
+    facility_key,
+    starting_table,
+)
 from athar.archive.models import Agency, Facility
 
 

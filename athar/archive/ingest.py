@@ -11,21 +11,35 @@ import re
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterator
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from athar.archive import layout
+from athar.archive.face_indexing import index_photos
 from athar.archive.facilities import facility_key
-from athar.archive.facility_store import FacilityResolver, agency_for_label, load_starting_table
+from athar.archive.facility_store import (
+    FacilityResolver,
+    agency_for_label,
+    load_starting_table,
+)
 from athar.archive.imaging import FileResult, process_file
 from athar.archive.models import (
-    Archive, Case, DatePrecision, Derivative, Facility, IngestRun, NearDuplicate, Photo, PhotoSighting,
+    Archive,
+    Case,
+    DatePrecision,
+    Derivative,
+    Facility,
+    IngestRun,
+    NearDuplicate,
+    Photo,
+    PhotoSighting,
     RejectedFile,
 )
 from athar.archive.near_duplicates import NearDuplicateFinder
+from athar.archive.signals import archive_ingested
 from athar.archive.storage import flush_to_disk
 from athar.audit.chain import EventSpec, record, record_many
 from athar.core.batching import batches
@@ -109,8 +123,6 @@ def ingest(options: IngestOptions, progress: Progress | None = None,
         IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now())
         raise
     if options.faces:
-        from athar.archive.face_indexing import index_photos
-
         job.summary.faces = index_photos(None, face_progress)
     result = job.summary.as_dict(archive)
     IngestRun.objects.filter(pk=run.pk).update(
@@ -120,9 +132,8 @@ def ingest(options: IngestOptions, progress: Progress | None = None,
     record("ingest.finished", object_type="archive", object_id=archive.pk,
            data={"run": run.pk, "photos_added": job.summary.photos_added})
     if job.summary.photos_added or job.summary.cases_added:
-        from athar.identification.jobs import enqueue_for_archive
-
-        enqueue_for_archive(archive.pk)  # candidates are recomputed by `athar worker`, never here
+        # candidates are recomputed by `athar worker`, never here: identification listens
+        archive_ingested.send(sender=Archive, archive_id=archive.pk)
     return job.summary, archive
 
 

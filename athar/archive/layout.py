@@ -11,6 +11,7 @@ from pathlib import Path
 
 from athar.core.csvio import CsvError, read_csv
 from athar.core.dates import PartialDate, parse_partial_date
+from athar.core.errors import UserError
 
 METADATA_FILES = {"manifest.csv", "cases.csv"}
 SEXES = {
@@ -135,10 +136,10 @@ def _read_manifest(path: Path, meta: ArchiveMetadata) -> None:
         try:
             relpath = normalise_relpath(values.get("path", ""))
             if not relpath:
-                raise ValueError("no path")
+                raise UserError("no path")
             kind = values.get("kind", "").strip().lower()
             if kind and kind not in PHOTO_KINDS:
-                raise ValueError(f"unknown kind {kind!r} (use one of {', '.join(sorted(PHOTO_KINDS))})")
+                raise UserError(f"unknown kind {kind!r} (use one of {', '.join(sorted(PHOTO_KINDS))})")
             meta.manifest[relpath] = ManifestEntry(
                 values.get("facility", ""), values.get("case", ""),
                 parse_partial_date(values.get("photographed", "")), kind, values.get("note", ""),
@@ -165,13 +166,13 @@ def case_facts(values: dict[str, str]) -> CaseFacts:
     """One cases.csv row, validated."""
     facility, case = values.get("facility", ""), values.get("case", "")
     if not facility or not case:
-        raise ValueError("facility and case are required")
+        raise UserError("facility and case are required")
     sex_raw = values.get("sex", "").strip().lower()
     if sex_raw not in SEXES:
-        raise ValueError(f"unknown sex {values.get('sex')!r} (use M, F or leave empty)")
+        raise UserError(f"unknown sex {values.get('sex')!r} (use M, F or leave empty)")
     age_min, age_max = _age(values.get("age_min", "")), _age(values.get("age_max", ""))
     if age_min is not None and age_max is not None and age_min > age_max:
-        raise ValueError(f"age_min {age_min} is above age_max {age_max}")
+        raise UserError(f"age_min {age_min} is above age_max {age_max}")
     return CaseFacts(
         facility, case, values.get("agency", ""), values.get("detainee_number", ""),
         values.get("hospital_number", ""), parse_partial_date(values.get("photographed", "")),
@@ -184,5 +185,5 @@ def _age(text: str) -> int | None:
     if not text:
         return None
     if not text.isdigit() or not 0 <= int(text) <= 120:
-        raise ValueError(f"impossible age {text!r}")
+        raise UserError(f"impossible age {text!r}")
     return int(text)

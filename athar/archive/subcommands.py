@@ -2,13 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from athar.archive.evidence import export_evidence, facility_by_code, facility_stats, find_case
+from athar.archive.evidence import (
+    export_evidence,
+    facility_by_code,
+    facility_stats,
+    find_case,
+)
 from athar.archive.models import Archive, Photo, PhotoSighting
-from athar.core.command import subcommand
+from athar.archive.ingest import IngestOptions, ingest
+from athar.archive.verify import verify_store
+from athar.core.command import command, progress_bar, subcommand
+from athar.core.errors import UserError
 
 
 def _describe_stats(result: dict[str, Any]) -> str:
@@ -62,7 +71,7 @@ def faces_index(options: dict[str, Any]) -> dict[str, Any]:
 
     redo = bool(options.get("redo"))
     if redo and options.get("rebuild"):
-        raise ValueError("--redo and --rebuild do different jobs: give one of them")
+        raise UserError("--redo and --rebuild do different jobs: give one of them")
     if options.get("rebuild"):
         index = rebuild_index()
         return {"rebuilt": True, "index_size": len(index), "model": index.model_name}
@@ -97,9 +106,9 @@ def faces_search(options: dict[str, Any]) -> dict[str, Any]:
     paths = [Path(p) for p in options["photos"]]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
-        raise ValueError(f"photo not found: {', '.join(missing)}")
+        raise UserError(f"photo not found: {', '.join(missing)}")
     if options.get("limit", 10) < 1:
-        raise ValueError("--limit must be at least 1")
+        raise UserError("--limit must be at least 1")
     return search(paths, options.get("face"), options.get("limit", 10))
 
 
@@ -116,7 +125,7 @@ def eval_faces(options: dict[str, Any]) -> dict[str, Any]:
     gallery, probes = Path(options["gallery"]).resolve(), Path(options["probes"]).resolve()
     for folder in (gallery, probes):
         if not folder.is_dir():
-            raise ValueError(f"folder not found: {folder}")
+            raise UserError(f"folder not found: {folder}")
     if not in_scratch_store():
         return run_in_scratch_store(["eval", "faces", "--gallery", str(gallery), "--probes", str(probes)])
     from athar.archive.face_eval import evaluate
@@ -124,3 +133,72 @@ def eval_faces(options: dict[str, Any]) -> dict[str, Any]:
 
     with progress_bar("eval faces") as advance:
         return evaluate(gallery, probes, advance)
+
+
+# --- ingest, verify ------------------------------------------------------------------------------
+def _ingest_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("archive_dir", metavar="ARCHIVE_DIR", help="the archive folder")
+    parser.add_argument("--archive", required=True, metavar="NAME", help="the archive's name")
+    parser.add_argument("--manifest", metavar="FILE", help="per-photo facts (path, facility, case, ...)")
+    parser.add_argument("--pattern", metavar="REGEX",
+                        help="read facility/case from file names, e.g. '(?P<facility>\\d+)_(?P<case>\\d+)_(?P<n>\\d+)'")
+    parser.add_argument("--no-faces", action="store_true", help="skip face detection and embedding")
+    parser.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
+
+
+def _describe_ingest(result: dict[str, Any]) -> str:
+    lines = [
+        f"archive {result['archive']}: {result['files_seen']} files seen, {result['photos_added']} photos added, "
+        f"{result['duplicates']} exact duplicates, {result['near_duplicates']} near-duplicates, "
+        f"{result['cases']} cases in {result['facilities']} facilities",
+    ]
+    if result["rejected"]:
+        lines.append(f"{len(result['rejected'])} files reported:")
+        lines += [f"  {r['path']}: {r['reason']}" for r in result["rejected"]]
+    return "\n".join(lines)
+
+
+@command("ingest", "Ingest an archive folder of photos (<facility>/<case>/<photo>), hashed and tamper-evident.",
+         arguments=_ingest_arguments, describe=_describe_ingest)
+def ingest_command(options: dict[str, Any]) -> dict[str, Any]:
+    pattern = options.get("pattern")
+    if pattern:
+        _check_pattern(pattern)
+    opts = IngestOptions(
+        root=Path(options["archive_dir"]), archive=options["archive"],
+        manifest=Path(options["manifest"]) if options.get("manifest") else None,
+        pattern=pattern, faces=not options["no_faces"], workers=options["workers"],
+    )
+    with progress_bar("ingest") as advance, progress_bar("faces") as face_advance:
+        summary, archive = ingest(opts, progress=advance, on_total=advance.set_total,  # type: ignore[attr-defined]
+                                  face_progress=face_advance)
+    return summary.as_dict(archive)
+
+
+def _check_pattern(pattern: str) -> None:
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        raise UserError(f"--pattern is not a valid regular expression: {exc}") from exc
+    missing = {"facility", "case"} - set(compiled.groupindex)
+    if missing:
+        raise UserError("--pattern needs named groups (?P<facility>…) and (?P<case>…); missing: "
+                        + ", ".join(sorted(missing)))
+
+
+def _describe_verify(result: dict[str, Any]) -> str:
+    head = (f"{result['originals']} originals, {result['derivatives']} derivatives, "
+            f"{result['audit_events']} audit events (head {result['audit_head'][:16]}…)")
+    if result["ok"]:
+        return f"OK: {head} verified"
+    return "ALTERED: " + head + "\n" + "\n".join(f"  - {p}" for p in result["problems"])
+
+
+@command("verify", "Re-hash every stored original and derivative and re-check the audit chain; non-zero exit "
+         "if anything changed.", describe=_describe_verify)
+def verify_command(options: dict[str, Any]) -> dict[str, Any]:
+    with progress_bar("verify", total=Photo.objects.count()) as advance:
+        report = verify_store(progress=advance)
+    result = report.as_dict()
+    result["_exit_code"] = 0 if report.problems == [] else 3
+    return result

@@ -4,9 +4,16 @@
 - Progress bars and logs go to standard error.
 - Exit 0 when the job was done (bad rows reported in the result), non-zero on failure.
 
-A command implements ``run(options) -> dict`` and optionally ``describe(result) -> str`` for
-people. Commands grouped by noun (``athar faces index``) register subcommands with
-``@subcommand("faces", "index")`` in an app's ``subcommands`` module.
+One way to write a command: the app that owns it registers a function ``run(options) -> dict``
+(and optionally ``describe(result) -> str`` for people) in its ``subcommands`` module, with
+``@subcommand("faces", "index", ...)`` for ``athar faces index`` or ``@command("worker", ...)`` for a
+command without actions. The app's ``management/commands/<name>.py`` is a two-line shell
+(``class Command(GroupCommand): group = "faces"``) so Django (``call_command``, ``athar --help``)
+finds it.
+
+Failures: a ``UserError`` (``athar.core.errors``), ``CommandError``, a missing file or a refused
+permission is the user's mistake: its message, exit 1, no traceback. Anything else is a bug: the
+traceback goes to standard error and the message says "unexpected failure".
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from __future__ import annotations
 import json
 import sys
 import traceback
-from argparse import ArgumentParser
+from argparse import SUPPRESS, ArgumentParser
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -23,10 +30,18 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.module_loading import autodiscover_modules
 from rich.console import Console
 from rich.progress import (
-    BarColumn, MofNCompleteColumn, Progress, ProgressColumn, Task, TextColumn, TimeElapsedColumn,
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.text import Text
+
+from athar.core.errors import UserError
 
 stderr_console = Console(stderr=True)
 
@@ -90,7 +105,7 @@ class AtharCommand(BaseCommand):
             result = self.run(options)
         except CommandError as exc:
             self._fail(str(exc), as_json, getattr(exc, "returncode", 1))
-        except (FileNotFoundError, ValueError, PermissionError) as exc:
+        except (UserError, FileNotFoundError, PermissionError) as exc:
             self._fail(str(exc), as_json, 1)
         except Exception as exc:  # noqa: BLE001 - report, with the traceback on standard error
             traceback.print_exc(file=sys.stderr)
@@ -98,11 +113,17 @@ class AtharCommand(BaseCommand):
         self.finish(result, as_json)
 
     def finish(self, result: dict[str, Any], as_json: bool) -> None:
+        """Print the result; then run what the command left to do after it (``_then``: serving
+        after the demo was built, so the JSON line comes first) and exit with its code."""
         exit_code = int(result.pop("_exit_code", 0))
+        then = result.pop("_then", None)
         if as_json:
             emit_json(result)
         else:
             self.stdout.write(self.describe(result))
+        if then is not None:
+            self.stdout.flush()
+            then()
         if exit_code:
             sys.exit(exit_code)
 
@@ -123,30 +144,46 @@ def _short(value: Any) -> str:
     return str(value)
 
 
+Runner = Callable[[dict[str, Any]], dict[str, Any]]
+Describer = Callable[[dict[str, Any]], str]
+Arguments = Callable[[ArgumentParser], None]
+SINGLE = ""  # the action name of a command without actions (``athar worker``)
+
+
 @dataclass
 class Subcommand:
     group: str
     name: str
     help: str
-    add_arguments: Callable[[ArgumentParser], None]
-    run: Callable[[dict[str, Any]], dict[str, Any]]
-    describe: Callable[[dict[str, Any]], str] | None = None
+    add_arguments: Arguments
+    run: Runner
+    describe: Describer | None = None
+    default: bool = False  # the action run when none is named (``athar claims`` lists)
 
 
 _SUBCOMMANDS: dict[str, dict[str, Subcommand]] = {}
 
 
-def subcommand(group: str, name: str, help: str,
-               arguments: Callable[[ArgumentParser], None] = lambda p: None,
-               describe: Callable[[dict[str, Any]], str] | None = None
-               ) -> Callable[[Callable[[dict[str, Any]], dict[str, Any]]], Callable[[dict[str, Any]], dict[str, Any]]]:
-    """Register ``athar GROUP NAME`` (e.g. ``athar faces index``)."""
+def _no_arguments(parser: ArgumentParser) -> None:
+    """A command that takes no arguments of its own."""
 
-    def register(func: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[dict[str, Any]], dict[str, Any]]:
-        _SUBCOMMANDS.setdefault(group, {})[name] = Subcommand(group, name, help, arguments, func, describe)
+
+def subcommand(group: str, name: str, help: str, arguments: Arguments = _no_arguments,
+               describe: Describer | None = None, default: bool = False) -> Callable[[Runner], Runner]:
+    """Register ``athar GROUP NAME`` (e.g. ``athar faces index``); ``default`` when ``athar GROUP``
+    alone runs it."""
+
+    def register(func: Runner) -> Runner:
+        _SUBCOMMANDS.setdefault(group, {})[name] = Subcommand(group, name, help, arguments, func, describe, default)
         return func
 
     return register
+
+
+def command(name: str, help: str, arguments: Arguments = _no_arguments,
+            describe: Describer | None = None) -> Callable[[Runner], Runner]:
+    """Register ``athar NAME`` without actions (``athar worker``, ``athar backup OUT``)."""
+    return subcommand(name, SINGLE, help, arguments, describe)
 
 
 def subcommands(group: str) -> dict[str, Subcommand]:
@@ -155,27 +192,49 @@ def subcommands(group: str) -> dict[str, Subcommand]:
 
 
 class GroupCommand(AtharCommand):
-    """``athar GROUP SUB ...``: dispatches to the registered subcommands of one group."""
+    """``athar GROUP [ACTION] ...``: the shell Django finds; runs what the owning app registered."""
 
     group = ""
 
+    def _actions(self) -> dict[str, Subcommand]:
+        actions = subcommands(self.group)
+        if not actions:
+            raise LookupError(f"no command registered for 'athar {self.group}'")
+        return actions
+
     def add_arguments(self, parser: CommandParser) -> None:
-        subs = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
-        for sub in subcommands(self.group).values():
+        actions = self._actions()
+        if SINGLE in actions:
+            super().add_arguments(parser)
+            actions[SINGLE].add_arguments(parser)
+            return
+        default = next((sub for sub in actions.values() if sub.default), None)
+        if default is not None:  # ``athar claims --person 3`` lists, as ``athar claims list --person 3``
+            default.add_arguments(parser)
+        subs = parser.add_subparsers(dest="action", required=default is None, metavar="ACTION")
+        for sub in actions.values():
             sub_parser = subs.add_parser(sub.name, help=sub.help, description=sub.help)
-            sub_parser.add_argument("--json", action="store_true",
+            sub_parser.add_argument("--json", action="store_true", default=SUPPRESS,
                                     help="print the result as one JSON object (last line)")
             sub.add_arguments(sub_parser)
+        parser.add_argument("--json", action="store_true", help="print the result as one JSON object (last line)")
+
+    def _chosen(self, options: dict[str, Any]) -> Subcommand:
+        actions = self._actions()
+        name = options.get("action") or SINGLE
+        if name in actions:
+            return actions[name]
+        return next(sub for sub in actions.values() if sub.default)
 
     def run(self, options: dict[str, Any]) -> dict[str, Any]:
-        return subcommands(self.group)[options["action"]].run(options)
+        return self._chosen(options).run(options)
 
     def describe(self, result: dict[str, Any]) -> str:
-        sub = subcommands(self.group).get(self._action, None) if hasattr(self, "_action") else None
-        if sub and sub.describe:
+        sub = self._chosen(self._options)
+        if sub.describe is not None:
             return sub.describe(result)
         return super().describe(result)
 
     def handle(self, *args: Any, **options: Any) -> None:
-        self._action = options.get("action", "")
+        self._options = options
         super().handle(*args, **options)

@@ -6,6 +6,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from athar.core.errors import UserError
+
 ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 MIN_YEAR, MAX_YEAR = 1900, 2100
 
@@ -86,15 +88,15 @@ def parse_partial_date(text: str) -> PartialDate | None:
     named = _named_month(value, text)
     if named is not None:
         return named
-    raise ValueError(f"unreadable date {text!r} (use YYYY-MM-DD, YYYY-MM or YYYY)")
+    raise UserError(f"unreadable date {text!r} (use YYYY-MM-DD, YYYY-MM or YYYY)")
 
 
 def _build(parts: dict[str, int], precision: str, text: str) -> PartialDate:
     year = parts["y"]
     if not MIN_YEAR <= year <= MAX_YEAR:
-        raise ValueError(f"impossible year in date {text!r}")
+        raise UserError(f"impossible year in date {text!r}")
     try:
         date = dt.date(year, parts.get("m", 1), parts.get("d", 1))
     except ValueError as exc:
-        raise ValueError(f"impossible date {text!r}: {exc}") from exc
+        raise UserError(f"impossible date {text!r}: {exc}") from exc
     return PartialDate(date, precision)

@@ -10,6 +10,8 @@ import sys
 import tempfile
 from typing import Any
 
+from athar.core.errors import UserError
+
 SCRATCH_FLAG = "ATHAR_SCRATCH_STORE"
 
 
@@ -35,5 +37,5 @@ def run_in_scratch_store(args: list[str]) -> dict[str, Any]:
         lines = proc.stdout.strip().splitlines()
         result: dict[str, Any] = json.loads(lines[-1]) if lines else {}
         if proc.returncode != 0:
-            raise ValueError(result.get("error") or f"scratch run failed with exit status {proc.returncode}")
+            raise UserError(result.get("error") or f"scratch run failed with exit status {proc.returncode}")
         return result

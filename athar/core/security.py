@@ -48,15 +48,26 @@ def _valid_ip(text: str) -> str | None:
         return None
 
 
+def _plain_login(raw: str) -> str:
+    return (raw or "").strip().lower()
+
+
+_login_normaliser: Callable[[str], str] = _plain_login
+
+
+def use_login_normaliser(normaliser: Callable[[str], str]) -> None:
+    """Set how a typed sign-in string becomes the stored login (the accounts app sets its own at
+    start-up: phone numbers in E.164, e-mail lower-cased); core knows no account model."""
+    global _login_normaliser
+    _login_normaliser = normaliser
+
+
 def normalise_login(raw: str) -> str:
     """The sign-in string as athar stores it (phone digits, lower-cased email), best effort."""
-    from athar.accounts.models import login_for
-
-    text = (raw or "").strip()
     try:
-        return login_for(email=text) if "@" in text else login_for(phone=text)
+        return _login_normaliser(raw)
     except ValueError:
-        return text.lower()
+        return _plain_login(raw)
 
 
 def login_fingerprint(raw: str) -> str:

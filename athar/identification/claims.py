@@ -15,30 +15,33 @@ chain (identifiers and a hash of the reason only, never free text).
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 from typing import Any
-
-import datetime as dt
 
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from athar.accounts.models import Role
+from athar.accounts.models import CLAIM_ROLES, FORENSIC_ROLES, INFORM_ROLES, PUBLISH_ROLES, REVIEW_ROLES, Role
 from athar.archive.models import Case
 from athar.audit.chain import actor_for_user, record
+from athar.core.errors import UserError
 from athar.identification import conflicts
-from athar.identification.models import (ACTIVE_STATUSES, Claim, Conflict, FamilyInformed, ForensicResult,
-                                         Identification, Review, Verdict)
+from athar.identification.models import (
+    ACTIVE_STATUSES,
+    Claim,
+    Conflict,
+    FamilyInformed,
+    ForensicResult,
+    Identification,
+    Review,
+    Verdict,
+)
 from athar.identification.signals import family_informed, identification_status_changed
 from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import MissingPerson, Report
 
-CLAIM_ROLES = {Role.FAMILY, Role.CASEWORKER}
-REVIEW_ROLES = {Role.REVIEWER, Role.ADMIN}
-FORENSIC_ROLES = {Role.REVIEWER, Role.CASEWORKER, Role.ADMIN}
-INFORM_ROLES = {Role.CASEWORKER, Role.ADMIN}
-PUBLISH_ROLES = {Role.CASEWORKER, Role.REVIEWER, Role.ADMIN}
 
 
 class NotAllowed(ValueError):
@@ -51,7 +54,7 @@ def _reason_hash(reason: str) -> str:
 
 def _need_reason(reason: str) -> str:
     if not reason or not reason.strip():
-        raise ValueError("a reason is required")
+        raise UserError("a reason is required")
     return reason.strip()
 
 
@@ -71,9 +74,9 @@ def make_claim(person: MissingPerson, case: Case, verdict: str, by: Any, *, cert
     own claims only, never another family's on the same person."""
     _may_claim(by, person, report)
     if verdict not in Verdict.values:
-        raise ValueError(f"unknown verdict {verdict!r} (use {', '.join(Verdict.values)})")
+        raise UserError(f"unknown verdict {verdict!r} (use {', '.join(Verdict.values)})")
     if certainty not in Claim.Certainty.values:
-        raise ValueError(f"unknown certainty {certainty!r} (use {', '.join(Claim.Certainty.values)})")
+        raise UserError(f"unknown certainty {certainty!r} (use {', '.join(Claim.Certainty.values)})")
     with transaction.atomic():
         claim = Claim.objects.create(person=person, case=case, verdict=verdict, certainty=certainty,
                                      relation=relation[:60], by=by, on_behalf_of=on_behalf_of[:120], report=report)
@@ -104,7 +107,7 @@ def withdraw_claim(claim: Claim, by: Any, reason: str) -> Claim:
     """Reverse a claim (the claimant, or a caseworker, reviewer or administrator), with a reason."""
     reason = _need_reason(reason)
     if claim.withdrawn_at is not None:
-        raise ValueError(f"claim {claim.pk} is already withdrawn")
+        raise UserError(f"claim {claim.pk} is already withdrawn")
     if by.pk != claim.by_id and by.role not in (Role.CASEWORKER, Role.REVIEWER, Role.ADMIN):
         raise NotAllowed("only the claimant, a caseworker or a reviewer can withdraw a claim")
     with transaction.atomic():
@@ -123,7 +126,7 @@ def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, b
     if by.role not in FORENSIC_ROLES:
         raise NotAllowed(f"a {by.role} cannot record forensic results")
     if kind not in ForensicResult.Kind.values or result not in ForensicResult.Result.values:
-        raise ValueError("kind must be dna, dental, fingerprint or other; result match, exclusion or inconclusive")
+        raise UserError("kind must be dna, dental, fingerprint or other; result match, exclusion or inconclusive")
     with transaction.atomic():
         row = ForensicResult.objects.create(person=person, case=case, kind=kind, result=result, by=by,
                                             reference=reference[:200])
@@ -141,7 +144,7 @@ def review(ident: Identification, reviewer: Any, decision: str, reason: str = ""
     if reviewer.role not in REVIEW_ROLES:
         raise NotAllowed(f"a {reviewer.role} cannot review identifications")
     if decision not in Review.Decision.values:
-        raise ValueError("decision must be approve or reject")
+        raise UserError("decision must be approve or reject")
     if decision == Review.Decision.REJECT:
         reason = _need_reason(reason)
     if Claim.objects.filter(person=ident.person, case=ident.case, by=reviewer).exists():
@@ -149,9 +152,9 @@ def review(ident: Identification, reviewer: Any, decision: str, reason: str = ""
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
         if ident.reviews.filter(reviewer=reviewer, reversed_at__isnull=True).exists():
-            raise ValueError("you already reviewed this identification: reverse your review first")
+            raise UserError("you already reviewed this identification: reverse your review first")
         if ident.status not in (Identification.Status.UNDER_REVIEW, Identification.Status.REJECTED):
-            raise ValueError(f"identification {ident.pk} is {ident.status}: nothing to review")
+            raise UserError(f"identification {ident.pk} is {ident.status}: nothing to review")
         row = _create_review(ident, reviewer, decision, reason)
         record("identification.review", object_type="identification", object_id=ident.pk,
                actor=actor_for_user(reviewer), data={"review": row.pk, "decision": decision,
@@ -166,14 +169,14 @@ def _create_review(ident: Identification, reviewer: Any, decision: str, reason: 
         with transaction.atomic():
             return Review.objects.create(identification=ident, reviewer=reviewer, decision=decision, reason=reason)
     except IntegrityError:
-        raise ValueError("you already reviewed this identification: reverse your review first") from None
+        raise UserError("you already reviewed this identification: reverse your review first") from None
 
 
 def reverse_review(row: Review, by: Any, reason: str) -> Review:
     """Undo a review (its reviewer or an administrator), with a reason; publication follows the rules."""
     reason = _need_reason(reason)
     if row.reversed_at is not None:
-        raise ValueError(f"review {row.pk} is already reversed")
+        raise UserError(f"review {row.pk} is already reversed")
     if by.pk != row.reviewer_id and by.role != Role.ADMIN:
         raise NotAllowed("only the reviewer or an administrator can reverse a review")
     with transaction.atomic():
@@ -304,17 +307,17 @@ def record_family_informed(ident: Identification, report: Report, by: Any, *, in
     if by.role not in INFORM_ROLES or not _caseworker_of(by, report):
         raise NotAllowed("only the family's caseworker (or an administrator) records that the family was informed")
     if method not in FamilyInformed.Method.values:
-        raise ValueError("method must be in_person or phone")
+        raise UserError("method must be in_person or phone")
     if informed_on > timezone.localdate():
-        raise ValueError("the date the family was informed cannot be in the future")
+        raise UserError("the date the family was informed cannot be in the future")
     if report.pk not in {r.pk for r in family_reports(ident)}:
-        raise ValueError("this report does not name the identified person")
+        raise UserError("this report does not name the identified person")
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
         if ident.status not in ACTIVE_STATUSES:
-            raise ValueError(f"identification {ident.pk} is {ident.status}: only a verified identification is told")
+            raise UserError(f"identification {ident.pk} is {ident.status}: only a verified identification is told")
         if FamilyInformed.objects.filter(identification=ident, report=report).exists():
-            raise ValueError("this family was already recorded as informed")
+            raise UserError("this family was already recorded as informed")
         row = FamilyInformed.objects.create(identification=ident, report=report, informed_by=by,
                                             informed_on=informed_on, method=method)
         record("identification.family_informed", object_type="identification", object_id=ident.pk,
@@ -358,7 +361,7 @@ def publish(ident: Identification, by: Any) -> Identification:
             raise NotAllowed("only a caseworker of one of the families can publish")
         blockers = publication_blockers(ident)
         if blockers:
-            raise ValueError("cannot publish yet: " + ", ".join(sorted({b["rule"] for b in blockers})))
+            raise UserError("cannot publish yet: " + ", ".join(sorted({b["rule"] for b in blockers})))
         others = Identification.objects.filter(Q(case=ident.case) | Q(person=ident.person),
                                                status__in=ACTIVE_STATUSES).exclude(pk=ident.pk)
         if others.exists():
@@ -377,7 +380,7 @@ def unpublish(ident: Identification, by: Any, reason: str) -> Identification:
     if by.role not in REVIEW_ROLES:
         raise NotAllowed("only a reviewer can take a publication back")
     if ident.status != Identification.Status.PUBLISHED:
-        raise ValueError(f"identification {ident.pk} is not published")
+        raise UserError(f"identification {ident.pk} is not published")
     with transaction.atomic():
         _set_status(ident, Identification.Status.VERIFIED, by, reason)
         _sync_case(ident.case)

@@ -18,10 +18,17 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from athar.accounts.models import Role
+from athar.accounts.models import REVIEW_ROLES, Role
 from athar.archive.models import Case
 from athar.audit.chain import actor_for_user, record
-from athar.identification.models import Claim, Conflict, ForensicResult, Identification, Verdict
+from athar.core.errors import UserError
+from athar.identification.models import (
+    Claim,
+    Conflict,
+    ForensicResult,
+    Identification,
+    Verdict,
+)
 from athar.matching.scoring import CaseTable
 from athar.matching.scoring.features import FEATURES
 from athar.registry.models import MissingPerson
@@ -119,14 +126,14 @@ def resolve(conflict: Conflict, by: Any, reason: str, *, keep: Claim | None) -> 
     A claim against the evidence: kept, it stands despite the evidence; not kept, it is set aside."""
     _check_reviewer(by)
     if not reason.strip():
-        raise ValueError("a reason is required")
+        raise UserError("a reason is required")
     with transaction.atomic():
         conflict = Conflict.objects.select_for_update().get(pk=conflict.pk)
         if not conflict.is_open:
-            raise ValueError(f"conflict {conflict.pk} is already resolved")
+            raise UserError(f"conflict {conflict.pk} is already resolved")
         claims = list(conflict.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True))
         if keep is not None and keep.pk not in {c.pk for c in claims}:
-            raise ValueError(f"claim {keep.pk} is not an open claim of conflict {conflict.pk}")
+            raise UserError(f"claim {keep.pk} is not an open claim of conflict {conflict.pk}")
         losing = _losing_claims(conflict, claims, keep)
         conflict.resolved_at, conflict.resolved_by, conflict.resolution = timezone.now(), by, reason.strip()
         conflict.kept_claim = keep
@@ -172,11 +179,11 @@ def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
     the conflict blocks publication again."""
     _check_reviewer(by)
     if not reason.strip():
-        raise ValueError("a reason is required")
+        raise UserError("a reason is required")
     with transaction.atomic():
         conflict = Conflict.objects.select_for_update().get(pk=conflict.pk)
         if conflict.is_open:
-            raise ValueError(f"conflict {conflict.pk} is open")
+            raise UserError(f"conflict {conflict.pk} is open")
         conflict.resolved_at, conflict.resolved_by = None, None
         conflict.resolution, conflict.kept_claim = "", None
         conflict.save(update_fields=["resolved_at", "resolved_by", "resolution", "kept_claim"])
@@ -210,7 +217,7 @@ def _refresh_touching(conflict: Conflict) -> None:
 
 
 def _check_reviewer(user: Any) -> None:
-    from athar.identification.claims import REVIEW_ROLES, NotAllowed
+    from athar.identification.claims import NotAllowed
 
     if user.role not in REVIEW_ROLES:
         raise NotAllowed(f"a {user.role} cannot resolve conflicts (reviewers can)")

@@ -19,17 +19,18 @@ from django.utils import timezone
 from athar.archive.models import PhotoSighting
 from athar.audit.chain import chain_head, record
 from athar.audit.models import AuditEvent
-from athar.identification.commands import claim_dict, conflict_dict, ident_dict
+from athar.core.errors import UserError
 from athar.identification.facts import case_record
 from athar.identification.models import Conflict, ForensicResult, Identification
 from athar.identification.ranking import compute, subject_for_person
+from athar.identification.records import claim_dict, conflict_dict, ident_dict
 from athar.registry.models import ReportPhoto
 
 
 def export_identification(ident: Identification, out_dir: Path, actor: str = "system") -> dict[str, Any]:
     out_dir = Path(out_dir)
     if out_dir.exists() and any(out_dir.iterdir()):
-        raise ValueError(f"{out_dir} is not empty")
+        raise UserError(f"{out_dir} is not empty")
     out_dir.mkdir(parents=True, exist_ok=True)
     dossier = build(ident)
     body = json.dumps(dossier, ensure_ascii=False, indent=1, default=str) + "\n"

@@ -18,8 +18,13 @@ from typing import Any
 
 import numpy as np
 
+from athar.core.errors import UserError
 from athar.core.scratch import scratch_environment
-from athar.matching.scoring.evaluation import Outcome, identification_metrics, outcome_for
+from athar.matching.scoring.evaluation import (
+    Outcome,
+    identification_metrics,
+    outcome_for,
+)
 
 
 def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Path | None = None) -> dict[str, Any]:
@@ -39,7 +44,7 @@ def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Pa
                               check=False)
         sys.stderr.write(done.stdout[-20000:])
         if done.returncode != 0:
-            raise ValueError(f"the scratch ingest, import and ranking failed (exit {done.returncode})")
+            raise UserError(f"the scratch ingest, import and ranking failed (exit {done.returncode})")
         child = json.loads(out.read_text(encoding="utf-8"))
     return summarise(child, time.perf_counter() - started)
 
@@ -62,7 +67,7 @@ def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, o
     import django
 
     django.setup()
-    from athar.cli import ensure_store
+    from athar.core.store import ensure_store
 
     ensure_store()
     from athar.archive.ingest import IngestOptions, ingest
@@ -91,17 +96,15 @@ def _truth(path: Path, column: str) -> dict[int, str]:
 
     table = read_table(path)
     if column not in table.header:
-        raise ValueError(f"no column {column!r} in {path.name}")
+        raise UserError(f"no column {column!r} in {path.name}")
     return {row.number: row.values.get(column, "").strip() for row in table.rows}
 
 
 def _rank_all(algorithm: Any, truth: dict[int, str]) -> tuple[list[dict[str, Any]], float]:
     from athar.archive.models import Case
+    from athar.identification.faces import face_version, person_vectors
     from athar.identification.facts import case_index, facility_table, person_facts
-    from athar.identification.faces import person_vectors
     from athar.registry.models import Report
-
-    from athar.identification.faces import face_version
 
     version = face_version(algorithm.face.get("pipeline", "arcface"))
     index = case_index(algorithm.face.get("model", ""), version)

@@ -24,6 +24,7 @@ from django.db.models import F, Max
 from django.utils import timezone
 
 from athar.archive.models import Case
+from athar.core.errors import UserError
 from athar.identification.models import Job, Ranking, Watermark
 from athar.registry.models import Report
 
@@ -67,6 +68,11 @@ def enqueue_for_archive(archive_id: int) -> Job | None:
     return enqueue("cases", f"archive:{int(archive_id)}")
 
 
+def on_archive_ingested(sender: Any, archive_id: int, **_: Any) -> None:
+    """``archive.signals.archive_ingested``: new cases and faces to rank against."""
+    enqueue_for_archive(archive_id)
+
+
 def claim_next(name: str | None = None) -> Job | None:
     """Claim the next due job: exactly one worker wins each job."""
     name = name or worker_name()
@@ -103,7 +109,11 @@ def run_job(job: Job) -> bool:
 
 
 def _dispatch(job: Job) -> dict[str, Any]:
-    from athar.identification.ranking import all_subject_keys, rank_with_reports, subject_from_key
+    from athar.identification.ranking import (
+        all_subject_keys,
+        rank_with_reports,
+        subject_from_key,
+    )
 
     if job.kind == "subject":
         row = rank_with_reports(subject_from_key(job.target))
@@ -113,7 +123,7 @@ def _dispatch(job: Job) -> dict[str, Any]:
         return {"queued": sum(enqueue("subject", k) is not None for k in keys), "subjects": len(keys)}
     if job.kind == "sweep":
         return sweep()
-    raise ValueError(f"unknown job kind {job.kind!r}")
+    raise UserError(f"unknown job kind {job.kind!r}")
 
 
 def sweep() -> dict[str, int]:

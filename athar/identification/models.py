@@ -273,3 +273,33 @@ class Watermark(models.Model):
 
     name = models.CharField(max_length=32, unique=True)
     value = models.CharField(max_length=64, blank=True)
+
+
+class Notice(models.Model):
+    """An in-app notice for a caseworker: a likely match found for one of their families' reports,
+    or a decision on an identification of their families' missing person. Stored once (``key``),
+    read-tracked, never holding names: the page renders the report's name for those allowed."""
+
+    class Kind(models.TextChoices):
+        CANDIDATE = "candidate", _("likely match found")
+        DECISION = "decision", _("decision on an identification")
+        INFORM = "inform", _("inform the family of a verified identification")
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    key = models.CharField(max_length=120)
+    report = models.ForeignKey("registry.Report", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    case = models.ForeignKey("archive.Case", null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=20, blank=True)  # the identification's new status
+    created_at = models.DateTimeField(auto_now_add=True)
+    read_at = models.DateTimeField(null=True, blank=True)
+    # A task (kind INFORM) stays open until done: reading it does not close it.
+    done_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "web_notice"  # created when notices lived in the web app; the rows stay put
+        ordering = ["-created_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["user", "key"], name="notice_unique_key_per_user")]
+        indexes = [models.Index(fields=["user", "read_at"], name="notice_user_unread_idx")]
+        verbose_name = _("notice")
+        verbose_name_plural = _("notices")

@@ -10,8 +10,8 @@ import numpy as np
 from django.db import transaction
 
 from athar.archive.models import Case
-from athar.identification.facts import case_index, facility_table, person_facts
 from athar.identification.faces import face_version, person_vectors
+from athar.identification.facts import case_index, facility_table, person_facts
 from athar.identification.family_faces import ensure_family_vectors
 from athar.identification.models import Candidate, Claim, Ranking
 from athar.identification.signals import ranking_stored

@@ -1,7 +1,7 @@
 """What the identification app tells the rest of athar, without knowing who listens.
 
 Sent after the database transaction commits, so a listener never sees a rolled-back ranking or
-decision. The web app turns them into caseworkers' notices (``athar.web.notices``).
+decision. The identification app turns them into caseworkers' notices (``athar.identification.notices``).
 """
 
 from __future__ import annotations

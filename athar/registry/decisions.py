@@ -11,6 +11,7 @@ from typing import Any
 from django.db import transaction
 
 from athar.audit.chain import actor_for_user, record
+from athar.core.errors import UserError
 from athar.registry.models import LinkDecision, Report, ReviewPair, Verdict
 
 JUDGEMENTS = (Verdict.SAME.value, Verdict.DIFFERENT.value, Verdict.UNSURE.value)
@@ -18,7 +19,7 @@ JUDGEMENTS = (Verdict.SAME.value, Verdict.DIFFERENT.value, Verdict.UNSURE.value)
 
 def _ordered(a: Report, b: Report) -> tuple[Report, Report]:
     if a.lineage == b.lineage:
-        raise ValueError("a report cannot be judged against another version of itself")
+        raise UserError("a report cannot be judged against another version of itself")
     return (a, b) if a.lineage < b.lineage else (b, a)
 
 
@@ -33,7 +34,7 @@ def active_decision(a: Report, b: Report) -> LinkDecision | None:
 def decide(a: Report, b: Report, verdict: str, user: Any, reason: str = "") -> LinkDecision:
     """Record a reviewer's verdict on two reports; a previous decision on the pair is reversed."""
     if verdict not in JUDGEMENTS:
-        raise ValueError(f"verdict must be one of {', '.join(JUDGEMENTS)}")
+        raise UserError(f"verdict must be one of {', '.join(JUDGEMENTS)}")
     left, right = _ordered(a, b)
     with transaction.atomic():
         previous = active_decision(left, right)
@@ -57,7 +58,7 @@ def reverse(decision: LinkDecision, user: Any, reason: str = "") -> LinkDecision
     with transaction.atomic():
         decision = LinkDecision.objects.select_for_update().get(pk=decision.pk)
         if decision.reversed_by_id:
-            raise ValueError("this decision was already reversed")
+            raise UserError("this decision was already reversed")
         undo = LinkDecision.objects.create(
             left_lineage=decision.left_lineage, right_lineage=decision.right_lineage,
             left_report=decision.left_report, right_report=decision.right_report,

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from athar.core.errors import UserError
 from athar.core.scratch import scratch_environment
 from athar.registry.reading import read_table
 
@@ -27,7 +28,7 @@ def truth_by_row(path: Path, column: str) -> dict[int, str]:
     """Row number → the truth value (rows without one are left out)."""
     table = read_table(path)
     if column not in table.header:
-        raise ValueError(f"no column {column!r} in {path.name} (columns: {', '.join(table.header)})")
+        raise UserError(f"no column {column!r} in {path.name} (columns: {', '.join(table.header)})")
     return {row.number: row.values[column] for row in table.rows if row.values.get(column)}
 
 
@@ -44,7 +45,7 @@ def evaluate_file(path: Path, truth_column: str, engine: str = "duckdb") -> dict
         command = [sys.executable, "-m", "athar.registry.evaluation", str(path), truth_column, engine, str(out)]
         done = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=sys.stderr, text=True, check=False)
         if done.returncode != 0:
-            raise ValueError(f"the scratch import and link failed (exit {done.returncode})")
+            raise UserError(f"the scratch import and link failed (exit {done.returncode})")
         child = json.loads(out.read_text(encoding="utf-8"))
     seconds = time.perf_counter() - started
     persons = {int(k): v for k, v in child["persons"].items()}
@@ -61,7 +62,7 @@ def _child(path: str, truth_column: str, engine: str, out: str) -> None:
     import django
 
     django.setup()
-    from athar.cli import ensure_store
+    from athar.core.store import ensure_store
 
     ensure_store()
     from athar.registry.importing import import_reports

@@ -25,14 +25,22 @@ from django.db import transaction
 from django.utils import timezone
 
 from athar.audit.chain import record
-from athar.core import crypto
+from athar.core.crypto import master_key
 from athar.core.csvio import CsvRow
+from athar.core.errors import UserError
+from athar.registry import keys
 from athar.registry.columns import SDF_COLUMNS, map_header
 from athar.registry.models import ImportBatch, Report
 from athar.registry.photos import check_photo, store_photo
 from athar.registry.places import PlaceResolver
 from athar.registry.reading import Table, read_table
-from athar.registry.rows import ParsedRow, RowError, ValueWarning, build_fields, split_photos
+from athar.registry.rows import (
+    ParsedRow,
+    RowError,
+    ValueWarning,
+    build_fields,
+    split_photos,
+)
 
 BATCH = 2000
 PLACE_FIELDS = {"birth_place": "birth_place_ref_id", "governorate": "governorate_ref_id",
@@ -62,7 +70,7 @@ def contact_owner(lineage: str) -> str:
 
 def content_key() -> bytes:
     """The key of content hashes (derived from the master key)."""
-    return hashlib.sha256(b"athar-report-content" + crypto.master_key()).digest()
+    return hashlib.sha256(b"athar-report-content" + master_key()).digest()
 
 
 def content_hash(parsed: ParsedRow, key: bytes) -> str:
@@ -156,7 +164,7 @@ def _warn_columns(table: Table, mapping: dict[str, str], result: ImportResult) -
         result.warnings.append("read as the Syrian Detainee Finder format (" + ", ".join(SDF_COLUMNS[:3]) + ", …)")
     names = {"full_name_ar", "full_name_latin", "first_name", "family_name", "full_name"}
     if not names & set(mapping.values()):
-        raise ValueError("the file has no name column (full_name_ar, full_name_latin, first_name or family_name)")
+        raise UserError("the file has no name column (full_name_ar, full_name_latin, first_name or family_name)")
 
 
 def _parse_all(table: Table, mapping: dict[str, str], source: str, folder: Path,
@@ -244,7 +252,7 @@ def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch
         if value:
             setattr(report, ref_field, resolver.resolve(value))
     if item.contact:
-        report.reporter_contact = crypto.encrypt_for(contact_owner(lineage), item.contact)
+        report.reporter_contact = keys.encrypt_for(contact_owner(lineage), item.contact)
     return report
 
 

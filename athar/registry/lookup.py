@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from athar.core.errors import UserError
 from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink
 
 
@@ -21,14 +22,14 @@ def find_report(report_id: str, source: str | None = None) -> Report:
     if len(found) > 1:
         sources = ", ".join(sorted(Report.objects.filter(report_id=text, is_current=True)
                                    .values_list("source", flat=True)))
-        raise ValueError(f"report {text!r} exists in several sources ({sources}): name one with --source")
+        raise UserError(f"report {text!r} exists in several sources ({sources}): name one with --source")
     pk = text.lstrip("#")
     if pk.isdigit() and not source:
         report = Report.objects.filter(pk=int(pk)).first()
         if report is not None:
             return report
     where = f" from source {source!r}" if source else ""
-    raise ValueError(f"no report {text!r}{where}")
+    raise UserError(f"no report {text!r}{where}")
 
 
 def caseworker_ids(report: Report) -> list[int]:

@@ -12,9 +12,18 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from athar.core import counters
-from athar.archive.imaging import THUMB_MAX, VIEW_MAX, ImageProblem, _fit, decode_image, save_derivative, upright
+from athar.archive.imaging import (
+    THUMB_MAX,
+    VIEW_MAX,
+    ImageProblem,
+    _fit,
+    decode_image,
+    save_derivative,
+    upright,
+)
 from athar.archive.storage import MediaStore
+from athar.core import counters
+from athar.core.errors import UserError
 from athar.registry.models import Report, ReportPhoto
 
 MAX_PHOTO_BYTES = 40 * 1024 * 1024
@@ -24,14 +33,14 @@ QUOTA_TTL = 2 * 24 * 60 * 60  # a day's counters outlive the day
 def check_photo(path: Path) -> bytes:
     """The bytes of a photo file, refused with a reason when missing, too large or not an image."""
     if not path.is_file():
-        raise ValueError(f"photo {path.name!r} not found next to the file")
+        raise UserError(f"photo {path.name!r} not found next to the file")
     if path.stat().st_size > MAX_PHOTO_BYTES:
-        raise ValueError(f"photo {path.name!r} is larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB")
+        raise UserError(f"photo {path.name!r} is larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB")
     data = path.read_bytes()
     try:
         decode_image(data, settings.ATHAR_MAX_IMAGE_PIXELS)
     except ImageProblem as exc:
-        raise ValueError(f"photo {path.name!r}: {exc}") from exc
+        raise UserError(f"photo {path.name!r}: {exc}") from exc
     return data
 
 

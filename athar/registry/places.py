@@ -12,6 +12,7 @@ from typing import Any
 
 from django.db import transaction
 
+from athar.core.errors import UserError
 from athar.matching.names.normalize import normalize_arabic, normalize_latin
 from athar.registry.models import Place
 
@@ -108,7 +109,7 @@ def import_gazetteer(path: Path, source: str = "") -> dict[str, Any]:
     """Load an OpenSyria-style gazetteer folder (governorates/districts/subdistricts JSON)."""
     folder = Path(path)
     if not folder.is_dir():
-        raise ValueError(f"{path} is not a folder with governorates.json, districts.json, subdistricts.json")
+        raise UserError(f"{path} is not a folder with governorates.json, districts.json, subdistricts.json")
     counts: dict[str, int] = {}
     problems: list[dict[str, str]] = []
     source = source or folder.name
@@ -128,7 +129,7 @@ def import_gazetteer(path: Path, source: str = "") -> dict[str, Any]:
                 except (KeyError, TypeError, ValueError) as exc:
                     problems.append({"path": f"{file_name}:{record.get('id', '?')}", "reason": str(exc)})
     if not counts:
-        raise ValueError(f"{path} holds none of governorates.json, districts.json, subdistricts.json")
+        raise UserError(f"{path} holds none of governorates.json, districts.json, subdistricts.json")
     return {"source": source, "places": counts, "rejected": problems, "total": Place.objects.count()}
 
 
@@ -136,11 +137,11 @@ def _read_records(path: Path) -> list[dict[str, Any]]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, json.JSONDecodeError) as exc:
-        raise ValueError(f"{path.name} is not readable JSON: {exc}") from exc
+        raise UserError(f"{path.name} is not readable JSON: {exc}") from exc
     if isinstance(data, dict):
         data = data.get("items") or data.get("data") or list(data.values())
     if not isinstance(data, list):
-        raise ValueError(f"{path.name} does not hold a list of places")
+        raise UserError(f"{path.name} does not hold a list of places")
     return [r for r in data if isinstance(r, dict)]
 
 

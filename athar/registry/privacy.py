@@ -14,12 +14,12 @@ from django.db import transaction
 from django.utils import timezone
 
 from athar.audit.chain import actor_for_user, record
-from athar.core import crypto
 from athar.core.crypto import DecryptionError
+from athar.registry import keys
 from athar.registry.importing import contact_owner
 from athar.registry.models import Report, ReportLink, ReportPhoto
-from athar.registry.signals import report_erased
 from athar.registry.photos import remove_photo_files
+from athar.registry.signals import report_erased
 
 TOMBSTONE = "[erased]"
 PERSONAL_TEXT = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
@@ -48,7 +48,7 @@ def _version(report: Report, include_contact: bool) -> dict[str, Any]:
     data["photos"] = [{"sha256": p.sha256, "name": p.original_name} for p in report.photos.all()]
     if include_contact and report.reporter_contact:
         try:
-            data["reporter_contact"] = crypto.decrypt_for(contact_owner(report.lineage), bytes(report.reporter_contact))
+            data["reporter_contact"] = keys.decrypt_for(contact_owner(report.lineage), bytes(report.reporter_contact))
         except DecryptionError:
             data["reporter_contact"] = None
     return data
@@ -65,7 +65,7 @@ def contact_for(report: Report, user: Any) -> str | None:
         return None
     record("registry.contact_viewed", object_type="report", object_id=report.pk, actor=actor_for_user(user))
     try:
-        return crypto.decrypt_for(contact_owner(report.lineage), bytes(report.reporter_contact))
+        return keys.decrypt_for(contact_owner(report.lineage), bytes(report.reporter_contact))
     except DecryptionError:
         return None
 
@@ -83,7 +83,7 @@ def erase_report(report: Report, *, actor: str = "system", reason_code: str = "f
                 setattr(version, name, None)
             version.extra, version.consent, version.sex, version.erased_at = {}, {}, "U", now
             version.save()
-        shredded = crypto.shred(contact_owner(report.lineage))
+        shredded = keys.shred(contact_owner(report.lineage))
         ReportPhoto.objects.filter(pk__in=[p.pk for p in photos]).delete()
         persons = sorted(set(ReportLink.objects.filter(report__in=versions).values_list("person_id", flat=True)))
         report_erased.send(sender=Report, reports=versions, persons=persons)

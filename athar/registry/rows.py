@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from athar.core.dates import ARABIC_DIGITS, parse_partial_date
+from athar.core.errors import UserError
 from athar.matching.names.normalize import detect_script, normalize_arabic
 from athar.registry.models import ReportedStatus
 
@@ -96,7 +97,7 @@ def parse_birth(value: str, today: dt.date) -> tuple[int | None, dt.date | None]
     date = parse_partial_date(text)
     assert date is not None
     if date.date.year > today.year:
-        raise ValueError("the birth year is in the future")
+        raise UserError("the birth year is in the future")
     return date.date.year, (date.date if date.precision == "day" else None)
 
 
@@ -107,7 +108,7 @@ def parse_age(value: str) -> int | None:
         return None
     match = re.fullmatch(r"(\d{1,3})(?:\.0+)?\s*(?:years?|yrs?|ans|سنة|عام|عاما|سنوات|سنه)?", text)
     if not match or int(match.group(1)) > MAX_AGE:
-        raise ValueError(f"not a whole number of years (0–{MAX_AGE})")
+        raise UserError(f"not a whole number of years (0–{MAX_AGE})")
     return int(match.group(1))
 
 
@@ -169,7 +170,7 @@ def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date, warn
     try:
         arrest = parse_partial_date(raw)
         if arrest and arrest.date > today:
-            raise ValueError("the date is in the future")
+            raise UserError("the date is in the future")
     except ValueError as exc:
         warnings.append(ValueWarning("arrest_date", raw.strip(), f"not a date athar can read ({exc})"))
         arrest = None

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.conf import settings
 
+from athar.core.errors import UserError
+
 
 def local_session(cores: int = 2, memory: str | None = None) -> Any:
     """A local Spark session with Splink's jar and a checkpoint folder in ATHAR_HOME."""
@@ -19,7 +21,7 @@ def local_session(cores: int = 2, memory: str | None = None) -> Any:
         from pyspark.sql import SparkSession
         from splink.backends.spark import similarity_jar_location
     except ImportError as exc:
-        raise ValueError("the Spark engine needs pyspark: pip install 'athar[spark]' (and Java 17)") from exc
+        raise UserError("the Spark engine needs pyspark: pip install 'athar[spark]' (and Java 17)") from exc
     checkpoints = Path(settings.ATHAR_HOME) / "spark-checkpoints"
     checkpoints.mkdir(parents=True, exist_ok=True)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")

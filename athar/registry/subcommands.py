@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from athar.core.command import subcommand
+from athar.core.errors import UserError
 
 ENGINES = ("duckdb", "spark")
 
@@ -146,12 +147,12 @@ def _decide_arguments(parser: ArgumentParser) -> None:
 
 
 def _reviewer(login: str) -> Any:
-    from athar.accounts.models import Role, User, login_for
+    from athar.accounts.models import REVIEW_ROLES, User, login_for
 
     key = login_for(email=login) if "@" in login else login_for(phone=login)
     user = User.objects.filter(login=key, is_active=True).first()
-    if user is None or user.role not in (Role.REVIEWER, Role.ADMIN):
-        raise ValueError(f"{login} is not an active reviewer account")
+    if user is None or user.role not in REVIEW_ROLES:
+        raise UserError(f"{login} is not an active reviewer account")
     return user
 
 
@@ -162,18 +163,18 @@ def registry_decide(options: dict[str, Any]) -> dict[str, Any]:
     from athar.registry.models import Report, ReviewPair
 
     if not options["reason"].strip():
-        raise ValueError("a reason is required")
+        raise UserError("a reason is required")
     user = _reviewer(options["by"])
     if options.get("pair"):
         pair = ReviewPair.objects.filter(pk=options["pair"]).first()
         if pair is None:
-            raise ValueError(f"no review pair {options['pair']}")
+            raise UserError(f"no review pair {options['pair']}")
         left, right = pair.left_report, pair.right_report
     else:
         found = Report.objects.in_bulk(options["reports"])
         missing = [r for r in options["reports"] if r not in found]
         if missing:
-            raise ValueError(f"no report {missing[0]}")
+            raise UserError(f"no report {missing[0]}")
         left, right = found[options["reports"][0]], found[options["reports"][1]]
     decision = decisions.decide(left, right, options["verdict"], user, options["reason"])
     return {"decision_id": decision.pk, "left_report": decision.left_report_id,
@@ -194,10 +195,10 @@ def registry_undecide(options: dict[str, Any]) -> dict[str, Any]:
     from athar.registry.models import LinkDecision
 
     if not options["reason"].strip():
-        raise ValueError("a reason is required")
+        raise UserError("a reason is required")
     decision = LinkDecision.objects.filter(pk=options["decision"]).first()
     if decision is None:
-        raise ValueError(f"no decision {options['decision']}")
+        raise UserError(f"no decision {options['decision']}")
     undo = decisions.reverse(decision, _reviewer(options["by"]), options["reason"])
     return {"decision_id": decision.pk, "reversal_id": undo.pk}
 
@@ -222,7 +223,7 @@ def registry_export_data(options: dict[str, Any]) -> dict[str, Any]:
 
     out = Path(options["out"])
     if out.exists():
-        raise ValueError(f"{out} exists: choose a new file")
+        raise UserError(f"{out} exists: choose a new file")
     report = find_report(options["report"], options.get("source"))
     data = export_report(report)
     out.write_text(json.dumps(data, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
@@ -242,6 +243,6 @@ def registry_erase(options: dict[str, Any]) -> dict[str, Any]:
     from athar.registry.privacy import erase_report
 
     if not options.get("confirm"):
-        raise ValueError("erasure cannot be undone: add --confirm")
+        raise UserError("erasure cannot be undone: add --confirm")
     report = find_report(options["report"], options.get("source"))
     return {"report": report.pk, **erase_report(report)}

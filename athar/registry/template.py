@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 
+from athar.core.errors import UserError
 from athar.registry.columns import TEMPLATE
 
 FORMATS = ("csv", "xlsx")
@@ -27,7 +28,7 @@ EXAMPLE = {
 def template_rows(lang: str) -> tuple[list[str], list[str]]:
     """The header row and one example row."""
     if lang not in LANGS:
-        raise ValueError(f"language must be one of {', '.join(LANGS)}")
+        raise UserError(f"language must be one of {', '.join(LANGS)}")
     header = [arabic if lang == "ar" else field for field, arabic, _en, _ar in TEMPLATE]
     example = [EXAMPLE[lang].get(field, "") for field, *_ in TEMPLATE]
     return header, example
@@ -44,7 +45,7 @@ def template_bytes(fmt: str = "csv", lang: str = "ar") -> bytes:
         return buffer.getvalue().encode("utf-8-sig")
     if fmt == "xlsx":
         return _xlsx(header, example, lang)
-    raise ValueError(f"format must be one of {', '.join(FORMATS)}")
+    raise UserError(f"format must be one of {', '.join(FORMATS)}")
 
 
 def _xlsx(header: list[str], example: list[str], lang: str) -> bytes:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from athar.accounts.models import User
 from athar.core.demo import DemoContext, demo_step
-from athar.web.models import Invitation, format_code
+from athar.accounts.models import Invitation, format_code
 
 
 @demo_step(25, "web")

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from athar.audit.chain import actor_for_user, record
 from athar.core import crypto
+from athar.core.errors import UserError
 from athar.registry.importing import lineage_of
 from athar.registry.models import Report, ReportPhoto
 from athar.registry.photos import MAX_PHOTO_BYTES, store_upload
@@ -70,7 +71,7 @@ def file_report(draft: dict[str, Any], user: Any, family: Any, caseworker: Any) 
 def add_photo(report: Report, upload: Any, user: Any) -> ReportPhoto:
     """Store one uploaded photo (JPEG, PNG, HEIC ...); ValueError with a reason when refused."""
     if upload.size > MAX_PHOTO_BYTES:
-        raise ValueError("too large")
+        raise UserError("too large")
     photo = store_upload(report, upload, user)  # checked before stored; UploadRefused is a ValueError
     record("report.photo_added", object_type="report", object_id=report.pk, actor=actor_for_user(user),
            data={"photo": photo.pk, "sha256": photo.sha256})

@@ -3,8 +3,17 @@
 from django.urls import path
 
 from athar.web import converters
-
-from athar.web.views import archivist, candidates, caseworker, family, linkage, photos, public, reports, reviewer
+from athar.web.views import (
+    archivist,
+    candidates,
+    caseworker,
+    family,
+    linkage,
+    photos,
+    public,
+    reports,
+    reviewer,
+)
 
 converters.register_all()  # <report:…>, <rphoto:…>, <candidate:…>, <family:…>: a salt per kind
 

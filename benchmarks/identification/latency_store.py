@@ -26,7 +26,7 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
     import django
 
     django.setup()
-    from athar.cli import ensure_store
+    from athar.core.store import ensure_store
 
     ensure_store()
     import numpy as np

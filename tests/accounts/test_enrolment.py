@@ -12,7 +12,7 @@ from django.urls import reverse
 from athar.accounts.enrolment import InvitationUnusable, redeem_invitation
 from athar.accounts.models import User
 from athar.audit.models import AuditEvent
-from athar.web.models import Invitation
+from athar.accounts.models import Invitation
 
 PASSWORD = "shams-of-damascus-77"
 TAKEN = "+963944000111"

@@ -45,7 +45,7 @@ def test_register_with_one_spelling_and_sign_in_with_the_other(client, registere
 
 @pytest.mark.django_db
 def test_invitation_phone_is_normalised(client, make_user):
-    from athar.web.models import Invitation
+    from athar.accounts.models import Invitation
 
     _, code = Invitation.issue(make_user("caseworker"))
     client.post(reverse("accounts:redeem"), {"code": code, "phone": "0944 777 888", "password": PASSWORD})

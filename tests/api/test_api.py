@@ -6,7 +6,7 @@ import pytest
 from django.test import Client
 
 from athar.api.models import ApiToken
-from athar.web.converters import sign_id
+from athar.core.signed_ids import sign_id
 from tests.accounts.otp import code_of, enrolled, wrong_code
 from tests.web.conftest import world  # noqa: F401  (fixture)
 from tests.web.factories import make_candidate

@@ -5,12 +5,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from django.conf import settings
 from PIL import Image
 
 from athar.archive.face_indexing import check_index, index_dir, load_index
 from athar.archive.face_search import search
-from athar.archive.models import Case, Derivative, Face
+from athar.archive.models import Derivative, Face
 from tests.archive.helpers import run_ingest
 from tests.shared_data import require_shared_data
 

@@ -60,7 +60,7 @@ class PhotoWatch:
     def _seen(self, response: Any) -> None:
         from django.core import signing
 
-        from athar.archive.media_views import DERIVATIVE_SALT
+        from athar.web.media import DERIVATIVE_SALT
 
         match = self.PATTERN.search(response.url)
         if match:

@@ -6,7 +6,6 @@ checked: blurred kinds only, the face only after the explicit tap, a body photo 
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pytest
@@ -15,7 +14,7 @@ from PIL import Image, ImageDraw
 from athar.identification import claims
 from athar.identification.models import Claim, Identification
 from athar.registry.models import Report
-from athar.web.models import Invitation, format_code
+from athar.accounts.models import Invitation, format_code
 from tests.browser.conftest import DESKTOP, PHONE
 from tests.web.factories import person_for, make_candidate, make_case, make_report
 

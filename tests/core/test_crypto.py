@@ -10,6 +10,7 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from athar.core import crypto
+from athar.registry import keys
 from athar.core.crypto import DecryptionError
 from athar.registry.models import DataKey
 
@@ -18,40 +19,40 @@ pytestmark = pytest.mark.django_db
 
 def test_round_trip_with_arabic_text() -> None:
     secret = "هاتف أم محمد: +963 944 123 456"
-    sealed = crypto.encrypt_for("report-lineage:abc", secret)
+    sealed = keys.encrypt_for("report-lineage:abc", secret)
     assert secret.encode() not in sealed
-    assert crypto.decrypt_for("report-lineage:abc", sealed) == secret
+    assert keys.decrypt_for("report-lineage:abc", sealed) == secret
 
 
 def test_one_wrapped_data_key_per_owner() -> None:
-    crypto.encrypt_for("report-lineage:one", "a")
-    crypto.encrypt_for("report-lineage:one", "b")
-    crypto.encrypt_for("report-lineage:two", "c")
+    keys.encrypt_for("report-lineage:one", "a")
+    keys.encrypt_for("report-lineage:one", "b")
+    keys.encrypt_for("report-lineage:two", "c")
     assert DataKey.objects.count() == 2
     row = DataKey.objects.get(owner_ref="report-lineage:one")
     assert len(bytes(row.wrapped_key)) == 1 + 12 + 32 + 16  # format, nonce, key, tag
 
 
 def test_shred_makes_ciphertext_unreadable() -> None:
-    sealed = crypto.encrypt_for("report-lineage:gone", "0933 000 000")
-    assert crypto.shred("report-lineage:gone") is True
+    sealed = keys.encrypt_for("report-lineage:gone", "0933 000 000")
+    assert keys.shred("report-lineage:gone") is True
     with pytest.raises(DecryptionError, match="shredded"):
-        crypto.decrypt_for("report-lineage:gone", sealed)
-    assert crypto.shred("report-lineage:gone") is False
+        keys.decrypt_for("report-lineage:gone", sealed)
+    assert keys.shred("report-lineage:gone") is False
 
 
 def test_ciphertext_moved_to_another_owner_does_not_decrypt() -> None:
-    sealed = crypto.encrypt_for("report-lineage:a", "secret")
-    crypto.encrypt_for("report-lineage:b", "other")
+    sealed = keys.encrypt_for("report-lineage:a", "secret")
+    keys.encrypt_for("report-lineage:b", "other")
     with pytest.raises(DecryptionError):
-        crypto.decrypt_for("report-lineage:b", sealed)
+        keys.decrypt_for("report-lineage:b", sealed)
 
 
 def test_altered_ciphertext_is_refused() -> None:
-    sealed = bytearray(crypto.encrypt_for("report-lineage:x", "secret"))
+    sealed = bytearray(keys.encrypt_for("report-lineage:x", "secret"))
     sealed[-1] ^= 1
     with pytest.raises(DecryptionError, match="altered"):
-        crypto.decrypt_for("report-lineage:x", bytes(sealed))
+        keys.decrypt_for("report-lineage:x", bytes(sealed))
 
 
 def test_parse_master_key_accepts_base64_and_hex_only() -> None:
@@ -95,7 +96,7 @@ def test_key_file_and_development_key(monkeypatch: pytest.MonkeyPatch, tmp_path:
 
 
 def test_wrong_master_key_cannot_unwrap(monkeypatch: pytest.MonkeyPatch) -> None:
-    sealed = crypto.encrypt_for("report-lineage:k", "secret")
+    sealed = keys.encrypt_for("report-lineage:k", "secret")
     monkeypatch.setenv("ATHAR_DATA_KEY", base64.b64encode(secrets.token_bytes(32)).decode())
     with pytest.raises(DecryptionError):
-        crypto.decrypt_for("report-lineage:k", sealed)
+        keys.decrypt_for("report-lineage:k", sealed)

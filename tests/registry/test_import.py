@@ -9,7 +9,7 @@ import pytest
 from openpyxl import Workbook
 
 from athar.audit.models import AuditEvent
-from athar.core import crypto
+from athar.registry import keys
 from athar.registry.importing import contact_owner, import_reports
 from athar.registry.models import Report
 
@@ -146,7 +146,7 @@ def test_contact_details_are_encrypted_at_rest(write_csv: Callable[..., Path]) -
     report = Report.objects.get()
     raw = bytes(report.reporter_contact)
     assert b"944" not in raw
-    assert crypto.decrypt_for(contact_owner(report.lineage), raw) == "+963 944 123 456"
+    assert keys.decrypt_for(contact_owner(report.lineage), raw) == "+963 944 123 456"
 
 
 def test_xlsx(tmp_path: Path) -> None:

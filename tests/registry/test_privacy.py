@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from athar.audit.models import AuditEvent
-from athar.core import crypto
+from athar.registry import keys
 from athar.core.crypto import DecryptionError
 from athar.registry.importing import contact_owner, import_reports
 from athar.registry.lookup import find_report
@@ -52,7 +52,7 @@ def test_erasure(report_with_photo, settings) -> None:
     assert not original.exists()
     assert not DataKey.objects.filter(owner_ref=contact_owner(report.lineage)).exists()
     with pytest.raises(DecryptionError):
-        crypto.decrypt_for(contact_owner(report.lineage), sealed)
+        keys.decrypt_for(contact_owner(report.lineage), sealed)
     for version in type(report).objects.filter(lineage=report.lineage):
         assert version.full_name_ar == TOMBSTONE and version.mother_name == TOMBSTONE
         assert version.birth_year is None and version.reporter_contact is None and version.erased_at

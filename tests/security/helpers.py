@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
 
 from django.conf import settings
 from PIL import Image

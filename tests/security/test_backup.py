@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from athar.archive.synthetic import make_archive
-from athar.core.backup import backup_name, prune_backups
+from athar.ops.backup import backup_name, prune_backups
 from athar.core.backup_crypto import decrypt_file
 from tests.cli_helpers import last_json, run_athar
 from tests.security.pg import pg_available, scratch_database
@@ -138,7 +138,7 @@ def test_no_backup_without_a_key(tmp_path):
 
 
 def test_pg_dump_errors_are_reported(tmp_path, monkeypatch):
-    from athar.core import backup
+    from athar.ops import backup
 
     tool = tmp_path / "pg_dump"
     tool.write_text("#!/bin/sh\necho 'pg_dump: error: connection to server failed: FATAL: no such role' >&2\nexit 1\n")

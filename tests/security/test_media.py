@@ -10,7 +10,7 @@ from django.core import signing
 from django.urls import reverse
 from PIL import Image
 
-from athar.archive.media_views import DERIVATIVE_SALT, derivative_url, original_url
+from athar.web.media import DERIVATIVE_SALT, derivative_url, original_url
 from athar.audit.models import AuditEvent
 from tests.security.helpers import stored_case
 

@@ -71,7 +71,7 @@ def make_candidate(report: Any, case: Any, likely: bool = True, linked: bool = T
     """The case as candidate in the report's own current ranking (what its family sees); when
     ``linked``, the report is put under a person (``person`` or a new one) whose ranking, for
     reviewers, holds the case too."""
-    from athar.identification.models import Candidate, Ranking
+    from athar.identification.models import Ranking
 
     if linked:
         person = person or link_person(report)

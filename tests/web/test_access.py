@@ -12,7 +12,7 @@ import pytest
 from django.urls import get_resolver, reverse
 
 from athar.archive.models import Derivative
-from athar.web import access
+from athar.identification import policy
 
 PUBLIC = {"home", "about", "method", "support", "identified", "stats"}
 
@@ -118,23 +118,23 @@ def test_family_never_browses_the_archive(world, client_for):
 @pytest.mark.django_db
 def test_access_rules_matrix(world):
     report = world.report
-    assert access.can_view_report(world.family, report)
-    assert access.can_view_report(world.caseworker, report)
-    assert access.can_view_report(world.reviewer, report)
-    assert access.can_view_report(world.admin, report)
-    assert not access.can_view_report(world.other_family, report)
-    assert not access.can_view_report(world.other_caseworker, report)
-    assert not access.can_view_report(world.archivist, report)
-    assert access.can_view_case(world.archivist, world.case) and access.can_view_case(world.reviewer, world.case)
-    assert not access.can_view_case(world.family, world.case)
-    assert not access.can_view_case(world.caseworker, world.case)
+    assert policy.can_view_report(world.family, report)
+    assert policy.can_view_report(world.caseworker, report)
+    assert policy.can_view_report(world.reviewer, report)
+    assert policy.can_view_report(world.admin, report)
+    assert not policy.can_view_report(world.other_family, report)
+    assert not policy.can_view_report(world.other_caseworker, report)
+    assert not policy.can_view_report(world.archivist, report)
+    assert policy.can_view_case(world.archivist, world.case) and policy.can_view_case(world.reviewer, world.case)
+    assert not policy.can_view_case(world.family, world.case)
+    assert not policy.can_view_case(world.caseworker, world.case)
 
 
 @pytest.mark.django_db
 def test_inactive_user_sees_nothing(world):
     world.family.is_active = False
     world.family.save()
-    assert not access.can_view_report(world.family, world.report)
+    assert not policy.can_view_report(world.family, world.report)
 
 
 @pytest.mark.django_db

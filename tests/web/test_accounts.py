@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from athar.accounts.models import User
 from athar.audit.models import AuditEvent
-from athar.web.models import Invitation
+from athar.accounts.models import Invitation
 
 PASSWORD = "a long test password"
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from athar.api.models import ApiToken
 from athar.identification import claims
 from athar.registry.models import ReportLink
-from athar.web.converters import sign_id
+from athar.core.signed_ids import sign_id
 from tests.web.factories import make_candidate, make_report, person_for
 
 SECRET_MARK = "وشم طائر على الساعد الأيسر"

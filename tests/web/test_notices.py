@@ -8,7 +8,7 @@ from django.urls import reverse
 from athar.identification import claims
 from athar.identification.models import Identification, Ranking
 from athar.identification.signals import ranking_stored
-from athar.web.models import Notice
+from athar.identification.models import Notice
 from tests.web.factories import person_for, make_candidate
 
 

@@ -98,7 +98,7 @@ def test_every_page_offers_the_quick_exit_and_the_language_switch(client, make_u
 def test_method_page_publishes_the_measured_error_rates_with_their_source(client):
     import json
 
-    from athar.web.identification import MEASURED_FILE
+    from athar.web.method import MEASURED_FILE
 
     shipped = json.loads(MEASURED_FILE.read_text(encoding="utf-8"))
     html = client.get("/en/method/").content.decode()
@@ -112,7 +112,7 @@ def test_method_page_publishes_the_measured_error_rates_with_their_source(client
 
 @pytest.mark.django_db
 def test_method_page_says_so_when_no_figures_are_shipped(client, monkeypatch, tmp_path):
-    from athar.web import identification
+    from athar.web import method as identification
 
     monkeypatch.setattr(identification, "MEASURED_FILE", tmp_path / "missing.json")
     assert client.get("/en/method/").status_code == 200

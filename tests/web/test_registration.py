@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from athar.accounts.models import User
 from athar.audit.models import AuditEvent
-from athar.web.converters import sign_id
+from athar.core.signed_ids import sign_id
 
 PASSWORD = "shams-of-damascus-77"
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 from django.urls import URLPattern, URLResolver, Resolver404, get_resolver, resolve, reverse
 
-from athar.web.converters import KINDS, SignedIdConverter, sign_id, unsign_id
+from athar.core.signed_ids import KINDS, sign_id, unsign_id
+from athar.web.converters import SignedIdConverter
 from tests.api.test_api import _client as api_client
 from tests.web.factories import make_candidate
 

@@ -19,7 +19,13 @@ from .evaluation import evaluate_dirs, identification_metrics, score_matrix
 from .images import ImageError, load_image
 from .index import FaceIndex, rank_cases
 from .models_registry import DEFAULT_MODEL, MODEL_NAMES, FaceModel, get_face_model
-from .pipeline import MIN_FAMILY_FACE_SIDE, AlignedFace, FacePipeline, family_face, family_order
+from .pipeline import (
+    MIN_FAMILY_FACE_SIDE,
+    AlignedFace,
+    FacePipeline,
+    family_face,
+    family_order,
+)
 
 __all__ = [
     "AlignedFace",

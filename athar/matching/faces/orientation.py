@@ -12,7 +12,6 @@ dev photos (benchmarks/faces/train_orientation.py). Weights are float arrays in
 from __future__ import annotations
 
 import json
-
 from functools import lru_cache
 from pathlib import Path
 

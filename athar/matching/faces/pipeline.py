@@ -22,11 +22,18 @@ from PIL import Image, ImageFilter, ImageOps
 from .datatypes import Box, DetectedFace, Detection, Embedder, FloatArray, UInt8Array
 from .errors import FaceNumberOutOfRange, FaceTooSmall, NoFaceFound
 from .images import ImageSource, load_image
-from .orientation import upright_logits
 from .models_registry import DEFAULT_MODEL, FaceModel, get_face_model
+from .orientation import upright_logits
 from .quality import combine_quality, quality_parts
 from .roll import refine_rolled_landmarks
-from .rotation import ROTATIONS, box_to_original, points_from_turned, points_to_original, rotate_cw, turn_cw_any
+from .rotation import (
+    ROTATIONS,
+    box_to_original,
+    points_from_turned,
+    points_to_original,
+    rotate_cw,
+    turn_cw_any,
+)
 
 MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
 MIN_FAMILY_FACE_SIDE = 40  # family photos: ask for a better photo below this

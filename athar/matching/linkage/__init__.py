@@ -9,7 +9,13 @@ See docs/linkage.md for the API, the model and the figures.
 
 from athar.matching.linkage.clustering import Decision, cluster_pairs
 from athar.matching.linkage.evaluate import evaluate_clusters
-from athar.matching.linkage.link import LinkageResult, add_levels, explain_pairs, link_reports, train_model
+from athar.matching.linkage.link import (
+    LinkageResult,
+    add_levels,
+    explain_pairs,
+    link_reports,
+    train_model,
+)
 from athar.matching.linkage.model import LinkageModel, default_model
 from athar.matching.linkage.prepare import INPUT_COLUMNS, prepare_reports
 from athar.matching.linkage.synthetic import (

@@ -8,7 +8,6 @@ from typing import Any
 
 import pandas as pd
 
-
 DUCKDB_MEMORY_LIMIT = os.environ.get("ATHAR_DUCKDB_MEMORY_LIMIT", "3GB")
 
 

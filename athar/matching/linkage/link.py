@@ -11,11 +11,21 @@ import numpy as np
 import pandas as pd
 from splink import Linker, block_on
 
-from athar.matching.linkage.clustering import Decision, cluster_pairs, normalise_decisions
+from athar.matching.linkage.clustering import (
+    Decision,
+    cluster_pairs,
+    normalise_decisions,
+)
 from athar.matching.linkage.constraints import Constraints
 from athar.matching.linkage.engine import make_db_api, register
-from athar.matching.linkage.model import (TF_MIN_ROWS, LinkageModel, build_settings, default_model,
-                                          effective_parameters, model_from_splink)
+from athar.matching.linkage.model import (
+    TF_MIN_ROWS,
+    LinkageModel,
+    build_settings,
+    default_model,
+    effective_parameters,
+    model_from_splink,
+)
 from athar.matching.linkage.prepare import prepare_reports
 from athar.matching.linkage.settings import training_rules
 

@@ -16,7 +16,13 @@ from typing import Any
 import splink
 from splink import SettingsCreator
 
-from athar.matching.linkage.settings import ALGORITHM, SAME_CONSONANTS, SAME_NAME, VERSION, settings_dict
+from athar.matching.linkage.settings import (
+    ALGORITHM,
+    SAME_CONSONANTS,
+    SAME_NAME,
+    VERSION,
+    settings_dict,
+)
 
 DEFAULT_MODEL_FILE = "linkage_model_v1.json"
 

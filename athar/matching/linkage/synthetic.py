@@ -36,8 +36,8 @@ from typing import Iterator
 import pandas as pd
 import yaml
 
-from athar.matching.names.variants import variant_index
 from athar.matching.names.tokens import name_tokens
+from athar.matching.names.variants import variant_index
 
 TEMPLATE_COLUMNS = [
     "report_id", "source", "full_name_ar", "full_name_latin", "first_name", "father_name",

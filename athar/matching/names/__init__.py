@@ -14,9 +14,20 @@ The pipeline (docs/names.md):
 5. ``parse_full_name``     first / father / grandfather / family.
 """
 
-from athar.matching.names.compare import NameComparison, TokenAlignment, compare_names, compare_tokens, level_of
+from athar.matching.names.compare import (
+    NameComparison,
+    TokenAlignment,
+    compare_names,
+    compare_tokens,
+    level_of,
+)
 from athar.matching.names.keys import NameKeys, name_keys
-from athar.matching.names.normalize import detect_script, normalize_arabic, normalize_latin, normalize_name
+from athar.matching.names.normalize import (
+    detect_script,
+    normalize_arabic,
+    normalize_latin,
+    normalize_name,
+)
 from athar.matching.names.parse import NameParts, parse_full_name
 from athar.matching.names.phonetic import latin_key, skeleton, transliterate
 from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name

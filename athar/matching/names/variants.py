@@ -6,7 +6,11 @@ import re
 from collections import defaultdict
 from functools import lru_cache
 
-from athar.matching.names.normalize import detect_script, normalize_arabic, normalize_latin
+from athar.matching.names.normalize import (
+    detect_script,
+    normalize_arabic,
+    normalize_latin,
+)
 from athar.matching.names.phonetic import latin_key, loose_key
 from athar.matching.names.resources import load_table
 

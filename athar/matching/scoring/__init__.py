@@ -5,9 +5,19 @@
 """
 
 from athar.matching.scoring.algorithm import (
-    DEFAULT_ALGORITHM, Algorithm, Candidate, Ranking, Reason, load_algorithm,
+    DEFAULT_ALGORITHM,
+    Algorithm,
+    Candidate,
+    Ranking,
+    Reason,
+    load_algorithm,
 )
-from athar.matching.scoring.facts import CaseRecord, CaseTable, PersonFacts, month_number
+from athar.matching.scoring.facts import (
+    CaseRecord,
+    CaseTable,
+    PersonFacts,
+    month_number,
+)
 from athar.matching.scoring.features import FEATURES, Feature
 from athar.matching.scoring.marks import Mark, parse_marks
 

@@ -15,7 +15,13 @@ from typing import Callable
 import numpy as np
 import numpy.typing as npt
 
-from athar.matching.scoring.facts import SEX_CODES, CaseRecord, CaseTable, PersonFacts, month_number
+from athar.matching.scoring.facts import (
+    SEX_CODES,
+    CaseRecord,
+    CaseTable,
+    PersonFacts,
+    month_number,
+)
 from athar.matching.scoring.marks import OPPOSITE, mark_tokens, parse_marks
 from athar.matching.scoring.text import digits_key
 

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.archive.models import Archive, Case, Facility, IngestRun
 from athar.audit.chain import actor_for_user, record
-from athar.web import access
+from athar.identification import policy
 from athar.web.forms import CaseForm
 from athar.web.views.photos import case_images, chosen_level, record_reveal
 
@@ -24,12 +24,12 @@ AUDITED_CASE_FIELDS = CaseForm.Meta.fields
 
 
 def _require_archivist(request: HttpRequest) -> None:
-    if not access.can_archive(request.user):
+    if not policy.can_archive(request.user):
         raise PermissionDenied
 
 
 def _require_case_viewer(request: HttpRequest) -> None:
-    if access.role_of(request.user) not in access.STAFF_ROLES:
+    if policy.role_of(request.user) not in policy.STAFF_ROLES:
         raise PermissionDenied
 
 
@@ -63,12 +63,12 @@ def case(request: HttpRequest, case_id: int) -> HttpResponse:
     """A case's facts and photos, blurred until the archivist or reviewer chooses to see more."""
     _require_case_viewer(request)
     item = get_object_or_404(Case.objects.select_related("facility", "archive"), pk=case_id)
-    return _case_page(request, item, access.HIDDEN)
+    return _case_page(request, item, policy.HIDDEN)
 
 
 def _case_page(request: HttpRequest, item: Case, level: int) -> HttpResponse:
     return render(request, "web/archivist/case.html", {"case": item, "images": case_images(request, item, level),
-                                                       "can_edit": access.can_edit_case(request.user)})
+                                                       "can_edit": policy.can_edit_case(request.user)})
 
 
 @login_required
@@ -78,7 +78,7 @@ def case_reveal(request: HttpRequest, case_id: int) -> HttpResponse:
     _require_case_viewer(request)
     item = get_object_or_404(Case.objects.select_related("facility", "archive"), pk=case_id)
     level = chosen_level(request)
-    if level == access.HIDDEN:
+    if level == policy.HIDDEN:
         return redirect("web:case", case_id=item.pk)
     record_reveal(request, item, level, "case", item.pk)
     return _case_page(request, item, level)

@@ -19,15 +19,15 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from athar.web import access
-from athar.web import identification as ident
+from athar.identification import policy
+from athar.identification import services as ident
 from athar.web.forms import ClaimForm
 from athar.web.views.family import visible_report
 from athar.web.views.photos import case_images, chosen_level, record_reveal
 
 
 def visible_candidate(request: HttpRequest, candidate_id: int) -> Any:
-    candidate = access.candidates_visible_to(request.user).filter(pk=candidate_id).first()
+    candidate = policy.candidates_visible_to(request.user).filter(pk=candidate_id).first()
     if candidate is None:
         raise Http404
     return candidate
@@ -37,19 +37,19 @@ def visible_candidate(request: HttpRequest, candidate_id: int) -> Any:
 def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
     """The likely matches for one report; when there are none, that is all the family sees."""
     report = visible_report(request, report_id)
-    candidates = list(access.candidates_visible_to(request.user).filter(ranking__report=report))
+    candidates = list(policy.candidates_visible_to(request.user).filter(ranking__report=report))
     return render(request, "web/family/candidates.html", {
         "report": report, "summary": ident.report_summary(report, request.user),
-        "candidates": [ident.candidate_view(c, access.reports_visible_to(request.user)) for c in candidates],
+        "candidates": [ident.candidate_view(c, policy.reports_visible_to(request.user)) for c in candidates],
     })
 
 
 def _candidate_page(request: HttpRequest, item: Any, ready: bool, level: int) -> HttpResponse:
-    view = ident.candidate_view(item, access.reports_visible_to(request.user))
+    view = ident.candidate_view(item, policy.reports_visible_to(request.user))
     return render(request, "web/family/candidate.html", {
         "c": view, "ready": ready, "images": case_images(request, view["case"], level) if ready else None,
-        "form": ClaimForm(), "can_claim": access.can_claim(request.user, item),
-        "claim": ident.claim_of(item, request.user), "show_reasons": not access.is_family(request.user),
+        "form": ClaimForm(), "can_claim": policy.can_claim(request.user, item),
+        "claim": ident.claim_of(item, request.user), "show_reasons": not policy.is_family(request.user),
     })
 
 
@@ -57,7 +57,7 @@ def _candidate_page(request: HttpRequest, item: Any, ready: bool, level: int) ->
 def candidate(request: HttpRequest, candidate_id: int) -> HttpResponse:
     """The warning, then (``?ready=1``) the facts and blurred pictures: never more on a GET."""
     item = visible_candidate(request, candidate_id)
-    return _candidate_page(request, item, request.GET.get("ready") == "1", access.HIDDEN)
+    return _candidate_page(request, item, request.GET.get("ready") == "1", policy.HIDDEN)
 
 
 @login_required
@@ -67,7 +67,7 @@ def reveal(request: HttpRequest, candidate_id: int) -> HttpResponse:
     photos (level 2): answered with this page at that level, for this page only."""
     item = visible_candidate(request, candidate_id)
     level = chosen_level(request)
-    if level == access.HIDDEN:
+    if level == policy.HIDDEN:
         return redirect("web:candidate", candidate_id=item.pk)
     record_reveal(request, item.case, level, "candidate", item.pk)
     return _candidate_page(request, item, True, level)
@@ -77,13 +77,13 @@ def reveal(request: HttpRequest, candidate_id: int) -> HttpResponse:
 @require_POST
 def claim(request: HttpRequest, candidate_id: int) -> HttpResponse:
     item = visible_candidate(request, candidate_id)
-    if not access.can_claim(request.user, item):
+    if not policy.can_claim(request.user, item):
         raise PermissionDenied
     form = ClaimForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Choose one answer."))
         return redirect("web:candidate", candidate_id=item.pk)
-    view = ident.candidate_view(item, access.reports_visible_to(request.user))
+    view = ident.candidate_view(item, policy.reports_visible_to(request.user))
     try:
         ident.make_claim(item, request.user, form.cleaned_data["verdict"], view["report"].reporter_relation)
     except ValueError as exc:

@@ -6,9 +6,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.contrib import messages
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,15 +18,15 @@ from django.views.decorators.http import require_http_methods, require_POST
 from athar.accounts.caseworkers import TakeOnRefused, take_on
 from athar.accounts.models import Role, User
 from athar.audit.chain import actor_for_user, record
-from athar.web import access
-from athar.web import identification as ident
-from athar.web import notices
+from athar.identification import policy
+from athar.identification import notices
+from athar.identification import services as ident
 from athar.web.forms import ImportForm, InformedForm
-from athar.web.models import Invitation, format_code
+from athar.accounts.models import Invitation, format_code
 
 
 def _require_caseworker(request: HttpRequest) -> None:
-    if not access.has_role(request.user, Role.CASEWORKER, Role.ADMIN):
+    if not policy.has_role(request.user, Role.CASEWORKER, Role.ADMIN):
         raise PermissionDenied
 
 
@@ -35,9 +35,9 @@ def home(request: HttpRequest) -> HttpResponse:
     """Reports of my families (and those I filed), newest first, with their status and notices;
     families who registered on their own and wait for a caseworker."""
     _require_caseworker(request)
-    reports = access.reports_visible_to(request.user).select_related("reporter_user").order_by("-filed_at")[:200]
+    reports = policy.reports_visible_to(request.user).select_related("reporter_user").order_by("-filed_at")[:200]
     return render(request, "web/caseworker/home.html", {
-        "reports": [ident.report_summary(r) for r in reports], "families": access.families_of(request.user),
+        "reports": [ident.report_summary(r) for r in reports], "families": policy.families_of(request.user),
         "notices": notices.notices_of(request.user)[:30], "unread": notices.unread_count(request.user),
         "tasks": ident.open_inform_tasks(request.user),
         "waiting": _waiting_families(),

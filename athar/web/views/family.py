@@ -16,16 +16,16 @@ from django.views.decorators.http import require_http_methods
 from athar.accounts.models import Role
 from athar.audit.chain import actor_for_user, record
 from athar.registry.privacy import erase_report, export_report
-from athar.web import access
-from athar.web import identification as ident
+from athar.identification import policy
+from athar.identification import services as ident
+from athar.web.faces import detect_faces, view_size
 from athar.web.filing import add_photo, consent_record
 from athar.web.forms import ConsentForm, PhotosForm
-from athar.web.faces import detect_faces, view_size
 
 
 def visible_report(request: HttpRequest, report_id: int) -> Any:
     """The report if this person may see it; 404 otherwise (never reveal that it exists)."""
-    report = access.reports_visible_to(request.user).filter(pk=report_id).first()
+    report = policy.reports_visible_to(request.user).filter(pk=report_id).first()
     if report is None:
         raise Http404
     return report
@@ -33,9 +33,9 @@ def visible_report(request: HttpRequest, report_id: int) -> Any:
 
 @login_required
 def home(request: HttpRequest) -> HttpResponse:
-    if not access.is_family(request.user):
+    if not policy.is_family(request.user):
         return redirect("web:dashboard")
-    reports = access.reports_visible_to(request.user).order_by("-filed_at")
+    reports = policy.reports_visible_to(request.user).order_by("-filed_at")
     return render(request, "web/family/home.html", {"reports": [ident.report_summary(r, request.user) for r in reports]})
 
 
@@ -44,7 +44,7 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
     item = visible_report(request, report_id)
     return render(request, "web/family/report.html", {
         "report": item, "summary": ident.report_summary(item, request.user), "photos": item.photos.all(),
-        "can_edit": access.can_edit_report(request.user, item),
+        "can_edit": policy.can_edit_report(request.user, item),
     })
 
 
@@ -53,7 +53,7 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
 def consent(request: HttpRequest, report_id: int) -> HttpResponse:
     """Give or withdraw consent to face processing (and publication) for one report."""
     item = visible_report(request, report_id)
-    if not access.can_edit_report(request.user, item):
+    if not policy.can_edit_report(request.user, item):
         raise PermissionDenied
     current = item.consent or {}
     form = ConsentForm(request.POST if request.method == "POST" else None, initial={"face_processing": current.get("face_processing", False),
@@ -74,7 +74,7 @@ def consent(request: HttpRequest, report_id: int) -> HttpResponse:
 def photos(request: HttpRequest, report_id: int) -> HttpResponse:
     """Add photos of the person alive, and see which face will be compared in each."""
     item = visible_report(request, report_id)
-    if not access.can_edit_report(request.user, item):
+    if not policy.can_edit_report(request.user, item):
         raise PermissionDenied
     form = PhotosForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
     if request.method == "POST" and form.is_valid():
@@ -111,7 +111,7 @@ def _chosen(photo: Any) -> int | None:
 def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpResponse:
     """When a photo holds several faces, the family says which one is the person sought."""
     item = visible_report(request, report_id)
-    if not access.can_edit_report(request.user, item):
+    if not policy.can_edit_report(request.user, item):
         raise PermissionDenied
     if not (item.consent or {}).get("face_processing"):
         messages.error(request, _("Faces are only looked for after you agree to it."))
@@ -144,7 +144,7 @@ def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpRespon
 def _own_data_rights(user: Any, report: Any) -> bool:
     """Export and erasure of a report the user may see (``visible_report``): the family who filed
     it, its caseworker or an administrator — not a reviewer, who sees reports to judge claims."""
-    return report.reporter_user_id == user.pk or access.has_role(user, Role.CASEWORKER, Role.ADMIN)
+    return report.reporter_user_id == user.pk or policy.has_role(user, Role.CASEWORKER, Role.ADMIN)
 
 
 @login_required
@@ -178,7 +178,7 @@ def erase(request: HttpRequest, report_id: int) -> HttpResponse:
         else:
             mine = item.reporter_user_id == request.user.pk
             erase_report(item, actor=actor_for_user(request.user),
-                         reason_code="family_request" if mine else "request_via_" + access.role_of(request.user))
+                         reason_code="family_request" if mine else "request_via_" + policy.role_of(request.user))
             messages.success(request, _("The report was erased. What remains holds no name, fact, photo or contact."))
             return redirect("web:dashboard")
     return render(request, "web/family/erase.html", {"report": item})

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from athar.registry import decisions
 from athar.registry.models import LinkDecision, ReviewPair, Verdict
-from athar.web import access
+from athar.identification import policy
 
 PAGE_SIZE = 100
 IN_FORCE_SHOWN = 50
@@ -27,7 +27,7 @@ REASON_MAX = 4000
 
 
 def _require_reviewer(request: HttpRequest) -> None:
-    if not access.can_review(request.user):
+    if not policy.can_review(request.user):
         raise PermissionDenied
 
 

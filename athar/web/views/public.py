@@ -8,12 +8,14 @@ from django.db.models.functions import TruncMonth
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.formats import date_format
-from django.utils.translation import get_language_bidi, gettext as _
+from django.utils.translation import get_language_bidi
+from django.utils.translation import gettext as _
 
 from athar.accounts.models import Role
 from athar.archive.models import Archive, Case, Facility
-from athar.web import access
-from athar.web import identification as ident
+from athar.identification import policy
+from athar.identification import services as ident
+from athar.web import method as method_figures
 from athar.web.charts import bar_chart
 from athar.web.templatetags.athar_web import facility_label, place_name
 
@@ -31,7 +33,7 @@ def about(request: HttpRequest) -> HttpResponse:
 
 
 def method(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/public/method.html", {"rates": ident.measured_error_rates()})
+    return render(request, "web/public/method.html", {"rates": method_figures.measured_error_rates()})
 
 
 def support(request: HttpRequest) -> HttpResponse:
@@ -73,7 +75,7 @@ def _reports_per_governorate() -> list[tuple[str, int]]:
 @login_required
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Each role's start page."""
-    role = access.role_of(request.user)
+    role = policy.role_of(request.user)
     target = {
         Role.FAMILY: "web:family_home", Role.CASEWORKER: "web:caseworker_home",
         Role.REVIEWER: "web:review_queue", Role.ARCHIVIST: "web:archives", Role.ADMIN: "web:review_queue",

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import gettext as _, gettext_lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from athar.accounts.models import Role
 from athar.archive.models import Agency, Facility
-from athar.web import access
+from athar.identification import policy
 from athar.web import forms as web_forms
 from athar.web.filing import add_photo, file_report
 from athar.web.templatetags.athar_web import facility_label, place_name
@@ -32,7 +32,7 @@ STEPS: list[tuple[str, Any, Any]] = [
 
 
 def _steps_for(user: Any) -> list[tuple[str, Any, Any]]:
-    return [s for s in STEPS if s[0] != "family" or access.has_role(user, Role.CASEWORKER, Role.ADMIN)]
+    return [s for s in STEPS if s[0] != "family" or policy.has_role(user, Role.CASEWORKER, Role.ADMIN)]
 
 
 def _form_kwargs(request: HttpRequest, name: str) -> dict[str, Any]:
@@ -44,13 +44,13 @@ def _form_kwargs(request: HttpRequest, name: str) -> dict[str, Any]:
         govs = Place.objects.filter(level=Place.Level.GOVERNORATE).order_by("pcode")
         return {"governorates": [(str(p.pk), place_name(p)) for p in govs]}
     if name == "family":
-        return {"families": access.families_of(request.user)}
+        return {"families": policy.families_of(request.user)}
     return {}
 
 
 @login_required
 def new(request: HttpRequest) -> HttpResponse:
-    if not access.can_file_reports(request.user):
+    if not policy.can_file_reports(request.user):
         raise PermissionDenied
     request.session[DRAFT] = {}
     return redirect("web:report_step", step=_steps_for(request.user)[0][0])
@@ -75,7 +75,7 @@ def _json_safe(data: dict[str, Any]) -> dict[str, Any]:
 
 @login_required
 def step(request: HttpRequest, step: str) -> HttpResponse:
-    if not access.can_file_reports(request.user):
+    if not policy.can_file_reports(request.user):
         raise PermissionDenied
     steps = _steps_for(request.user)
     names = [s[0] for s in steps]
@@ -107,10 +107,10 @@ def step(request: HttpRequest, step: str) -> HttpResponse:
 
 def _finish(request: HttpRequest, draft: dict[str, Any], uploads: list[Any]) -> HttpResponse:
     user = request.user
-    if access.is_family(user):
+    if policy.is_family(user):
         family, caseworker = user, getattr(user, "caseworker", None)
     else:
-        family = access.families_of(user).filter(pk=draft.get("family")).first() if draft.get("family") else None
+        family = policy.families_of(user).filter(pk=draft.get("family")).first() if draft.get("family") else None
         caseworker = user
     report = file_report(draft, user, family, caseworker)
     refused = 0

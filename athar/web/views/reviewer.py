@@ -17,14 +17,14 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from athar.web import access
-from athar.web import identification as ident
+from athar.identification import policy
+from athar.identification import services as ident
 from athar.web.forms import DecisionForm
 from athar.web.views.photos import case_images, chosen_level, record_reveal
 
 
 def _require_reviewer(request: HttpRequest) -> None:
-    if not access.can_review(request.user):
+    if not policy.can_review(request.user):
         raise PermissionDenied
 
 
@@ -57,7 +57,7 @@ def compare(request: HttpRequest, identification_id: int) -> HttpResponse:
     _require_reviewer(request)
     view = _view(identification_id)
     level = chosen_level(request)
-    if level != access.HIDDEN:
+    if level != policy.HIDDEN:
         record_reveal(request, view["case"], level, "identification", identification_id)
     return render(request, "web/reviewer/compare.html", {
         "v": view, "images": case_images(request, view["case"], level), "form": DecisionForm(),

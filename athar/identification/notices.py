@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from athar.registry.lookup import caseworker_ids
-from athar.web.models import Notice
+from athar.identification.models import Notice
 
 
 def caseworkers_of(reports: Iterable[Any]) -> dict[int, Any]:

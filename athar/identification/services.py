@@ -1,66 +1,40 @@
-"""The web's door into the identification app: candidates, claims, reviews, conflicts.
+"""The identification services the web and the API share: candidates, claims, reviews, conflicts,
+publication.
 
-Pages never query the identification models directly; they ask here, so a change of those models
-touches one file. Decisions go through ``athar.identification.claims`` (rules, audit, two reviewers).
+Interfaces never query the identification models directly; they ask here (and ``policy`` for who may
+see what), so a change of those models touches one file. Decisions go through ``athar.identification.claims`` (rules, audit, two reviewers).
 """
 
 from __future__ import annotations
 
-import json
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from django.apps import apps
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils.translation import gettext_lazy
+
+from athar.audit.chain import actor_for_user
+from athar.core.labels import facility_label, partial_date, place_name
+from athar.identification import claims, conflicts, notices, policy
+from athar.identification.models import (
+    Candidate,
+    Claim,
+    Conflict,
+    FamilyInformed,
+    Identification,
+    Review,
+)
+from athar.identification.policy import candidates_for_reports, current_rankings
+from athar.identification.ranking import adopt_report_ranking
+from athar.registry.lookup import ensure_person, person_of, reports_of
+from athar.registry.models import Report
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
 
 
-def _model(name: str) -> Any:
-    try:
-        return apps.get_model("identification", name)
-    except LookupError:
-        return None
-
-
-def candidate_model() -> Any:
-    return _model("Candidate")
-
-
-def claim_model() -> Any:
-    return _model("Claim")
-
-
-def current_rankings(reports: QuerySet[Any]) -> QuerySet[Any]:
-    """Current rankings of these reports, each from its own evidence only (never from another
-    family's report linked to the same person: that ranking is for reviewers)."""
-    model = _model("Ranking")
-    return model.objects.filter(is_current=True, report__in=reports, person__isnull=True)
-
-
-def candidates_for_reports(reports: QuerySet[Any], for_family: bool = False) -> QuerySet[Any]:
-    """Candidates ranked from these reports' own evidence. Families (and caseworkers for them) see
-    likely matches only: when no case is a likely match, they see no list of bodies at all."""
-    model = candidate_model()
-    if model is None:
-        return reports.none()
-    rows = model.objects.filter(ranking__in=current_rankings(reports)).select_related(
-        "case__facility", "case__archive", "ranking")
-    if for_family:
-        rows = rows.filter(likely_match=True)
-    return rows.order_by("ranking_id", "rank")
-
-
 def public_identifications() -> list[dict[str, Any]]:
     """Published identifications whose family consented to publication: facts only, never a photo."""
-    from athar.registry.lookup import reports_of
-    from athar.web.templatetags.athar_web import facility_label, partial_date, place_name
-
-    model = _model("Identification")
-    if model is None:
-        return []
+    model = Identification
     rows = []
     for ident in model.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
         informed = set(ident.informed.values_list("report_id", flat=True))
@@ -75,63 +49,6 @@ def public_identifications() -> list[dict[str, Any]]:
                      "arrested": partial_date(report.arrest_date, report.arrest_date_precision),
                      "photographed": partial_date(ident.case.photographed, ident.case.photographed_precision)})
     return rows
-
-
-MEASURED_FILE = Path(__file__).resolve().parent / "data" / "measured_error_rates.json"
-BLOCK_TITLES = {"faces": gettext_lazy("Face search alone"), "identification": gettext_lazy("Ranking from all the evidence"),
-                "linkage": gettext_lazy("Linking reports about the same person")}
-DATA_LABELS = {
-    "lfw_archive": gettext_lazy("Public photos of 300 people (LFW, a held-out part never used for tuning): one photo as the "
-                      "family's, another made to look like an archive photo (grey or dark light, closed eyes, "
-                      "swelling, blur or compression, turned sideways or upside down) among 640 cases; 60 people "
-                      "not in the archive."),
-    "lfw_identification": gettext_lazy("A synthetic archive of 1,140 cases made from held-out LFW photos the same way, with "
-                             "invented case facts; 300 reports whose facts are wrong by a year, a month or a "
-                             "branch, some without photos, some of people not in the archive."),
-    "cross_script_names": gettext_lazy("4,000 synthetic reports of Syrian names, spelled in Arabic and in Latin letters."),
-}
-METRIC_LABELS = {
-    "rank1": gettext_lazy("The right case is first"),
-    "rank10": gettext_lazy("The right case is among the first ten"),
-    "top2pct": gettext_lazy("The right case is in the first 2 per cent of all cases"),
-    "true_match_rate": gettext_lazy("The right case is first and declared a likely match"),
-    "false_match_rate": gettext_lazy("Someone not in the archive is shown a stranger as a likely match"),
-    "precision": gettext_lazy("Reports linked together are truly the same person"),
-    "recall": gettext_lazy("Reports of the same person are linked"),
-}
-CONDITION_LABELS = {
-    "archive": gettext_lazy("archive-like photos"), "clean": gettext_lazy("ordinary photos"), "with_photo": gettext_lazy("with a photo"),
-    "without_photo": gettext_lazy("without a photo"), "absent": gettext_lazy("people not in the archive"), "names_only": gettext_lazy("names only"),
-}
-
-
-@lru_cache(maxsize=4)
-def _shipped_figures(path: Path) -> dict[str, Any] | None:
-    """The figures file, read once per process (it ships with the code and changes with it)."""
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def measured_error_rates() -> dict[str, Any] | None:
-    """The figures athar's benchmarks measured, as shipped with this version (method page).
-
-    Read from ``web/data/measured_error_rates.json`` (each block names its data and command);
-    None when the file is missing or unreadable, and the page says figures are not available.
-    """
-    raw = _shipped_figures(MEASURED_FILE)
-    if raw is None:
-        return None
-    blocks = []
-    for block in raw.get("blocks", []):
-        rows = [{"metric": METRIC_LABELS.get(f["metric"], f["metric"]),
-                 "condition": CONDITION_LABELS.get(f.get("condition", ""), f.get("condition", "")),
-                 "percent": round(100 * float(f["value"]), 1)} for f in block.get("figures", [])]
-        blocks.append({"title": BLOCK_TITLES.get(block["key"], block["key"]),
-                       "data": DATA_LABELS.get(block.get("data", ""), ""), "command": block.get("command", ""),
-                       "rows": rows})
-    return {"measured_on": raw.get("measured_on", ""), "blocks": blocks} if blocks else None
 
 
 SEARCH_STATUS_TEXT = {
@@ -150,8 +67,6 @@ SEARCH_STATUS_TEXT = {
 
 def search_status(report: Any, viewer: Any = None) -> str:
     """Where this report's search stands, from its own evidence and its own family's steps only."""
-    from athar.identification.models import Claim, FamilyInformed, Identification
-
     if viewer is not None and getattr(viewer, "role", "") == "family" and not viewer.caseworker_id:
         return "awaiting_caseworker"
     informed = FamilyInformed.objects.filter(report=report).values("identification_id")
@@ -182,8 +97,6 @@ def report_summary(report: Any, viewer: Any = None) -> dict[str, Any]:
 
 def candidate_view(candidate: Any, reports: QuerySet[Any] | None = None) -> dict[str, Any]:
     """A candidate for a page: its case, the report it belongs to (among ``reports``), the reasons."""
-    from athar.registry.models import Report
-
     ranking = candidate.ranking
     report = ranking.report
     if report is None:
@@ -204,9 +117,8 @@ def reason_text(reason: Any) -> str:
 
 def claim_of(candidate: Any, user: Any) -> Any:
     """This user's live claim on the candidate's case, made from the same report (or person), if any."""
-    model = claim_model()
     ranking = candidate.ranking
-    rows = model.objects.filter(case=candidate.case, by=user, withdrawn_at__isnull=True)
+    rows = Claim.objects.filter(case=candidate.case, by=user, withdrawn_at__isnull=True)
     if ranking.report_id is not None:
         return rows.filter(report_id=ranking.report_id).first()
     return rows.filter(person_id=ranking.person_id).first()
@@ -215,12 +127,6 @@ def claim_of(candidate: Any, user: Any) -> Any:
 def make_claim(candidate: Any, user: Any, verdict: str, relation: str = "") -> Any:
     """Record "this is him/her" (yes), "not him/her" (no) or "not sure" (unsure), replacing this
     user's earlier answer on the same case. ValueError when it cannot be recorded yet."""
-    from django.db import transaction
-
-    from athar.identification import claims
-
-    from athar.registry.lookup import person_of
-
     certainty = "unsure" if verdict == "unsure" else "probable"
     report = candidate.ranking.report
     with transaction.atomic():
@@ -236,10 +142,6 @@ def make_claim(candidate: Any, user: Any, verdict: str, relation: str = "") -> A
 def _provisional_person(candidate: Any, user: Any) -> Any:
     """A report filed since the last linkage run: give it its own person (its ranking is copied
     as the person's, for reviewers; the family keeps seeing its report's own ranking)."""
-    from athar.audit.chain import actor_for_user
-    from athar.identification.ranking import adopt_report_ranking
-    from athar.registry.lookup import ensure_person
-
     report = candidate.ranking.report
     person = ensure_person(report, actor=actor_for_user(user))
     adopt_report_ranking(report, person)
@@ -250,39 +152,31 @@ def _provisional_person(candidate: Any, user: Any) -> Any:
 
 def open_identifications() -> list[Any]:
     """Identifications waiting for review, with their approvals so far (the two-reviewer rule)."""
-    model = _model("Identification")
-    if model is None:
-        return []
+    model = Identification
     rows = list(model.objects.filter(status="under_review").select_related("case__facility").order_by("created_at")[:200])
     for row in rows:
         row.approvals = row.reviews.filter(reversed_at__isnull=True, decision="approve").count()
-        row.claim_count = claim_model().objects.filter(person=row.person, case=row.case, withdrawn_at__isnull=True).count()
+        row.claim_count = Claim.objects.filter(person=row.person, case=row.case, withdrawn_at__isnull=True).count()
     return rows
 
 
 def recently_decided() -> list[Any]:
     """Identifications no longer under review (published, rejected, withdrawn), newest first: a
     decision can be reversed from their comparison page."""
-    model = _model("Identification")
-    if model is None:
-        return []
+    model = Identification
     return list(model.objects.exclude(status="under_review").select_related("case__facility")
                 .order_by("-status_changed_at")[:50])
 
 
 def recently_resolved_conflicts() -> list[Any]:
-    model = _model("Conflict")
-    if model is None:
-        return []
+    model = Conflict
     return list(model.objects.filter(resolved_at__isnull=False).select_related("case__facility")
                 .order_by("-resolved_at")[:50])
 
 
 def reverse_review(review_id: int, identification_id: int, user: Any, reason: str) -> Any:
     """Reverse one review of this identification (LookupError when there is none)."""
-    from athar.identification import claims
-
-    row = _model("Review").objects.filter(pk=review_id, identification_id=identification_id).first()
+    row = Review.objects.filter(pk=review_id, identification_id=identification_id).first()
     if row is None:
         raise LookupError(review_id)
     return claims.reverse_review(row, user, reason)
@@ -290,9 +184,7 @@ def reverse_review(review_id: int, identification_id: int, user: Any, reason: st
 
 def reopen_conflict(conflict_id: int, user: Any, reason: str) -> Any:
     """Reverse a conflict's resolution (LookupError when there is no such conflict)."""
-    from athar.identification import conflicts
-
-    conflict = _model("Conflict").objects.filter(pk=conflict_id).first()
+    conflict = Conflict.objects.filter(pk=conflict_id).first()
     if conflict is None:
         raise LookupError(conflict_id)
     return conflicts.reopen(conflict, user, reason)
@@ -301,11 +193,9 @@ def reopen_conflict(conflict_id: int, user: Any, reason: str) -> Any:
 def open_conflicts() -> list[Any]:
     """Open conflicts, each with its open claims and the identification each claim carries (the
     reviewer chooses which claim stands)."""
-    model = _model("Conflict")
-    if model is None:
-        return []
+    model = Conflict
     rows = list(model.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
-    idents = _model("Identification").objects
+    idents = Identification.objects
     for row in rows:
         row.open_claims = list(row.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True)
                                .select_related("case__facility", "by").order_by("created_at"))
@@ -316,20 +206,16 @@ def open_conflicts() -> list[Any]:
 
 def identification_view(identification_id: int) -> dict[str, Any] | None:
     """Everything the comparison page needs for one identification."""
-    from athar.registry.lookup import reports_of
-
-    model = _model("Identification")
-    if model is None:
-        return None
+    model = Identification
     ident = model.objects.filter(pk=identification_id).select_related("case__facility", "person").first()
     if ident is None:
         return None
     reports = reports_of(ident.person)
-    candidate = (candidate_model().objects.filter(ranking__person=ident.person, ranking__is_current=True,
+    candidate = (Candidate.objects.filter(ranking__person=ident.person, ranking__is_current=True,
                                                   case=ident.case).first())
-    claims = list(claim_model().objects.filter(person=ident.person, case=ident.case).order_by("created_at"))
+    claims = list(Claim.objects.filter(person=ident.person, case=ident.case).order_by("created_at"))
     reviews = list(ident.reviews.filter(reversed_at__isnull=True).order_by("created_at"))
-    conflicts = list(_model("Conflict").objects.filter(Q(person=ident.person) | Q(case=ident.case),
+    conflicts = list(Conflict.objects.filter(Q(person=ident.person) | Q(case=ident.case),
                                                        resolved_at__isnull=True))
     return {"obj": ident, "case": ident.case, "reports": reports, "report": reports[0] if reports else None,
             "reasons": [reason_text(r) for r in (candidate.reasons if candidate else [])],
@@ -339,22 +225,18 @@ def identification_view(identification_id: int) -> dict[str, Any] | None:
 
 def decide(identification: Any, user: Any, decision: str, reason: str) -> Any:
     """A reviewer's approval or rejection, through the two-reviewer rules of the identification app."""
-    from athar.identification import claims
-
     return claims.review(identification, user, decision, reason)
 
 
 def resolve_conflict(conflict_id: int, user: Any, reason: str, keep: str) -> Any:
     """Resolve one open conflict by choosing the claim that stands (``keep``: a claim id, or
     "none"). LookupError when there is no such conflict or claim."""
-    from athar.identification import conflicts
-
-    conflict = _model("Conflict").objects.filter(pk=conflict_id).first()
+    conflict = Conflict.objects.filter(pk=conflict_id).first()
     if conflict is None:
         raise LookupError(conflict_id)
     kept = None
     if keep != "none":
-        kept = claim_model().objects.filter(pk=int(keep) if keep.isdigit() else None).first()
+        kept = Claim.objects.filter(pk=int(keep) if keep.isdigit() else None).first()
         if kept is None:
             raise LookupError(keep)
     return conflicts.resolve(conflict, user, reason, keep=kept)
@@ -366,13 +248,10 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
     """What a caseworker (or administrator) sees of a verified identification touching its
     families: its own families' reports, informed or not, consenting or not; other families only
     as a count (never their names). None when it touches none of the user's reports."""
-    from athar.identification import claims
-    from athar.web import access
-
-    ident = _model("Identification").objects.filter(pk=identification_id).select_related("case__facility").first()
+    ident = Identification.objects.filter(pk=identification_id).select_related("case__facility").first()
     if ident is None:
         return None
-    mine_ids = set(access.reports_visible_to(user).values_list("pk", flat=True))
+    mine_ids = set(policy.reports_visible_to(user).values_list("pk", flat=True))
     reports = claims.family_reports(ident)
     mine = [r for r in reports if r.pk in mine_ids]
     if not mine:
@@ -388,26 +267,20 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
 
 
 def record_informed(identification_id: int, report_id: int, user: Any, informed_on: Any, method: str) -> Any:
-    from athar.identification import claims
-    from athar.web import access
-
-    ident = _model("Identification").objects.filter(pk=identification_id).first()
-    report = access.reports_visible_to(user).filter(pk=report_id).first()
+    ident = Identification.objects.filter(pk=identification_id).first()
+    report = policy.reports_visible_to(user).filter(pk=report_id).first()
     if ident is None or report is None:
         raise LookupError(identification_id)
     return claims.record_family_informed(ident, report, user, informed_on=informed_on, method=method)
 
 
 def publish(identification_id: int, user: Any) -> Any:
-    from athar.identification import claims
 
-    ident = _model("Identification").objects.filter(pk=identification_id).first()
+    ident = Identification.objects.filter(pk=identification_id).first()
     if ident is None:
         raise LookupError(identification_id)
     return claims.publish(ident, user)
 
 
 def open_inform_tasks(user: Any) -> list[Any]:
-    from athar.web import notices
-
     return list(notices.open_tasks(user)[:50])

@@ -4,7 +4,7 @@ A media link is a signed token (``django.core.signing``) naming the derivative (
 the account it was made for, valid ``ATHAR_MEDIA_LINK_SECONDS`` (an unblurred copy's link only
 ``ATHAR_REVEAL_LINK_SECONDS``: pages make them only after an explicit choice to see more): links
 cannot be guessed, and a copied link is useless to anyone else. The permission is asked again on
-every request (``athar.web.access.may_view_derivative``: who may see the case). Every view of an
+every request (``athar.identification.policy.may_view_derivative``: who may see the case). Every view of an
 unblurred copy is written to the audit chain (who, which photo, which level). Originals (the
 evidence itself) go only to archivists, as a download.
 """
@@ -15,7 +15,13 @@ from typing import Any
 
 from django.conf import settings
 from django.core import signing
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import (
+    FileResponse,
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+)
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
@@ -23,6 +29,7 @@ from athar.accounts.models import Role
 from athar.archive.models import Derivative, Photo
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
+from athar.identification import policy
 
 DERIVATIVE_SALT = "athar.media.derivative"
 ORIGINAL_SALT = "athar.media.original"
@@ -73,9 +80,7 @@ def _private(response: HttpResponse) -> HttpResponse:
 
 
 def _may_view(request: HttpRequest, derivative: Derivative) -> bool:
-    from athar.web.access import may_view_derivative
-
-    return bool(may_view_derivative(request, derivative))
+    return policy.may_view_derivative(request.user, derivative)
 
 
 @require_safe

@@ -29,14 +29,20 @@ import tarfile
 import tempfile
 import time
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone as dt_timezone
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 from pathlib import Path
 from typing import IO, Any, Callable, Iterator
 
 from django.conf import settings
 from django.db import connection, connections
 
-from athar.core.backup_crypto import EncryptingWriter, decrypt_file, is_encrypted, require_backup_key
+from athar.core.backup_crypto import (
+    EncryptingWriter,
+    decrypt_file,
+    is_encrypted,
+    require_backup_key,
+)
 
 FORMAT = "athar-backup/1"
 MANIFEST = "manifest.json"

@@ -1,6 +1,6 @@
-"""Who may see which report, case, photo and candidate: every page and API endpoint asks here.
+"""Who may see and do what: every page, API endpoint and command asks here, one rule in one place.
 
-Rules (tested as a matrix in tests/web/test_access.py):
+Rules (tested as a matrix in tests/identification/test_policy.py):
 
 - a family sees only the reports it filed (``Report.reporter_user``), their photos and their
   candidates; it never sees an archive case except as a candidate of its own report;
@@ -22,10 +22,13 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
 
-from athar.accounts.models import Role
+from athar.accounts.models import (
+    ARCHIVE_ROLES, CLAIM_ROLES, FILE_ROLES, REVIEW_ROLES, STAFF_ROLES, Role, User,
+)
 from athar.archive.models import Case, Derivative
+from athar.identification.models import Candidate, Ranking
+from athar.registry.models import Report
 
 # Reveal levels for a case in one session.
 HIDDEN, FACE, BODY = 0, 1, 2
@@ -33,7 +36,6 @@ BLURRED_KINDS = {Derivative.Kind.BLUR, Derivative.Kind.BLUR_THUMB, Derivative.Ki
 FACE_KINDS = {Derivative.Kind.FACE}
 BODY_KINDS = {Derivative.Kind.VIEW, Derivative.Kind.THUMB}
 
-STAFF_ROLES = {Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN}
 
 
 def role_of(user: Any) -> str:
@@ -56,30 +58,28 @@ def is_caseworker(user: Any) -> bool:
 
 
 def can_review(user: Any) -> bool:
-    return has_role(user, Role.REVIEWER, Role.ADMIN)
+    return has_role(user, *REVIEW_ROLES)
 
 
 def can_archive(user: Any) -> bool:
-    return has_role(user, Role.ARCHIVIST, Role.ADMIN)
+    return has_role(user, *ARCHIVE_ROLES)
 
 
 def can_file_reports(user: Any) -> bool:
-    return has_role(user, Role.FAMILY, Role.CASEWORKER, Role.ADMIN)
+    return has_role(user, *FILE_ROLES)
 
 
 # ---- reports ---------------------------------------------------------------------------------
 
 def reports_visible_to(user: Any) -> QuerySet[Any]:
     """Current, not erased reports this user may see."""
-    from athar.registry.models import Report
-
     reports = Report.objects.filter(is_current=True, erased_at__isnull=True)
     role = role_of(user)
     if role == Role.FAMILY:
         return reports.filter(reporter_user=user)
     if role == Role.CASEWORKER:
         return reports.filter(Q(caseworker=user) | Q(reporter_user__caseworker=user))
-    if role in (Role.REVIEWER, Role.ADMIN):
+    if role in REVIEW_ROLES:
         return reports
     return reports.none()
 
@@ -90,13 +90,11 @@ def can_view_report(user: Any, report: Any) -> bool:
 
 def can_edit_report(user: Any, report: Any) -> bool:
     """Consent, photos and faces: the family who filed it or its caseworker."""
-    return has_role(user, Role.FAMILY, Role.CASEWORKER, Role.ADMIN) and can_view_report(user, report)
+    return has_role(user, *FILE_ROLES) and can_view_report(user, report)
 
 
 def families_of(user: Any) -> QuerySet[Any]:
     """The family accounts a caseworker looks after."""
-    from athar.accounts.models import User
-
     if role_of(user) == Role.CASEWORKER:
         return User.objects.filter(caseworker=user, role=Role.FAMILY, is_active=True)
     if role_of(user) == Role.ADMIN:
@@ -112,10 +110,6 @@ def cases_visible_to(user: Any) -> QuerySet[Case]:
     if role in STAFF_ROLES:
         return Case.objects.all()
     if role in (Role.FAMILY, Role.CASEWORKER):
-        from athar.web import identification as ident
-
-        if ident.candidate_model() is None:
-            return Case.objects.none()
         case_ids = candidates_visible_to(user).values("case_id")
         return Case.objects.filter(pk__in=case_ids)
     return Case.objects.none()
@@ -137,21 +131,32 @@ def taken_on(user: Any) -> bool:
     return role_of(user) == Role.FAMILY and user.caseworker_id is not None
 
 
-def candidates_visible_to(user: Any) -> QuerySet[Any]:
+def current_rankings(reports: QuerySet[Report]) -> QuerySet[Ranking]:
+    """Current rankings of these reports, each from its own evidence only (never from another
+    family's report linked to the same person: that ranking is for reviewers)."""
+    return Ranking.objects.filter(is_current=True, report__in=reports, person__isnull=True)
+
+
+def candidates_for_reports(reports: QuerySet[Report], for_family: bool = False) -> QuerySet[Candidate]:
+    """Candidates ranked from these reports' own evidence. Families (and caseworkers for them) see
+    likely matches only: when no case is a likely match, they see no list of bodies at all."""
+    rows = Candidate.objects.filter(ranking__in=current_rankings(reports)).select_related(
+        "case__facility", "case__archive", "ranking")
+    if for_family:
+        rows = rows.filter(likely_match=True)
+    return rows.order_by("ranking_id", "rank")
+
+
+def candidates_visible_to(user: Any) -> QuerySet[Candidate]:
     """Candidates ranked from the reports this user may see, each from that report's own evidence
     (never from another family's report linked to the same person); families only likely matches,
     and only once a caseworker has taken them on. Reviewers and administrators see every ranking."""
-    from athar.web import identification as ident
-
-    model = ident.candidate_model()
-    if model is None:
-        return Case.objects.none()
     role = role_of(user)
-    if role in (Role.REVIEWER, Role.ADMIN):
-        return model.objects.all()
+    if role in REVIEW_ROLES:
+        return Candidate.objects.all()
     if role == Role.CASEWORKER or (role == Role.FAMILY and taken_on(user)):
-        return ident.candidates_for_reports(reports_visible_to(user), for_family=True)
-    return model.objects.none()
+        return candidates_for_reports(reports_visible_to(user), for_family=True)
+    return Candidate.objects.none()
 
 
 def can_view_candidate(user: Any, candidate: Any) -> bool:
@@ -160,7 +165,7 @@ def can_view_candidate(user: Any, candidate: Any) -> bool:
 
 def can_claim(user: Any, candidate: Any) -> bool:
     """Only the family (or its caseworker on its behalf) says 'this is him / her'."""
-    return has_role(user, Role.FAMILY, Role.CASEWORKER) and can_view_candidate(user, candidate)
+    return has_role(user, *CLAIM_ROLES) and can_view_candidate(user, candidate)
 
 
 # ---- photos ----------------------------------------------------------------------------------
@@ -174,14 +179,14 @@ def level_needed(kind: str) -> int:
     return BODY
 
 
-def may_view_derivative(request: HttpRequest, derivative: Derivative) -> bool:
+def may_view_derivative(user: Any, derivative: Derivative) -> bool:
     """Whoever may see the case may be served its copies; which copies a page links to (blurred,
     or unblurred through a short-lived audited media link after an explicit choice on that page)
     is decided by the page, never remembered in the session."""
     photo = derivative.photo
     if photo.case_id is None:
-        return can_archive(request.user) and level_needed(derivative.kind) == HIDDEN
-    return can_view_case(request.user, photo.case)
+        return can_archive(user) and level_needed(derivative.kind) == HIDDEN
+    return can_view_case(user, photo.case)
 
 
 def may_view_report_photo(user: Any, report_photo: Any) -> bool:

@@ -1,0 +1,42 @@
+"""Claims, reviews, identifications and conflicts as plain data: what ``athar claims --json`` prints
+and what a dossier for a court records (one shape for both)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from athar.identification import claims as claim_rules
+from athar.identification.models import Claim, Conflict, Identification, Review
+
+
+def claim_dict(c: Claim) -> dict[str, Any]:
+    return {"id": c.pk, "person": c.person_id, "case": c.case_id, "verdict": c.verdict, "certainty": c.certainty,
+            "relation": c.relation, "by": f"user:{c.by_id}", "role": c.by.role, "on_behalf_of": c.on_behalf_of,
+            "report": c.report_id, "at": c.created_at, "active": c.active, "withdrawn_at": c.withdrawn_at,
+            "withdrawn_reason": c.withdrawn_reason, "set_aside_at": c.set_aside_at,
+            "set_aside_reason": c.set_aside_reason}
+
+
+def review_dict(r: Review) -> dict[str, Any]:
+    return {"id": r.pk, "identification": r.identification_id, "reviewer": f"user:{r.reviewer_id}",
+            "decision": r.decision, "reason": r.reason, "at": r.created_at, "reversed_at": r.reversed_at,
+            "reversed_reason": r.reversed_reason}
+
+
+def ident_dict(i: Identification) -> dict[str, Any]:
+    return {"id": i.pk, "person": i.person_id, "case": i.case_id, "status": i.status,
+            "evidence_level": i.evidence_level, "published_at": i.published_at,
+            "approvals": len(claim_rules.approvals(i)),
+            "blocking_conflicts": [c.pk for c in claim_rules.blocking_conflicts(i)],
+            "families_informed": sorted(i.informed.values_list("report_id", flat=True)),
+            "publication_blockers": claim_rules.publication_blockers(i) if i.status == "verified" else [],
+            "reviews": [review_dict(r) for r in i.reviews.order_by("id")]}
+
+
+def conflict_dict(c: Conflict) -> dict[str, Any]:
+    return {"id": c.pk, "kind": c.kind, "person": c.person_id, "case": c.case_id,
+            "claims": sorted(c.claims.values_list("id", flat=True)), "detail": c.detail, "opened_at": c.opened_at,
+            "open": c.is_open, "resolved_at": c.resolved_at,
+            "resolved_by": f"user:{c.resolved_by_id}" if c.resolved_by_id else None, "resolution": c.resolution,
+            "kept_claim": c.kept_claim_id,
+            "set_aside_claims": sorted(c.set_aside_claims.values_list("id", flat=True))}

@@ -1,0 +1,1 @@
+"""Operations that span the apps (backup, restore, serving, the demo): above the domain, below the entry points."""

@@ -1,0 +1,162 @@
+"""``athar backup``, ``restore``, ``serve`` and ``demo``: operations over every app."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import subprocess
+import sys
+from argparse import ArgumentParser
+from collections.abc import Iterator
+from contextlib import contextmanager
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+from django.core.management import call_command
+
+from athar.archive.verify import verify_store
+from athar.core.command import command, progress_bar
+from athar.core.demo import DemoContext, run_demo
+from athar.core.errors import UserError
+from athar.ops.backup import make_backup, prune_backups, restore_backup
+from athar.ops.server import serve
+
+PR_SET_PDEATHSIG = 1  # prctl(2)
+
+
+def _backup_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("out", metavar="OUT", help="a new .tar file, or a folder")
+    parser.add_argument("--retention-days", type=int, default=None, metavar="N",
+                        help="after a backup into a folder, delete athar backups there older than N days")
+
+
+def _describe_backup(result: dict[str, Any]) -> str:
+    text = (f"backup written: {result['backup']} ({result['bytes'] / 1e6:.1f} MB, {result['members']} files, "
+            f"{result['photos']} photos, {result['audit_events']} audit events, {result['seconds']} s)")
+    if result.get("pruned"):
+        text += f"\npruned {len(result['pruned'])} older backups"
+    return text
+
+
+@command("backup", "Back up the database and the media store into one tar archive with a sha256 manifest "
+         "(OUT: a new file, or a folder for a dated file; --retention-days prunes older ones there).",
+         arguments=_backup_arguments, describe=_describe_backup)
+def backup(options: dict[str, Any]) -> dict[str, Any]:
+    out = Path(options["out"])
+    if options.get("retention_days") is not None and not out.is_dir():
+        raise UserError("--retention-days needs OUT to be a folder of backups")
+    with progress_bar("backup") as advance:
+        result = make_backup(out, progress=advance)
+    if options.get("retention_days") is not None:
+        result["pruned"] = prune_backups(out, options["retention_days"])
+    return result
+
+
+def _restore_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("archive", metavar="IN", help="a backup file made by athar backup")
+    parser.add_argument("--force", action="store_true", help="replace the data already in ATHAR_HOME/database")
+
+
+def _describe_restore(result: dict[str, Any]) -> str:
+    verify = result["verify"]
+    state = "OK" if verify["ok"] else "ALTERED"
+    lines = [f"restored {result['restored']} ({result['engine']}, {result['photos']} photos, "
+             f"{result['audit_events']} audit events) in {result['seconds']} s",
+             f"verify: {state}: {verify['originals']} originals, {verify['derivatives']} derivatives, "
+             f"{verify['audit_events']} audit events"]
+    return "\n".join(lines + [f"  - {p}" for p in verify["problems"]])
+
+
+@command("restore", "Restore a backup (athar backup) into an empty ATHAR_HOME and database, then migrate and "
+         "verify it; --force replaces existing data.",
+         arguments=_restore_arguments, describe=_describe_restore)
+def restore(options: dict[str, Any]) -> dict[str, Any]:
+    result = restore_backup(Path(options["archive"]), force=options["force"])
+    call_command("migrate", interactive=False, verbosity=0, stdout=StringIO())
+    report = verify_store()
+    result["verify"] = report.as_dict()
+    result["_exit_code"] = 0 if not report.problems else 3
+    return result
+
+
+def _serve_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--workers", type=int, default=2, help="web server processes")
+    _worker_choice(parser)
+
+
+def _worker_choice(parser: ArgumentParser) -> None:
+    parser.add_argument("--no-worker", action="store_true",
+                        help="do not run the matching worker beside the web server (run 'athar worker' yourself)")
+
+
+def _die_with_parent() -> None:
+    """In the worker child (Linux): be stopped when the server process dies, however it dies."""
+    try:
+        libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except OSError:  # not Linux: the ``finally`` below still stops the worker on a normal exit
+        return
+
+
+@contextmanager
+def matching_worker(enabled: bool = True, poll: float = 2.0) -> Iterator[subprocess.Popen[bytes] | None]:
+    """The matching worker (``athar worker``) as a child process for as long as the web server runs:
+    a report filed on the site is compared within seconds, and stopping the server stops it too."""
+    if not enabled:
+        yield None
+        return
+    child = subprocess.Popen([sys.executable, "-m", "athar.cli", "worker", "--poll", str(poll)],
+                             env=os.environ.copy(), stdout=subprocess.DEVNULL, preexec_fn=_die_with_parent)
+    sys.stderr.write(f"athar: matching worker running (pid {child.pid})\n")
+    try:
+        yield child
+    finally:
+        child.terminate()
+        try:
+            child.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            child.kill()
+
+
+def _serve_with_worker(host: str, port: int, workers: int, with_worker: bool) -> None:
+    with matching_worker(with_worker):
+        serve(host, port, workers)
+
+
+@command("serve", "Serve the web site (gunicorn; static files included) at http://HOST:PORT, with the "
+         "matching worker beside it.", arguments=_serve_arguments)
+def serve_command(options: dict[str, Any]) -> dict[str, Any]:
+    _serve_with_worker(options["host"], options["port"], options["workers"], not options.get("no_worker"))
+    return {"served": True}
+
+
+def _demo_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--no-serve", action="store_true", help="only build the demo")
+    parser.add_argument("--faces", metavar="DIR", help="a folder of <identity>/<photo> face images")
+    _worker_choice(parser)
+
+
+@command("demo", "Build a demo (synthetic archive, one account per role) in the data directory and serve it "
+         "with the matching worker.", arguments=_demo_arguments,
+         describe=lambda result: "\n".join(result["instructions"]))
+def demo(options: dict[str, Any]) -> dict[str, Any]:
+    if settings.PRODUCTION:
+        raise UserError("athar demo refuses to run with ATHAR_ENV=production (it creates known accounts)")
+    faces = Path(options["faces"]) if options.get("faces") else None
+    if faces is not None and not faces.is_dir():
+        raise UserError(f"--faces: folder not found: {faces}")
+    context = run_demo(DemoContext(settings.ATHAR_HOME, faces))
+    url = f"http://{options['host']}:{options['port']}/"
+    result: dict[str, Any] = {"home": str(settings.ATHAR_HOME), **context.made, "url": url,
+                              "instructions": [*context.lines, f"Site: {url}"]}
+    if not options["no_serve"]:  # the JSON line first, then serve until stopped
+        result["_then"] = lambda: _serve_with_worker(options["host"], options["port"], 2,
+                                                     not options.get("no_worker"))
+    return result
