@@ -329,8 +329,9 @@ def with_settings_tables(document: str) -> str:
     """``document`` (docs/configuration.md) with each group's table regenerated between its markers."""
     for group in GROUPS:
         begin, end = _markers(group)
-        pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.S)
+        pattern = re.compile(re.escape(begin) + r".*?" + re.escape(end), re.DOTALL)
         if not pattern.search(document):
             raise ValueError(f"the document has no {begin.strip()} … {end} block")
-        document = pattern.sub(lambda _m, b=begin, e=end, g=group: b + settings_table(g) + e, document)
+        block = begin + settings_table(group) + end
+        document = pattern.sub(lambda _match: block, document)  # a function: the table is not a pattern
     return document

@@ -27,7 +27,7 @@ def test_caseworker_queue_shows_their_families_reports_and_notices(client_for, w
     ranking_stored.send(sender=Ranking, ranking=candidate.ranking)  # as ranking does after its commit
     html = client_for(world.caseworker).get(reverse("web:caseworker_home")).content.decode()
     assert world.report.full_name_ar in html and world.other_report.full_name_ar not in html
-    notices = re.search(r'<ul class="notices">(.*?)</ul>', html, re.S)
+    notices = re.search(r'<ul class="notices">(.*?)</ul>', html, re.DOTALL)
     assert notices is not None, "no notice shown"
     assert notices.group(1).count('<li class="unread">') == 1
     assert reverse("web:candidates", kwargs={"report_id": world.report.pk}) in notices.group(1)
@@ -48,7 +48,7 @@ def test_caseworker_imports_a_list_with_a_readable_error_report(client_for, worl
 
 def approvals_shown(page: str) -> int:
     """The count in "Approvals so far: N of the 2 needed" (the first number, in any language)."""
-    paragraph = re.search(r'<p class="two-reviewers">(.*?)</p>', page, re.S)
+    paragraph = re.search(r'<p class="two-reviewers">(.*?)</p>', page, re.DOTALL)
     assert paragraph is not None, "the compare page shows no approval count"
     return int(re.search(r"\d+", paragraph.group(1)).group())
 
