@@ -34,11 +34,11 @@ MEDIA_ROOT = ATHAR_HOME / "media"  # private: served only through permission-che
 INDEX_ROOT = ATHAR_HOME / "indexes"
 
 SECRET_KEY = secret_key(ATHAR_ENV, ATHAR_HOME)
-DEBUG = env_bool("ATHAR_DEBUG", False)
+DEBUG = env_bool("ATHAR_DEBUG")
 ALLOWED_HOSTS = env_list(
     "ATHAR_ALLOWED_HOSTS", [] if PRODUCTION else ["127.0.0.1", "localhost", "[::1]", "testserver"]
 )
-CSRF_TRUSTED_ORIGINS = env_list("ATHAR_CSRF_TRUSTED_ORIGINS", [])
+CSRF_TRUSTED_ORIGINS = env_list("ATHAR_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -107,7 +107,7 @@ def _database() -> dict[str, object]:
     """PostgreSQL (or any dj-database-url URL) from DATABASE_URL; SQLite in WAL mode otherwise."""
     url = env_str("DATABASE_URL")
     if url:
-        config = dict(dj_database_url.parse(url, conn_max_age=env_int("ATHAR_DB_CONN_MAX_AGE", 60)))
+        config = dict(dj_database_url.parse(url, conn_max_age=env_int("ATHAR_DB_CONN_MAX_AGE")))
         # Test databases are named per process, so several test runs can share one server.
         config["TEST"] = {"NAME": env_str("ATHAR_TEST_DATABASE_NAME") or f"test_{config['NAME']}_{os.getpid()}"}
         return config
@@ -119,7 +119,7 @@ def _database() -> dict[str, object]:
             # two writers queue (busy timeout) instead of failing mid-transaction.
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
             "transaction_mode": "IMMEDIATE",
-            "timeout": env_int("ATHAR_SQLITE_TIMEOUT", 60),
+            "timeout": env_int("ATHAR_SQLITE_TIMEOUT"),
         },
     }
 
@@ -159,8 +159,8 @@ WHITENOISE_AUTOREFRESH = DEBUG
 
 # Sessions end after ATHAR_SESSION_SECONDS in all, or ATHAR_SESSION_IDLE_SECONDS without a request
 # (athar.accounts.middleware.SessionPolicyMiddleware), and when the browser closes.
-SESSION_COOKIE_AGE = env_int("ATHAR_SESSION_SECONDS", 60 * 60 * 8)
-ATHAR_SESSION_IDLE_SECONDS = env_int("ATHAR_SESSION_IDLE_SECONDS", 60 * 60)
+SESSION_COOKIE_AGE = env_int("ATHAR_SESSION_SECONDS")
+ATHAR_SESSION_IDLE_SECONDS = env_int("ATHAR_SESSION_IDLE_SECONDS")
 SESSION_EXPIRE_AT_BROWSER_CLOSE = True
 SESSION_COOKIE_HTTPONLY = True
 SESSION_COOKIE_SAMESITE = "Lax"
@@ -172,14 +172,14 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_SSL_REDIRECT = env_bool("ATHAR_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = env_int("ATHAR_HSTS_SECONDS", 60 * 60 * 24 * 365)
+    SECURE_SSL_REDIRECT = env_bool("ATHAR_SSL_REDIRECT")
+    SECURE_HSTS_SECONDS = env_int("ATHAR_HSTS_SECONDS")
     SECURE_HSTS_INCLUDE_SUBDOMAINS = True
     SECURE_HSTS_PRELOAD = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 # Quick exit (athar.accounts.views.quick_exit) signs out and sends the browser to this neutral site.
-ATHAR_QUICK_EXIT_URL = env_exit_url("ATHAR_QUICK_EXIT_URL", "https://www.google.com/")
+ATHAR_QUICK_EXIT_URL = env_exit_url("ATHAR_QUICK_EXIT_URL")
 
 # Content-Security-Policy (django-csp 4): no inline scripts or styles, nothing from elsewhere.
 CONTENT_SECURITY_POLICY = {
@@ -204,23 +204,23 @@ CONTENT_SECURITY_POLICY = {
 # reviewers, archivists and administrators: required in production.
 ATHAR_REQUIRE_TWO_FACTOR = env_bool("ATHAR_REQUIRE_TWO_FACTOR", PRODUCTION)
 # django-otp's throttling: after n failures in a row, the next try waits FACTOR * 2^(n-1) seconds.
-OTP_TOTP_THROTTLE_FACTOR = env_int("ATHAR_TWO_FACTOR_THROTTLE_FACTOR", 1)
+OTP_TOTP_THROTTLE_FACTOR = env_int("ATHAR_TWO_FACTOR_THROTTLE_FACTOR")
 OTP_STATIC_THROTTLE_FACTOR = OTP_TOTP_THROTTLE_FACTOR
 OTP_TOTP_ISSUER = "athar"
 # Phone numbers written without a country code are read in this region (ISO 3166 code); every
 # phone login is kept in E.164 (athar.accounts.phones).
-ATHAR_PHONE_REGION = env_str("ATHAR_PHONE_REGION", "SY").upper()
+ATHAR_PHONE_REGION = env_str("ATHAR_PHONE_REGION").upper()
 # Families may open an account with their phone number, without a caseworker's invitation.
 # Organisations that work by invitation only turn it off.
-ATHAR_OPEN_REGISTRATION = env_bool("ATHAR_OPEN_REGISTRATION", True)
+ATHAR_OPEN_REGISTRATION = env_bool("ATHAR_OPEN_REGISTRATION")
 
 # Lockout after repeated sign-in failures (django-axes): per ACCOUNT only, from any address.
 # Not per address, nor per address and browser: families often share one address (an NGO office,
 # a phone operator's NAT) and the same phone browser, and the client chooses its User-Agent anyway,
 # so such a lockout lets anyone lock them all out. Per address, sign-in is throttled instead
 # (ATHAR_RATE_LIMITS["login"]["address_rate"]). Policy: docs/security.md, "Accounts".
-AXES_FAILURE_LIMIT = env_int("ATHAR_LOGIN_FAILURE_LIMIT", 5)
-AXES_COOLOFF_TIME = timedelta(minutes=env_int("ATHAR_LOGIN_LOCKOUT_MINUTES", 30))
+AXES_FAILURE_LIMIT = env_int("ATHAR_LOGIN_FAILURE_LIMIT")
+AXES_COOLOFF_TIME = timedelta(minutes=env_int("ATHAR_LOGIN_LOCKOUT_MINUTES"))
 AXES_LOCKOUT_PARAMETERS = ["username"]
 # axes.W006 asks for 'ip_address' in the lockout parameters: deliberately not (above). The address
 # is throttled by the "login" rate-limit bucket instead; `athar check` fails without it (athar.E114).
@@ -233,7 +233,7 @@ AXES_DISABLE_ACCESS_LOG = True  # sign-ins go to the audit chain, by identifier 
 AXES_VERBOSE = False
 AXES_LOCKOUT_CALLABLE = "athar.core.security.lockout_response"
 # How many reverse proxies sit in front of athar (each adds one X-Forwarded-For entry); 0: none.
-ATHAR_PROXY_COUNT = env_int("ATHAR_PROXY_COUNT", 0)
+ATHAR_PROXY_COUNT = env_int("ATHAR_PROXY_COUNT")
 
 # Rate limits (anti-scraping), per account and per address, fixed windows: "N/s", "N/m", "N/5m", "N/h".
 # A bucket is a rate ("60/m") or {"rate": ..., "address_rate": ..., "methods": [...]}.
@@ -276,35 +276,35 @@ CACHES = {
     "default": {
         "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
         "LOCATION": env_str("ATHAR_CACHE_DIR", str(ATHAR_HOME / "cache")),
-        "OPTIONS": {"MAX_ENTRIES": env_int("ATHAR_CACHE_MAX_ENTRIES", 20_000)},
+        "OPTIONS": {"MAX_ENTRIES": env_int("ATHAR_CACHE_MAX_ENTRIES")},
     },
 }
 
 # Folders a web server publishes on this machine; `athar check --deploy` refuses a media store inside one.
-ATHAR_PUBLIC_PATHS = env_list("ATHAR_PUBLIC_PATHS", [])
+ATHAR_PUBLIC_PATHS = env_list("ATHAR_PUBLIC_PATHS")
 
 # Signed media links (athar.web.media) stay valid this long.
-ATHAR_MEDIA_LINK_SECONDS = env_int("ATHAR_MEDIA_LINK_SECONDS", 60 * 60)
+ATHAR_MEDIA_LINK_SECONDS = env_int("ATHAR_MEDIA_LINK_SECONDS")
 # An unblurred photo's link is made by the page that revealed it, and lives only a few minutes.
-ATHAR_REVEAL_LINK_SECONDS = env_int("ATHAR_REVEAL_LINK_SECONDS", 5 * 60)
+ATHAR_REVEAL_LINK_SECONDS = env_int("ATHAR_REVEAL_LINK_SECONDS")
 # An API token is a standing credential: it expires after ATHAR_API_TOKEN_DAYS unless issued
 # with a shorter --days; ATHAR_API_TOKEN_MAX_DAYS caps what --days may ask for.
-ATHAR_API_TOKEN_DAYS = env_int("ATHAR_API_TOKEN_DAYS", 90)
-ATHAR_API_TOKEN_MAX_DAYS = env_int("ATHAR_API_TOKEN_MAX_DAYS", 365)
+ATHAR_API_TOKEN_DAYS = env_int("ATHAR_API_TOKEN_DAYS")
+ATHAR_API_TOKEN_MAX_DAYS = env_int("ATHAR_API_TOKEN_MAX_DAYS")
 
 # Images: refuse decompression bombs deliberately (pixels per image).
-ATHAR_MAX_IMAGE_PIXELS = env_int("ATHAR_MAX_IMAGE_PIXELS", 120_000_000)
+ATHAR_MAX_IMAGE_PIXELS = env_int("ATHAR_MAX_IMAGE_PIXELS")
 # Each family account may upload this many photos / megabytes per day (refused ones count too).
-ATHAR_UPLOAD_DAILY_FILES = env_int("ATHAR_UPLOAD_DAILY_FILES", 60)
-ATHAR_UPLOAD_DAILY_MB = env_int("ATHAR_UPLOAD_DAILY_MB", 300)
-ATHAR_INGEST_WORKERS = env_int("ATHAR_INGEST_WORKERS", 0)  # 0: one per core
+ATHAR_UPLOAD_DAILY_FILES = env_int("ATHAR_UPLOAD_DAILY_FILES")
+ATHAR_UPLOAD_DAILY_MB = env_int("ATHAR_UPLOAD_DAILY_MB")
+ATHAR_INGEST_WORKERS = env_int("ATHAR_INGEST_WORKERS")  # 0: one per core
 
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["stderr"], "level": env_str("ATHAR_LOG_LEVEL", "WARNING")},
+    "root": {"handlers": ["stderr"], "level": env_str("ATHAR_LOG_LEVEL")},
     # django-axes logs logins and addresses at WARNING: personal data, kept out of the logs.
     "loggers": {"axes": {"handlers": ["stderr"], "level": "ERROR", "propagate": False}},
 }

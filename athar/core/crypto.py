@@ -27,6 +27,8 @@ from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.core.exceptions import ImproperlyConfigured
 
+from athar.config import env_str
+
 FORMAT_VERSION = b"\x01"
 NONCE_BYTES = 12
 KEY_BYTES = 32
@@ -61,13 +63,13 @@ def parse_master_key(text: str) -> bytes:
 
 
 def _configured_key_text() -> str:
-    path = os.environ.get("ATHAR_DATA_KEY_FILE", "").strip()
+    path = env_str("ATHAR_DATA_KEY_FILE")
     if path:
         try:
             return Path(path).read_text(encoding="utf-8").strip()
         except OSError as exc:
             raise ImproperlyConfigured(f"ATHAR_DATA_KEY_FILE cannot be read: {exc.strerror}") from exc
-    return os.environ.get("ATHAR_DATA_KEY", "").strip()
+    return env_str("ATHAR_DATA_KEY")
 
 
 def load_master_key(environment: str, home: Path) -> bytes:

@@ -11,12 +11,13 @@ import tempfile
 from typing import Any
 
 from athar.core.errors import UserError
+from athar.config import env_str
 
 SCRATCH_FLAG = "ATHAR_SCRATCH_STORE"
 
 
 def in_scratch_store() -> bool:
-    return os.environ.get(SCRATCH_FLAG) == "1"
+    return env_str(SCRATCH_FLAG) == "1"
 
 
 def scratch_environment(home: str) -> dict[str, str]:

@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from athar.audit.chain import record
+from athar.config import env_str
 from athar.registry.bulk import create_persons, insert_links
 from athar.registry.decisions import decisions_in_force
 from athar.registry.models import LinkageRun, Report, ReportLink, ReviewPair
@@ -109,7 +110,8 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
         decisions = decisions_for(lineage)
         timings["read_seconds"] = round(time.perf_counter() - started, 2)
         started = time.perf_counter()
-        result = link_reports(frame, engine=engine, decisions=decisions, explain=False, spark=spark)
+        result = link_reports(frame, engine=engine, decisions=decisions, explain=False, spark=spark,
+                              memory_limit=env_str("ATHAR_DUCKDB_MEMORY_LIMIT"))
         timings["link_seconds"] = round(time.perf_counter() - started, 2)
         started = time.perf_counter()
         counts = write_back(run, result, lineage, actor)

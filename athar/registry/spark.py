@@ -13,6 +13,7 @@ from typing import Any
 from django.conf import settings
 
 from athar.core.errors import UserError
+from athar.config import env_str
 
 
 def local_session(cores: int = 2, memory: str | None = None) -> Any:
@@ -28,7 +29,7 @@ def local_session(cores: int = 2, memory: str | None = None) -> Any:
     session = (
         SparkSession.builder.master(f"local[{cores}]")
         .appName("athar-registry-link")
-        .config("spark.driver.memory", memory or os.environ.get("ATHAR_SPARK_MEMORY", "2g"))
+        .config("spark.driver.memory", memory or env_str("ATHAR_SPARK_MEMORY"))
         .config("spark.jars", similarity_jar_location())
         .config("spark.sql.shuffle.partitions", "8")
         .config("spark.ui.enabled", "false")

@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pandas as pd
 
+from athar.config import shared_data_dir
 from athar.matching.linkage import evaluate_clusters, generate_reports, link_reports, template_to_linkage_input
-from athar.matching.linkage.devset import generate_devset, real_cross_script, sibling_merges
+from athar.matching.linkage.devset import generate_devset, real_cross_script, shared_pool, sibling_merges
 from athar.matching.names import detect_script
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "names"
@@ -54,9 +55,9 @@ def google_cross() -> pd.DataFrame:
 
 
 SETS = {
-    "phenomena": lambda: _template(generate_devset(4000, seed=11)),
+    "phenomena": lambda: _template(generate_devset(4000, seed=11, pool=shared_pool("dev", shared_data_dir()))),
     "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
-    "real_cross": lambda: _template(real_cross_script(400, seed=3)),
+    "real_cross": lambda: _template(real_cross_script(400, seed=3, pool=shared_pool("heldout", shared_data_dir()))),
     "ofac": ofac,
     "google_cross": google_cross,
 }

@@ -91,9 +91,12 @@ def test_a_new_linkage_run_reranks_persons(world: Any) -> None:
 
 def test_enqueue_for_cases_reranks_every_subject(world: Any) -> None:
     person = world.person()
-    jobs.enqueue_for_cases([world.cases["scar"].pk])
+    jobs.drain("w")  # the new report and the linkage run are ranked: nothing else is left to do
+    before = Ranking.objects.get(person=person, is_current=True).pk
+    assert jobs.drain("w")["done"] == 0
+    assert jobs.enqueue_for_cases([world.cases["scar"].pk]) is not None
     jobs.drain("w")
-    assert Ranking.objects.filter(person=person, is_current=True).exists()
+    assert Ranking.objects.get(person=person, is_current=True).pk != before
 
 
 def test_worker_once_command(world: Any, capsys: Any) -> None:

@@ -95,7 +95,7 @@ def test_decompression_bombs_are_refused_not_decoded(tmp_path, width, height):
     data = _png_header_bomb(width, height)
     result = process_file(str(_write(tmp_path, data)), "f/c/bomb.png", str(tmp_path / "media"), LIMIT)
     assert result.kept and not result.derivatives
-    assert "bomb" in result.problem or "too large" in result.problem or "corrupt" in result.problem
+    assert "possible decompression bomb" in result.problem  # refused for its size, not for failing to decode
 
 
 def _write(tmp_path: Path, data: bytes) -> Path:

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from athar.core.security import escape_formula
+from athar.registry.reading import read_table
 
 FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 HEADER = ["report_id", "full_name_ar", "full_name_latin", "sex", "birth_year", "governorate", "arrest_date",
@@ -55,9 +56,16 @@ def test_any_table_imports_or_is_refused_cleanly(tmp_path_factory, rows, encodin
         lines.append(sep.join(cell.replace(sep, " ").replace("\n", " ").replace('"', "") for cell in row))
     text = ("\r\n" if crlf else "\n").join(lines)
     data = text.encode(encoding, errors="replace")
-    result = _import(tmp_path_factory.mktemp("csv"), data)
+    folder = tmp_path_factory.mktemp("csv")
+    before = _counts()
+    result = _import(folder, data)
     if result is not None:
-        assert result["imported"] + len(result["rejected"]) + result["unchanged"] + result["new_versions"] >= 0
+        rows = len(read_table(folder / "reports.csv").rows)
+        # nothing is lost: every row read is imported (a new report or a new version), unchanged or rejected
+        assert result["imported"] + result["unchanged"] + len(result["rejected"]) == rows
+        assert 0 <= result["new_versions"] <= result["imported"]
+        batches, reports, _events = _counts()
+        assert (batches - before[0], reports - before[1]) == (1, result["imported"])
 
 
 @pytest.mark.django_db

@@ -45,7 +45,9 @@ def test_repeated_failures_lock_the_account_with_a_clear_message(client, make_us
         sign_in(client, "family.lock@example.org", "wrong password!")
     response = sign_in(client, "family.lock@example.org")  # even the right password
     assert response.status_code == 429
-    assert "Too many failed sign-in attempts" in response.content.decode() or "Retry-After" in response
+    # "Too many failed sign-in attempts. ... paused for 30 minutes", in the default Arabic
+    assert "محاولات دخول فاشلة كثيرة" in response.content.decode()
+    assert f"{int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)} دقيقة" in response.content.decode()
     assert int(response["Retry-After"]) > 0
     assert AuditEvent.objects.filter(action="auth.login_failed", data__locked_out=True).exists()
 

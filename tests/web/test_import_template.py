@@ -3,6 +3,8 @@ import io
 import openpyxl
 import pytest
 
+from athar.registry.columns import TEMPLATE, map_header
+
 pytestmark = pytest.mark.django_db
 
 
@@ -16,7 +18,11 @@ def test_caseworker_downloads_the_import_template(client, make_user, lang, fmt):
     else:
         sheet = openpyxl.load_workbook(io.BytesIO(response.content)).active
         header = ",".join(str(c.value) for c in next(sheet.iter_rows(max_row=1)))
-    assert ("full_name_latin" in header) == (lang == "en") or "report_id" in header
+    columns = header.split(",")
+    english = [field for field, *_ in TEMPLATE]
+    assert columns == (english if lang == "en" else [arabic for _f, arabic, *_ in TEMPLATE])
+    assert columns[0] == {"en": "report_id", "ar": "رقم البلاغ"}[lang]
+    assert list(map_header(columns, sdf=False).values()) == english  # the import reads its own template back
 
 
 @pytest.mark.parametrize("role", ["family", None])

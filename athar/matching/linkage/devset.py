@@ -14,7 +14,6 @@ compounds, a dropped middle name, typos, and birth years off by one or two.
 
 from __future__ import annotations
 
-import os
 import random
 from collections import defaultdict
 from dataclasses import dataclass
@@ -23,7 +22,9 @@ from pathlib import Path
 
 import pandas as pd
 
-SHARED_NAMES = Path(os.environ.get("ATHAR_SHARED_DATA") or Path(__file__).resolve().parents[4] / "shared" / "data") / "names"
+# ../shared/data beside the checkout; callers with a configuration pass ATHAR_SHARED_DATA's folder
+# (athar.config.shared_data_dir) — athar.matching reads no configuration of its own.
+DEFAULT_SHARED_DATA = Path(__file__).resolve().parents[4] / "shared" / "data"
 COLUMNS = ["report_id", "full_name_ar", "full_name_latin", "first_name", "father_name", "family_name",
            "mother_name", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date", "arresting_agency",
            "person_id", "family_id"]
@@ -70,10 +71,10 @@ def _builtin_pool() -> Pool:
 
 
 @lru_cache(maxsize=4)
-def shared_pool(split: str = "dev") -> Pool:
+def shared_pool(split: str = "dev", shared_data: Path = DEFAULT_SHARED_DATA) -> Pool:
     """Real names with real romanisations; ``split`` 'dev' reads the 80% Wikidata split and the
     Google train split, 'heldout' the 20% split and the Google eval and test splits."""
-    folder = SHARED_NAMES
+    folder = shared_data / "names"
     if not (folder / "akhateeb_arabic_names").is_dir():
         return _builtin_pool()
     latin = _romanisations(folder, split)

@@ -2,26 +2,28 @@
 
 from __future__ import annotations
 
-import os
 import tempfile
 from typing import Any
 
 import pandas as pd
 
-DUCKDB_MEMORY_LIMIT = os.environ.get("ATHAR_DUCKDB_MEMORY_LIMIT", "3GB")
+
+# The default; deployments set ATHAR_DUCKDB_MEMORY_LIMIT, which the registry app passes in
+# (athar.matching reads no configuration of its own).
+DUCKDB_MEMORY_LIMIT = "3GB"
 
 
-def make_db_api(engine: str, spark: Any = None) -> tuple[Any, str]:
+def make_db_api(engine: str, spark: Any = None, memory_limit: str = DUCKDB_MEMORY_LIMIT) -> tuple[Any, str]:
     """(Splink database API, SQL dialect name) for 'duckdb' or 'spark'.
 
-    DuckDB runs in memory with a memory limit (ATHAR_DUCKDB_MEMORY_LIMIT, default 3GB) and
-    spills to a temporary directory beyond it."""
+    DuckDB runs in memory with ``memory_limit`` (e.g. "3GB") and spills to a temporary directory
+    beyond it."""
     if engine == "duckdb":
         import duckdb
         from splink import DuckDBAPI
 
         con = duckdb.connect(":memory:")
-        con.execute(f"SET memory_limit = '{DUCKDB_MEMORY_LIMIT}'")
+        con.execute(f"SET memory_limit = '{memory_limit}'")
         con.execute(f"SET temp_directory = '{tempfile.gettempdir()}/athar-duckdb-spill'")
         con.execute("SET preserve_insertion_order = false")
         con.execute("SET enable_progress_bar = false")

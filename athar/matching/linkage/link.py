@@ -17,15 +17,9 @@ from athar.matching.linkage.clustering import (
     normalise_decisions,
 )
 from athar.matching.linkage.constraints import Constraints
-from athar.matching.linkage.engine import make_db_api, register
-from athar.matching.linkage.model import (
-    TF_MIN_ROWS,
-    LinkageModel,
-    build_settings,
-    default_model,
-    effective_parameters,
-    model_from_splink,
-)
+from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
+from athar.matching.linkage.model import (TF_MIN_ROWS, LinkageModel, build_settings, default_model,
+                                          effective_parameters, model_from_splink)
 from athar.matching.linkage.prepare import prepare_reports
 from athar.matching.linkage.settings import training_rules
 
@@ -77,8 +71,9 @@ def _populated(prepared: pd.DataFrame) -> set[str]:
     return {c for c in KEY_COLUMNS if c in prepared.columns and prepared[c].notna().any()}
 
 
-def _linker(prepared: pd.DataFrame, model: LinkageModel | None, engine: str, spark: Any, retain: bool) -> Linker:
-    db_api, dialect = make_db_api(engine, spark)
+def _linker(prepared: pd.DataFrame, model: LinkageModel | None, engine: str, spark: Any, retain: bool,
+            memory_limit: str = DUCKDB_MEMORY_LIMIT) -> Linker:
+    db_api, dialect = make_db_api(engine, spark, memory_limit)
     settings = build_settings(_populated(prepared), dialect, model, retain=retain, n_rows=len(prepared))
     table = register(db_api, engine, prepared, "reports")
     return Linker(table, settings, log_level=None)
@@ -120,16 +115,18 @@ def link_reports(
     explain: bool | None = None,
     spark: Any = None,
     prepared: pd.DataFrame | None = None,
+    memory_limit: str = DUCKDB_MEMORY_LIMIT,
 ) -> LinkageResult:
     """Score candidate pairs of reports, apply reviewer decisions and cluster into persons.
 
     ``decisions``: Decision objects, dicts or (id_l, id_r, 'same'|'different'|'unsure').
     ``explain``: add a readable explanation per pair (default: when under 200,000 pairs).
+    ``memory_limit``: DuckDB's (the caller's configuration, ATHAR_DUCKDB_MEMORY_LIMIT).
     """
     model = model or default_model()
     table = prepared if prepared is not None else prepare_reports(reports)
-    model = measure_u(model, table, engine, spark)
-    linker = _linker(table, model, engine, spark, retain=True)
+    model = measure_u(model, table, engine, spark, memory_limit)
+    linker = _linker(table, model, engine, spark, retain=True, memory_limit=memory_limit)
     floor = min(review_band[0], threshold)
     pairs = linker.inference.predict(threshold_match_probability=floor).as_pandas_dataframe()
     pairs = add_levels(_tidy_pairs(pairs), model)
@@ -158,12 +155,13 @@ U_SAMPLE_SEED = 42
 U_MIN_COUNT = 5
 
 
-def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", spark: Any = None) -> LinkageModel:
+def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", spark: Any = None,
+              memory_limit: str = DUCKDB_MEMORY_LIMIT) -> LinkageModel:
     """The model with u measured on ``table`` (random pairs); unchanged below TF_MIN_ROWS."""
     n = len(table)
     if n < TF_MIN_ROWS:
         return model
-    linker = _linker(table, model, engine, spark, retain=False)
+    linker = _linker(table, model, engine, spark, retain=False, memory_limit=memory_limit)
     linker.training.estimate_u_using_random_sampling(max_pairs=U_SAMPLE_PAIRS, seed=U_SAMPLE_SEED,
                                                      min_count_per_level=None, num_chunks=1)
     saved = linker.misc.save_model_to_json()
@@ -282,10 +280,11 @@ def explain_pairs(pairs: pd.DataFrame) -> list[str]:
 
 
 def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs: float = 2e6,
-                trained_on: str = "", prepared: pd.DataFrame | None = None) -> LinkageModel:
+                trained_on: str = "", prepared: pd.DataFrame | None = None,
+                memory_limit: str = DUCKDB_MEMORY_LIMIT) -> LinkageModel:
     """Estimate λ, u (random sampling, fixed seed) and m (EM) on unlabelled reports (DuckDB)."""
     table = prepared if prepared is not None else prepare_reports(reports)
-    linker = _linker(table, None, "duckdb", None, retain=False)
+    linker = _linker(table, None, "duckdb", None, retain=False, memory_limit=memory_limit)
     populated = _populated(table)
     prior_rule = ("first_blk", "father_blk", "family_blk", "birth_year")
     linker.training.estimate_probability_two_random_records_match(
