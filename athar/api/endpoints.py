@@ -7,18 +7,53 @@ opens a candidate or a claim. A forged or altered id, or an id of another kind, 
 
 from __future__ import annotations
 
-from datetime import date
+from collections.abc import Callable, Iterator, Sequence
+from datetime import date, datetime
+from enum import Enum
 from typing import Any
 
 from django.db.models import Count
 from django.http import Http404, HttpRequest
 from ninja import Schema
+from ninja.pagination import LimitOffsetPagination, paginate
 
 from athar.api.api import api
 from athar.archive.models import Case, Facility
+from athar.core.signed_ids import sign_id, unsign_id
 from athar.identification import policy
 from athar.identification import services as ident
-from athar.core.signed_ids import sign_id, unsign_id
+from athar.identification.models import Claim, Verdict
+from athar.identification.reasons import reason_parts
+
+
+class ErrorOut(Schema):
+    """Every refusal: ``detail`` is a message (a list of field errors for 422)."""
+
+    detail: Any
+
+
+# What every endpoint behind a token can answer besides its success (documented in the schema).
+REFUSALS: dict[int, type[Schema]] = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
+
+
+class SearchStatus(str, Enum):
+    """Where a report's search stands (``status_label`` says it in the requested language)."""
+
+    AWAITING_CASEWORKER = "awaiting_caseworker"
+    NOT_COMPARED = "not_compared"
+    NO_LIKELY_MATCH = "no_likely_match"
+    TO_LOOK_AT = "to_look_at"
+    UNDER_REVIEW = "under_review"
+    VERIFIED = "verified"
+    PUBLISHED = "published"
+
+
+class VerdictIn(str, Enum):
+    """A family's answer on a candidate: this is him/her (yes), not him/her (no), not sure (unsure)."""
+
+    YES = "yes"
+    NO = "no"
+    UNSURE = "unsure"
 
 
 class ReportOut(Schema):
@@ -30,9 +65,21 @@ class ReportOut(Schema):
     birth_year: int | None
     arrest_date: date | None
     arrest_date_precision: str
-    status: str
+    status: SearchStatus
+    status_label: str
     candidates: int
     face_consent: bool
+
+
+class ReasonOut(Schema):
+    """One reason of a ranking: the feature compared, its level, its weight (log-odds: + for, − against)
+    and a label in the requested language; ``detail`` is the technical sentence (English)."""
+
+    feature: str
+    level: str
+    weight: float
+    label: str
+    detail: str
 
 
 class CandidateOut(Schema):
@@ -41,7 +88,7 @@ class CandidateOut(Schema):
     case: str
     facility: str
     likely_match: bool
-    reasons: list[Any]
+    reasons: list[ReasonOut]
 
 
 class FacilityCount(Schema):
@@ -54,19 +101,41 @@ class StatsOut(Schema):
     facilities: list[FacilityCount]
 
 
+class LazyRows(Sequence[dict[str, Any]]):
+    """A query the paginator slices in the database, each row turned into its output on the way out
+    (so a page costs one query of its size, never the whole list)."""
+
+    def __init__(self, rows: Any, out: Callable[[Any], dict[str, Any]]) -> None:
+        self.rows, self.out = rows, out
+
+    def __len__(self) -> int:
+        return int(self.rows.count())
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self.out(row) for row in self.rows[index]]
+        return self.out(self.rows[index])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (self.out(row) for row in self.rows.iterator())
+
+
 def _report_out(report: Any, user: Any) -> dict[str, Any]:
     summary = ident.report_summary(report, user)
     return {"id": sign_id("report", report.pk), "source": report.source, "report_id": report.report_id,
             "full_name_ar": report.full_name_ar, "full_name_latin": report.full_name_latin,
             "birth_year": report.birth_year, "arrest_date": report.arrest_date,
-            "arrest_date_precision": report.arrest_date_precision, "status": str(summary["status"]),
+            "arrest_date_precision": report.arrest_date_precision, "status": summary["status_code"],
+            "status_label": str(summary["status"]),
             "candidates": summary["candidates"], "face_consent": summary["face_consent"]}
 
 
-@api.get("/reports", response=list[ReportOut], url_name="reports")
+@api.get("/reports", response={200: list[ReportOut], **REFUSALS}, url_name="reports")
+@paginate(LimitOffsetPagination)
 def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
-    """The reports the caller may see (a family: its own; a caseworker: its families')."""
-    return [_report_out(r, request.user) for r in policy.reports_visible_to(request.user).order_by("pk")[:500]]
+    """The reports the caller may see (a family: its own; a caseworker: its families'), a page at a
+    time (``limit``, ``offset``; ``count`` is the total)."""
+    return LazyRows(policy.reports_visible_to(request.user).order_by("pk"), lambda r: _report_out(r, request.user))
 
 
 def _visible(rows: Any, kind: str, signed_id: str) -> Any:
@@ -86,7 +155,7 @@ def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
     return _visible(policy.candidates_visible_to(request.user), "candidate", candidate_id)
 
 
-@api.get("/reports/{report_id}", response=ReportOut, url_name="report")
+@api.get("/reports/{report_id}", response={200: ReportOut, **REFUSALS}, url_name="report")
 def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
     return _report_out(_visible_report(request, report_id), request.user)
 
@@ -98,24 +167,26 @@ def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:
     report = view["report"]
     return {"id": sign_id("candidate", candidate.pk), "report": sign_id("report", report.pk) if report is not None else "",
             "case": str(view["case"].public_id), "facility": view["case"].facility.code,
-            "likely_match": view["likely"], "reasons": [] if policy.is_family(user) else view["reasons"]}
+            "likely_match": view["likely"],
+            "reasons": [] if policy.is_family(user) else [reason_parts(r) for r in candidate.reasons or []]}
 
 
-@api.get("/reports/{report_id}/candidates", response=list[CandidateOut], url_name="candidates")
+@api.get("/reports/{report_id}/candidates", response={200: list[CandidateOut], **REFUSALS}, url_name="candidates")
+@paginate(LimitOffsetPagination)
 def list_candidates(request: HttpRequest, report_id: str) -> list[dict[str, Any]]:
     """Likely matches of one report, ranked from its own evidence (never photos; those stay behind
     the web's reveal steps). A family no caseworker has taken on yet gets none."""
     report = _visible_report(request, report_id)
-    rows = policy.candidates_visible_to(request.user).filter(ranking__report=report)
-    return [_candidate_out(c, request.user) for c in rows]
+    rows = policy.candidates_visible_to(request.user).filter(ranking__report=report).order_by("rank", "pk")
+    return LazyRows(rows, lambda c: _candidate_out(c, request.user))
 
 
-@api.get("/candidates/{candidate_id}", response=CandidateOut, url_name="candidate")
+@api.get("/candidates/{candidate_id}", response={200: CandidateOut, **REFUSALS}, url_name="candidate")
 def get_candidate(request: HttpRequest, candidate_id: str) -> dict[str, Any]:
     return _candidate_out(_visible_candidate(request, candidate_id), request.user)
 
 
-@api.get("/stats", response=StatsOut, auth=None, url_name="stats")
+@api.get("/stats", response={200: StatsOut, 429: ErrorOut}, auth=None, url_name="stats")
 def stats(request: HttpRequest) -> dict[str, Any]:
     """Public counts per facility (the same figures as the public statistics page)."""
     rows = Facility.objects.annotate(n=Count("cases")).filter(n__gt=0).order_by("-n")
@@ -123,48 +194,44 @@ def stats(request: HttpRequest) -> dict[str, Any]:
 
 
 class ClaimIn(Schema):
-    verdict: str  # yes | no | unsure
+    verdict: VerdictIn
 
 
 class ClaimOut(Schema):
     id: str
     case: str
-    verdict: str
-    certainty: str
-    created_at: Any
+    verdict: Verdict
+    verdict_label: str
+    certainty: Claim.Certainty
+    certainty_label: str
+    created_at: datetime
     withdrawn: bool
 
 
-def _claim_out(claim: Any) -> dict[str, Any]:
-    return {"id": sign_id("claim", claim.pk), "case": str(claim.case.public_id), "verdict": claim.verdict, "certainty": claim.certainty,
-            "created_at": claim.created_at, "withdrawn": claim.withdrawn_at is not None}
+def _claim_out(claim: Claim) -> dict[str, Any]:
+    return {"id": sign_id("claim", claim.pk), "case": str(claim.case.public_id), "verdict": claim.verdict,
+            "verdict_label": str(claim.get_verdict_display()), "certainty": claim.certainty,
+            "certainty_label": str(claim.get_certainty_display()), "created_at": claim.created_at,
+            "withdrawn": claim.withdrawn_at is not None}
 
 
-@api.get("/claims", response=list[ClaimOut], url_name="claims")
+@api.get("/claims", response={200: list[ClaimOut], **REFUSALS}, url_name="claims")
+@paginate(LimitOffsetPagination)
 def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
     """The caller's own claims and those made from the reports it may see (reviewers: all). A
     family never receives another family's claims on the same person."""
-    from django.db.models import Q
-
-    from athar.identification.models import Claim
-
-    if policy.can_review(request.user):
-        rows = Claim.objects.all()
-    else:
-        rows = Claim.objects.filter(Q(by=request.user) | Q(report__in=policy.reports_visible_to(request.user)))
-    return [_claim_out(c) for c in rows.select_related("case").order_by("pk")[:500]]
+    rows = policy.claims_visible_to(request.user).select_related("case").order_by("pk")
+    return LazyRows(rows, _claim_out)
 
 
-@api.post("/candidates/{candidate_id}/claim", response={201: ClaimOut, 400: dict}, url_name="claim")
+@api.post("/candidates/{candidate_id}/claim", response={201: ClaimOut, 400: ErrorOut, **REFUSALS}, url_name="claim")
 def post_claim(request: HttpRequest, candidate_id: str, body: ClaimIn) -> Any:
     """Say "this is him/her" (yes), "not him/her" (no) or "not sure" (unsure), as on the web."""
     candidate = _visible_candidate(request, candidate_id)
     if not policy.can_claim(request.user, candidate):
         raise Http404
-    if body.verdict not in ident.VERDICTS:
-        return 400, {"detail": "verdict must be yes, no or unsure"}
     try:
-        claim = ident.make_claim(candidate, request.user, body.verdict)
+        claim = ident.make_claim(candidate, request.user, body.verdict.value)
     except ValueError as exc:
         return 400, {"detail": str(exc)}
     return 201, _claim_out(claim)

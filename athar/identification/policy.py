@@ -24,10 +24,16 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from athar.accounts.models import (
-    ARCHIVE_ROLES, CLAIM_ROLES, FILE_ROLES, REVIEW_ROLES, STAFF_ROLES, Role, User,
+    ARCHIVE_ROLES,
+    CLAIM_ROLES,
+    FILE_ROLES,
+    REVIEW_ROLES,
+    STAFF_ROLES,
+    Role,
+    User,
 )
 from athar.archive.models import Case, Derivative
-from athar.identification.models import Candidate, Ranking
+from athar.identification.models import Candidate, Claim, Ranking
 from athar.registry.models import Report
 
 # Reveal levels for a case in one session.
@@ -161,6 +167,16 @@ def candidates_visible_to(user: Any) -> QuerySet[Candidate]:
 
 def can_view_candidate(user: Any, candidate: Any) -> bool:
     return candidates_visible_to(user).filter(pk=candidate.pk).exists()
+
+
+def claims_visible_to(user: Any) -> QuerySet[Claim]:
+    """Reviewers and administrators: every claim; others their own claims and those made from the
+    reports they may see (a family never another family's claims on the same person)."""
+    if role_of(user) in REVIEW_ROLES:
+        return Claim.objects.all()
+    if not role_of(user):
+        return Claim.objects.none()
+    return Claim.objects.filter(Q(by=user) | Q(report__in=reports_visible_to(user)))
 
 
 def can_claim(user: Any, candidate: Any) -> bool:

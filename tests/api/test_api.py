@@ -50,19 +50,19 @@ def test_family_sees_only_its_reports_and_candidates(world):
     candidate = make_candidate(world.report, world.case)
     report_id, candidate_id = sign_id('report', world.report.pk), sign_id('candidate', candidate.pk)
     mine = _client(world.family)
-    assert [r["id"] for r in mine.get("/api/reports").json()] == [report_id]
-    listed = mine.get(f"/api/reports/{report_id}/candidates").json()
+    assert [r["id"] for r in mine.get("/api/reports").json()["items"]] == [report_id]
+    listed = mine.get(f"/api/reports/{report_id}/candidates").json()["items"]
     assert listed[0]["id"] == candidate_id and listed[0]["report"] == report_id
     assert mine.get(f"/api/candidates/{candidate_id}").status_code == 200
     outsider = _client(world.other_family)
-    assert [r["id"] for r in outsider.get("/api/reports").json()] == [sign_id('report', world.other_report.pk)]
+    assert [r["id"] for r in outsider.get("/api/reports").json()["items"]] == [sign_id('report', world.other_report.pk)]
     assert outsider.get(f"/api/reports/{report_id}").status_code == 404
     assert outsider.get(f"/api/reports/{report_id}/candidates").status_code == 404
     assert outsider.get(f"/api/candidates/{candidate_id}").status_code == 404
     assert outsider.post(f"/api/candidates/{candidate_id}/claim", {"verdict": "yes"},
                          content_type="application/json").status_code == 404
-    assert outsider.get("/api/claims").json() == []
-    assert _client(world.archivist).get("/api/reports").json() == []
+    assert outsider.get("/api/claims").json()["items"] == []
+    assert _client(world.archivist).get("/api/reports").json()["items"] == []
 
 
 @pytest.mark.django_db
@@ -89,14 +89,14 @@ def test_family_claims_through_the_api(world):
     response = client.post(f"/api/candidates/{sign_id('candidate', candidate.pk)}/claim", {"verdict": "yes"},
                            content_type="application/json")
     assert response.status_code == 201 and response.json()["verdict"] == "is_them"
-    assert len(client.get("/api/claims").json()) == 1
-    assert _client(world.other_family).get("/api/claims").json() == []
+    assert client.get("/api/claims").json()["count"] == 1
+    assert _client(world.other_family).get("/api/claims").json()["items"] == []
 
 
 @pytest.mark.django_db
 def test_unlikely_candidates_are_not_listed_for_families(world):
     make_candidate(world.report, world.case, likely=False)
-    assert _client(world.family).get(f"/api/reports/{sign_id('report', world.report.pk)}/candidates").json() == []
+    assert _client(world.family).get(f"/api/reports/{sign_id('report', world.report.pk)}/candidates").json()["items"] == []
 
 
 @pytest.mark.django_db
@@ -176,3 +176,78 @@ def test_listing_shows_status_never_the_token_and_revoking_stops_it_at_once(worl
     assert AuditEvent.objects.filter(action="api.token_revoked").count() == 2
     with pytest.raises(ValueError, match="no API token"):
         api_revoke({"token_id": 987654, "login": None})
+
+
+@pytest.mark.django_db
+def test_the_schema_documents_every_answer_and_the_machine_values(client):
+    """Clients can rely on the schema: every status an endpoint can answer, statuses and verdicts as
+    enums (the same values the domain uses), lists paginated."""
+    from athar.identification.models import Verdict
+    from athar.identification.services import SEARCH_STATUS_TEXT
+
+    spec = client.get("/api/openapi.json").json()
+    for path, operations in spec["paths"].items():
+        for method, operation in operations.items():
+            answers = set(operation["responses"])
+            assert "429" in answers, (method, path)
+            if path != "/api/stats":
+                assert {"401", "404", "422"} <= answers, (method, path)
+    schemas = spec["components"]["schemas"]
+    assert set(schemas["SearchStatus"]["enum"]) == set(SEARCH_STATUS_TEXT)
+    assert set(schemas["Verdict"]["enum"]) == set(Verdict.values)
+    assert set(schemas["VerdictIn"]["enum"]) == {"yes", "no", "unsure"}
+    for paged in ("PagedReportOut", "PagedCandidateOut", "PagedClaimOut"):
+        assert {"items", "count"} <= set(schemas[paged]["properties"])
+
+
+@pytest.mark.django_db
+def test_lists_come_a_page_at_a_time_never_cut_silently(world):
+    from tests.web.factories import make_report
+
+    extra = [make_report(world.family, name=f"محمد {i}") for i in range(3)]
+    mine = _client(world.family)
+    whole = mine.get("/api/reports").json()
+    assert whole["count"] == 1 + len(extra) and len(whole["items"]) == whole["count"]
+    first = mine.get("/api/reports?limit=2&offset=0").json()
+    rest = mine.get("/api/reports?limit=2&offset=2").json()
+    assert first["count"] == rest["count"] == whole["count"]
+    assert [r["id"] for r in first["items"] + rest["items"]] == [r["id"] for r in whole["items"]]
+    assert mine.get("/api/reports?limit=-1").status_code == 422
+
+
+@pytest.mark.django_db
+def test_statuses_come_as_values_with_labels_in_the_requested_language(world):
+    make_candidate(world.report, world.case)
+    report_id = sign_id("report", world.report.pk)
+    client = _client(world.family)
+    english = client.get(f"/api/reports/{report_id}", HTTP_ACCEPT_LANGUAGE="en").json()
+    arabic = client.get(f"/api/reports/{report_id}", HTTP_ACCEPT_LANGUAGE="ar").json()
+    assert english["status"] == arabic["status"] == "to_look_at"
+    assert english["status_label"].startswith("Compared with the archives")
+    assert any("\u0600" <= ch <= "\u06ff" for ch in arabic["status_label"])
+
+
+@pytest.mark.django_db
+def test_a_wrong_verdict_is_refused_with_422_and_nothing_is_recorded(world):
+    from athar.identification.models import Claim
+
+    candidate = make_candidate(world.report, world.case)
+    response = _client(world.family).post(f"/api/candidates/{sign_id('candidate', candidate.pk)}/claim",
+                                          {"verdict": "maybe"}, content_type="application/json")
+    assert response.status_code == 422 and "detail" in response.json()
+    assert not Claim.objects.exists()
+
+
+@pytest.mark.django_db
+def test_staff_get_reasons_as_structured_data_with_labels(world):
+    candidate = make_candidate(world.report, world.case)
+    candidate.reasons = [{"feature": "sex", "level": "same", "weight": 1.5, "detail": "sex matches"},
+                         {"feature": "face", "level": "similarity", "weight": 3.0, "detail": "face 0.61"}]
+    candidate.save()
+    url = f"/api/candidates/{sign_id('candidate', candidate.pk)}"
+    reasons = _client(world.reviewer).get(url, HTTP_ACCEPT_LANGUAGE="en").json()["reasons"]
+    assert [(r["feature"], r["level"], r["weight"]) for r in reasons] == [("sex", "same", 1.5), ("face", "similarity", 3.0)]
+    assert reasons[0]["label"] == "Sex: the same"
+    arabic = _client(world.reviewer).get(url, HTTP_ACCEPT_LANGUAGE="ar").json()["reasons"]
+    assert arabic[0]["label"] != "Sex: the same"  # translated (the catalogue has it)
+    assert _client(world.family).get(url).json()["reasons"] == []  # families never get reasons

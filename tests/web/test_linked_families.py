@@ -94,8 +94,8 @@ def test_a_linked_stranger_sees_nothing_of_the_other_family_through_the_api(link
         response = api.get(url)
         assert response.status_code == 200, url
         assert _leaks(response.content.decode(), linked) == [], url
-    assert api.get(f"/api/reports/{sign_id('report', linked['s'].pk)}/candidates").json() == []
-    assert api.get("/api/claims").json() == []
+    assert api.get(f"/api/reports/{sign_id('report', linked['s'].pk)}/candidates").json()["items"] == []
+    assert api.get("/api/claims").json()["items"] == []
     assert api.get(f"/api/candidates/{sign_id('candidate', linked['candidate'].pk)}").status_code == 404
     assert api.get(f"/api/reports/{sign_id('report', linked['a'].pk)}").status_code == 404
     response = api.post(f"/api/candidates/{sign_id('candidate', linked['candidate'].pk)}/claim",
@@ -116,7 +116,7 @@ def test_taken_on_it_sees_its_own_reports_ranking_never_the_other_familys(linked
     page = client.get(reverse("web:candidates", args=[linked["s"].pk])).content.decode()
     assert sign_id("candidate", own.pk) in page and _leaks(page, linked) == []
     api = _api(stranger)
-    rows = api.get(f"/api/reports/{sign_id('report', linked['s'].pk)}/candidates").json()
+    rows = api.get(f"/api/reports/{sign_id('report', linked['s'].pk)}/candidates").json()["items"]
     assert [r["id"] for r in rows] == [sign_id("candidate", own.pk)] and rows[0]["reasons"] == []
     assert _leaks(api.get("/api/claims").content.decode(), linked) == []
     staff = linked["person"].rankings.get(is_current=True).candidates.get()  # the person's, from both reports

@@ -141,14 +141,14 @@ def test_the_api_refuses_another_kinds_signature(world):
                 assert mine.get(_swap(url, kind, pk, other)).status_code == 404, (url, other)
     claim_url = f"/api/candidates/{sign_id('claim', candidate.pk)}/claim"
     assert mine.post(claim_url, {"verdict": "yes"}, content_type="application/json").status_code == 404
-    assert mine.get("/api/claims").json() == []
+    assert mine.get("/api/claims").json()["items"] == []
 
 
 @pytest.mark.django_db
 def test_the_api_signs_each_kind_with_its_own_salt(world):
     candidate = make_candidate(world.report, world.case)
     mine = api_client(world.family)
-    listed = mine.get(f"/api/reports/{sign_id('report', world.report.pk)}/candidates").json()[0]
+    listed = mine.get(f"/api/reports/{sign_id('report', world.report.pk)}/candidates").json()["items"][0]
     assert unsign_id("candidate", listed["id"]) == candidate.pk and unsign_id("report", listed["id"]) is None
     assert unsign_id("report", listed["report"]) == world.report.pk
     claim = mine.post(f"/api/candidates/{listed['id']}/claim", {"verdict": "yes"},
