@@ -18,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from athar.accounts.models import CASEWORK_ROLES, AgreementCode, Assignment, Role, User
 from athar.audit.chain import actor_for_user, record
@@ -43,7 +44,7 @@ def agreement_code(family: User) -> str | None:
     account is not a family waiting for a caseworker."""
     if family.role != Role.FAMILY or family.caseworker_id is not None:
         return None
-    code = "".join(secrets.choice(ALPHABET) for _ in range(CODE_LENGTH))
+    code = "".join(secrets.choice(ALPHABET) for _position in range(CODE_LENGTH))
     AgreementCode.objects.update_or_create(family=family, defaults={
         "code_hash": _hash(code), "expires_at": timezone.now() + timedelta(hours=CODE_HOURS), "failures": 0})
     record("family.agreement_code_shown", object_type="user", object_id=family.pk, actor=actor_for_user(family))
@@ -53,7 +54,7 @@ def agreement_code(family: User) -> str | None:
 def take_on(caseworker: User, family: User, code: str) -> None:
     """Put ``family`` in ``caseworker``'s care, with the code the family gave. TakeOnRefused otherwise."""
     if caseworker.role not in CASEWORK_ROLES or not caseworker.is_active:
-        raise TakeOnRefused("only a caseworker can take a family on")
+        raise TakeOnRefused(_("only a caseworker can take a family on"))
     with transaction.atomic():  # a wrong code's count is committed, then refused outside
         agreement = AgreementCode.objects.select_for_update().filter(family=family).first()
         agreed = _code_matches(agreement, code)
@@ -68,7 +69,7 @@ def take_on(caseworker: User, family: User, code: str) -> None:
     if not taken:
         record("family.take_on_refused", object_type="user", object_id=family.pk, actor=actor_for_user(caseworker),
                data={"reason": "code" if not agreed else "has_caseworker"})
-        raise TakeOnRefused("the code is not right or has expired: ask the family to read the code on its page")
+        raise TakeOnRefused(_("the code is not right or has expired: ask the family to read the code on its page"))
     family.caseworker = caseworker
 
 
@@ -86,13 +87,13 @@ def reassign(admin: User, family: User, caseworker: User | None, reason: str) ->
     """An administrator moves a family to another caseworker (or none), with a reason (kept in
     ``Assignment``; the audit event names the row)."""
     if admin.role != Role.ADMIN and not admin.is_superuser:
-        raise PermissionError("only an administrator can reassign a family")
+        raise PermissionError(_("only an administrator can reassign a family"))
     if not reason.strip():
-        raise UserError("a reason is required to reassign a family")
+        raise UserError(_("a reason is required to reassign a family"))
     if family.role != Role.FAMILY:
-        raise UserError("this account is not a family's")
+        raise UserError(_("this account is not a family's"))
     if caseworker is not None and caseworker.role not in CASEWORK_ROLES:
-        raise UserError("the new caseworker's account is not a caseworker's")
+        raise UserError(_("the new caseworker's account is not a caseworker's"))
     with transaction.atomic():
         previous = User.objects.select_for_update().get(pk=family.pk).caseworker_id
         User.objects.filter(pk=family.pk).update(caseworker=caseworker)

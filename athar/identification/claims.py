@@ -22,6 +22,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from athar.accounts.models import CLAIM_ROLES, FORENSIC_ROLES, INFORM_ROLES, PUBLISH_ROLES, REVIEW_ROLES, Role
 from athar.archive.models import Case
@@ -43,8 +44,7 @@ from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import MissingPerson, Report
 
 
-
-class NotAllowed(ValueError):
+class NotAllowed(UserError):
     """The user may not take this decision (a readable reason)."""
 
 
@@ -54,16 +54,16 @@ def _reason_hash(reason: str) -> str:
 
 def _need_reason(reason: str) -> str:
     if not reason or not reason.strip():
-        raise UserError("a reason is required")
+        raise UserError(_("a reason is required"))
     return reason.strip()
 
 
 def _may_claim(user: Any, person: MissingPerson, report: Report | None) -> None:
     if user.role not in CLAIM_ROLES:
-        raise NotAllowed(f"a {user.role} cannot make claims (family members and caseworkers can)")
+        raise NotAllowed(_("a %(role)s cannot make claims (family members and caseworkers can)") % {"role": user.role})
     mine = [r for r in reports_of(person) if r.reporter_user_id == user.pk]
     if user.role == Role.FAMILY and not mine and not (report is not None and report.reporter_user_id == user.pk):
-        raise NotAllowed("only a family member who reported this person can claim for them")
+        raise NotAllowed(_("only a family member who reported this person can claim for them"))
 
 
 def make_claim(person: MissingPerson, case: Case, verdict: str, by: Any, *, certainty: str = "probable",
@@ -74,9 +74,9 @@ def make_claim(person: MissingPerson, case: Case, verdict: str, by: Any, *, cert
     own claims only, never another family's on the same person."""
     _may_claim(by, person, report)
     if verdict not in Verdict.values:
-        raise UserError(f"unknown verdict {verdict!r} (use {', '.join(Verdict.values)})")
+        raise UserError(_("unknown verdict %(verdict)s (use %(verdicts)s)") % {"verdict": verdict, "verdicts": ', '.join(Verdict.values)})
     if certainty not in Claim.Certainty.values:
-        raise UserError(f"unknown certainty {certainty!r} (use {', '.join(Claim.Certainty.values)})")
+        raise UserError(_("unknown certainty %(certainty)s (use %(certainties)s)") % {"certainty": certainty, "certainties": ', '.join(Claim.Certainty.values)})
     with transaction.atomic():
         claim = Claim.objects.create(person=person, case=case, verdict=verdict, certainty=certainty,
                                      relation=relation[:60], by=by, on_behalf_of=on_behalf_of[:120], report=report)
@@ -107,9 +107,9 @@ def withdraw_claim(claim: Claim, by: Any, reason: str) -> Claim:
     """Reverse a claim (the claimant, or a caseworker, reviewer or administrator), with a reason."""
     reason = _need_reason(reason)
     if claim.withdrawn_at is not None:
-        raise UserError(f"claim {claim.pk} is already withdrawn")
+        raise UserError(_("claim %(claim_id)s is already withdrawn") % {"claim_id": claim.pk})
     if by.pk != claim.by_id and by.role not in (Role.CASEWORKER, Role.REVIEWER, Role.ADMIN):
-        raise NotAllowed("only the claimant, a caseworker or a reviewer can withdraw a claim")
+        raise NotAllowed(_("only the claimant, a caseworker or a reviewer can withdraw a claim"))
     with transaction.atomic():
         claim.withdrawn_at, claim.withdrawn_by, claim.withdrawn_reason = timezone.now(), by, reason
         claim.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
@@ -124,9 +124,9 @@ def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, b
     """A DNA, dental or other result from outside athar: a match is forensic evidence; an
     exclusion contradicts any claim on the pair (a conflict)."""
     if by.role not in FORENSIC_ROLES:
-        raise NotAllowed(f"a {by.role} cannot record forensic results")
+        raise NotAllowed(_("a %(role)s cannot record forensic results") % {"role": by.role})
     if kind not in ForensicResult.Kind.values or result not in ForensicResult.Result.values:
-        raise UserError("kind must be dna, dental, fingerprint or other; result match, exclusion or inconclusive")
+        raise UserError(_("kind must be dna, dental, fingerprint or other; result match, exclusion or inconclusive"))
     with transaction.atomic():
         row = ForensicResult.objects.create(person=person, case=case, kind=kind, result=result, by=by,
                                             reference=reference[:200])
@@ -142,19 +142,19 @@ def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, b
 def review(ident: Identification, reviewer: Any, decision: str, reason: str = "") -> Review:
     """A reviewer approves or rejects; the second independent approval publishes when nothing blocks."""
     if reviewer.role not in REVIEW_ROLES:
-        raise NotAllowed(f"a {reviewer.role} cannot review identifications")
+        raise NotAllowed(_("a %(role)s cannot review identifications") % {"role": reviewer.role})
     if decision not in Review.Decision.values:
-        raise UserError("decision must be approve or reject")
+        raise UserError(_("decision must be approve or reject"))
     if decision == Review.Decision.REJECT:
         reason = _need_reason(reason)
     if Claim.objects.filter(person=ident.person, case=ident.case, by=reviewer).exists():
-        raise NotAllowed("a reviewer cannot review an identification they claimed (not independent)")
+        raise NotAllowed(_("a reviewer cannot review an identification they claimed (not independent)"))
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
         if ident.reviews.filter(reviewer=reviewer, reversed_at__isnull=True).exists():
-            raise UserError("you already reviewed this identification: reverse your review first")
+            raise UserError(_("you already reviewed this identification: reverse your review first"))
         if ident.status not in (Identification.Status.UNDER_REVIEW, Identification.Status.REJECTED):
-            raise UserError(f"identification {ident.pk} is {ident.status}: nothing to review")
+            raise UserError(_("identification %(ident_id)s is %(status)s: nothing to review") % {"ident_id": ident.pk, "status": ident.status})
         row = _create_review(ident, reviewer, decision, reason)
         record("identification.review", object_type="identification", object_id=ident.pk,
                actor=actor_for_user(reviewer), data={"review": row.pk, "decision": decision,
@@ -169,16 +169,16 @@ def _create_review(ident: Identification, reviewer: Any, decision: str, reason: 
         with transaction.atomic():
             return Review.objects.create(identification=ident, reviewer=reviewer, decision=decision, reason=reason)
     except IntegrityError:
-        raise UserError("you already reviewed this identification: reverse your review first") from None
+        raise UserError(_("you already reviewed this identification: reverse your review first")) from None
 
 
 def reverse_review(row: Review, by: Any, reason: str) -> Review:
     """Undo a review (its reviewer or an administrator), with a reason; publication follows the rules."""
     reason = _need_reason(reason)
     if row.reversed_at is not None:
-        raise UserError(f"review {row.pk} is already reversed")
+        raise UserError(_("review %(row_id)s is already reversed") % {"row_id": row.pk})
     if by.pk != row.reviewer_id and by.role != Role.ADMIN:
-        raise NotAllowed("only the reviewer or an administrator can reverse a review")
+        raise NotAllowed(_("only the reviewer or an administrator can reverse a review"))
     with transaction.atomic():
         row.reversed_at, row.reversed_by, row.reversed_reason = timezone.now(), by, reason
         row.save(update_fields=["reversed_at", "reversed_by", "reversed_reason"])
@@ -192,7 +192,7 @@ def withdraw_identification(ident: Identification, by: Any, reason: str) -> Iden
     """Take back an identification (published or not): a reviewer's decision, with a reason."""
     reason = _need_reason(reason)
     if by.role not in REVIEW_ROLES:
-        raise NotAllowed("only a reviewer can withdraw an identification")
+        raise NotAllowed(_("only a reviewer can withdraw an identification"))
     with transaction.atomic():
         _set_status(ident, Identification.Status.WITHDRAWN, by, reason)
         _sync_case(ident.case)
@@ -305,19 +305,19 @@ def record_family_informed(ident: Identification, report: Report, by: Any, *, in
     """The caseworker told this report's family of the verified identification (in person or by
     phone). Nothing is published before this is recorded for every family."""
     if by.role not in INFORM_ROLES or not _caseworker_of(by, report):
-        raise NotAllowed("only the family's caseworker (or an administrator) records that the family was informed")
+        raise NotAllowed(_("only the family's caseworker (or an administrator) records that the family was informed"))
     if method not in FamilyInformed.Method.values:
-        raise UserError("method must be in_person or phone")
+        raise UserError(_("method must be in_person or phone"))
     if informed_on > timezone.localdate():
-        raise UserError("the date the family was informed cannot be in the future")
+        raise UserError(_("the date the family was informed cannot be in the future"))
     if report.pk not in {r.pk for r in family_reports(ident)}:
-        raise UserError("this report does not name the identified person")
+        raise UserError(_("this report does not name the identified person"))
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
         if ident.status not in ACTIVE_STATUSES:
-            raise UserError(f"identification {ident.pk} is {ident.status}: only a verified identification is told")
+            raise UserError(_("identification %(ident_id)s is %(status)s: only a verified identification is told") % {"ident_id": ident.pk, "status": ident.status})
         if FamilyInformed.objects.filter(identification=ident, report=report).exists():
-            raise UserError("this family was already recorded as informed")
+            raise UserError(_("this family was already recorded as informed"))
         row = FamilyInformed.objects.create(identification=ident, report=report, informed_by=by,
                                             informed_on=informed_on, method=method)
         record("identification.family_informed", object_type="identification", object_id=ident.pk,
@@ -354,22 +354,22 @@ def publish(ident: Identification, by: Any) -> Identification:
     Re-checks, inside the transaction and with the row locked, that nothing else is active on the
     case or the person (the database constraint holds it as well)."""
     if by.role not in PUBLISH_ROLES:
-        raise NotAllowed(f"a {by.role} cannot publish identifications")
+        raise NotAllowed(_("a %(role)s cannot publish identifications") % {"role": by.role})
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
         if by.role == Role.CASEWORKER and not any(_caseworker_of(by, r) for r in family_reports(ident)):
-            raise NotAllowed("only a caseworker of one of the families can publish")
+            raise NotAllowed(_("only a caseworker of one of the families can publish"))
         blockers = publication_blockers(ident)
         if blockers:
-            raise UserError("cannot publish yet: " + ", ".join(sorted({b["rule"] for b in blockers})))
+            raise UserError(_("cannot publish yet: %(rules)s") % {"rules": ", ".join(sorted({b["rule"] for b in blockers}))})
         others = Identification.objects.filter(Q(case=ident.case) | Q(person=ident.person),
                                                status__in=ACTIVE_STATUSES).exclude(pk=ident.pk)
         if others.exists():
-            raise NotAllowed("another identification of this case or person is active")
+            raise NotAllowed(_("another identification of this case or person is active"))
         try:
             _set_status(ident, Identification.Status.PUBLISHED, by, "")
         except IntegrityError:
-            raise NotAllowed("another identification of this case or person is active") from None
+            raise NotAllowed(_("another identification of this case or person is active")) from None
         _sync_case(ident.case)
     return ident
 
@@ -378,9 +378,9 @@ def unpublish(ident: Identification, by: Any, reason: str) -> Identification:
     """Take a publication back (it stays verified): a reviewer's or administrator's decision."""
     reason = _need_reason(reason)
     if by.role not in REVIEW_ROLES:
-        raise NotAllowed("only a reviewer can take a publication back")
+        raise NotAllowed(_("only a reviewer can take a publication back"))
     if ident.status != Identification.Status.PUBLISHED:
-        raise UserError(f"identification {ident.pk} is not published")
+        raise UserError(_("identification %(ident_id)s is not published") % {"ident_id": ident.pk})
     with transaction.atomic():
         _set_status(ident, Identification.Status.VERIFIED, by, reason)
         _sync_case(ident.case)

@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from athar.accounts.models import REVIEW_ROLES, Role
 from athar.archive.models import Case
@@ -68,7 +69,7 @@ def against_evidence(person: MissingPerson, case: Case) -> list[dict[str, str]]:
     from athar.identification.ranking import facts_of, subject_for_person
     from athar.matching.scoring import load_algorithm
 
-    facts, _ = facts_of(subject_for_person(person), load_algorithm())
+    facts, _algorithm = facts_of(subject_for_person(person), load_algorithm())
     record_ = case_record(case)
     table = CaseTable.build([record_])
     out = []
@@ -126,14 +127,14 @@ def resolve(conflict: Conflict, by: Any, reason: str, *, keep: Claim | None) -> 
     A claim against the evidence: kept, it stands despite the evidence; not kept, it is set aside."""
     _check_reviewer(by)
     if not reason.strip():
-        raise UserError("a reason is required")
+        raise UserError(_("a reason is required"))
     with transaction.atomic():
         conflict = Conflict.objects.select_for_update().get(pk=conflict.pk)
         if not conflict.is_open:
-            raise UserError(f"conflict {conflict.pk} is already resolved")
+            raise UserError(_("conflict %(conflict_id)s is already resolved") % {"conflict_id": conflict.pk})
         claims = list(conflict.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True))
         if keep is not None and keep.pk not in {c.pk for c in claims}:
-            raise UserError(f"claim {keep.pk} is not an open claim of conflict {conflict.pk}")
+            raise UserError(_("claim %(keep_id)s is not an open claim of conflict %(conflict_id)s") % {"keep_id": keep.pk, "conflict_id": conflict.pk})
         losing = _losing_claims(conflict, claims, keep)
         conflict.resolved_at, conflict.resolved_by, conflict.resolution = timezone.now(), by, reason.strip()
         conflict.kept_claim = keep
@@ -179,11 +180,11 @@ def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
     the conflict blocks publication again."""
     _check_reviewer(by)
     if not reason.strip():
-        raise UserError("a reason is required")
+        raise UserError(_("a reason is required"))
     with transaction.atomic():
         conflict = Conflict.objects.select_for_update().get(pk=conflict.pk)
         if conflict.is_open:
-            raise UserError(f"conflict {conflict.pk} is open")
+            raise UserError(_("conflict %(conflict_id)s is open") % {"conflict_id": conflict.pk})
         conflict.resolved_at, conflict.resolved_by = None, None
         conflict.resolution, conflict.kept_claim = "", None
         conflict.save(update_fields=["resolved_at", "resolved_by", "resolution", "kept_claim"])
@@ -220,7 +221,7 @@ def _check_reviewer(user: Any) -> None:
     from athar.identification.claims import NotAllowed
 
     if user.role not in REVIEW_ROLES:
-        raise NotAllowed(f"a {user.role} cannot resolve conflicts (reviewers can)")
+        raise NotAllowed(_("a %(role)s cannot resolve conflicts (reviewers can)") % {"role": user.role})
 
 
 def evidence_level(person: MissingPerson, case: Case) -> str:
@@ -241,7 +242,7 @@ def _mark_or_number_matches(person: MissingPerson, case: Case) -> bool:
     from athar.identification.ranking import facts_of, subject_for_person
     from athar.matching.scoring import load_algorithm
 
-    facts, _ = facts_of(subject_for_person(person), load_algorithm())
+    facts, _algorithm = facts_of(subject_for_person(person), load_algorithm())
     table = CaseTable.build([case_record(case)])
     levels = {f.name: f.levels[int(f.compare(facts, table)[0])] for f in FEATURES if f.name in ("marks", "number")}
     return levels["marks"] in STRONG_MARKS or levels["number"] in STRONG_NUMBER

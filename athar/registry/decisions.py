@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
@@ -19,7 +20,7 @@ JUDGEMENTS = (Verdict.SAME.value, Verdict.DIFFERENT.value, Verdict.UNSURE.value)
 
 def _ordered(a: Report, b: Report) -> tuple[Report, Report]:
     if a.lineage == b.lineage:
-        raise UserError("a report cannot be judged against another version of itself")
+        raise UserError(_("a report cannot be judged against another version of itself"))
     return (a, b) if a.lineage < b.lineage else (b, a)
 
 
@@ -34,7 +35,7 @@ def active_decision(a: Report, b: Report) -> LinkDecision | None:
 def decide(a: Report, b: Report, verdict: str, user: Any, reason: str = "") -> LinkDecision:
     """Record a reviewer's verdict on two reports; a previous decision on the pair is reversed."""
     if verdict not in JUDGEMENTS:
-        raise UserError(f"verdict must be one of {', '.join(JUDGEMENTS)}")
+        raise UserError(_("verdict must be one of %(verdicts)s") % {"verdicts": ', '.join(JUDGEMENTS)})
     left, right = _ordered(a, b)
     with transaction.atomic():
         previous = active_decision(left, right)
@@ -58,7 +59,7 @@ def reverse(decision: LinkDecision, user: Any, reason: str = "") -> LinkDecision
     with transaction.atomic():
         decision = LinkDecision.objects.select_for_update().get(pk=decision.pk)
         if decision.reversed_by_id:
-            raise UserError("this decision was already reversed")
+            raise UserError(_("this decision was already reversed"))
         undo = LinkDecision.objects.create(
             left_lineage=decision.left_lineage, right_lineage=decision.right_lineage,
             left_report=decision.left_report, right_report=decision.right_report,
