@@ -10,7 +10,7 @@ from __future__ import annotations
 import phonenumbers
 from django.conf import settings
 
-ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+from athar.matching.digits import ARABIC_DIGITS
 
 
 def default_region() -> str:

@@ -6,7 +6,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
-ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+from athar.matching.digits import ARABIC_DIGITS
+
 MIN_YEAR, MAX_YEAR = 1900, 2100
 
 

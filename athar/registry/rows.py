@@ -17,7 +17,8 @@ from typing import Any
 
 import yaml
 
-from athar.core.dates import ARABIC_DIGITS, parse_partial_date
+from athar.core.dates import parse_partial_date
+from athar.matching.digits import ARABIC_DIGITS
 from athar.matching.names.normalize import detect_script, normalize_arabic
 from athar.registry.models import ReportedStatus
 
@@ -61,7 +62,7 @@ class ParsedRow:
 
 
 def _fold(text: str) -> str:
-    value = normalize_arabic(text).strip().lower().translate(ARABIC_DIGITS)
+    value = normalize_arabic(text).strip().lower()
     return re.sub(r"[\s\-_.]+", " ", value).strip()
 
 

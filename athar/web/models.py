@@ -11,6 +11,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from athar.matching.digits import ARABIC_DIGITS
+
 # No 0/O, 1/I/L: codes are read aloud over the phone and typed on small keyboards.
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 10
@@ -19,7 +21,7 @@ INVITATION_DAYS = 30
 
 def normalise_code(code: str) -> str:
     """Upper case, no spaces or dashes, Arabic digits read as digits."""
-    code = code.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
+    code = code.translate(ARABIC_DIGITS)
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 
