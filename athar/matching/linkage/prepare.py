@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from athar.matching.linkage.order import OrderVotes, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
 from athar.matching.names.phonetic import coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
@@ -101,10 +102,10 @@ def _year(value: str) -> int | None:
 
 
 @lru_cache(maxsize=50_000)
-def _parsed_full(full: str) -> dict[str, NameToken | None]:
-    """Parts of a full name as written in lists: titles, brackets, nicknames and a glued place
-    set apart, family-first order recognised (athar.matching.names.written)."""
-    parts = parse_full_name(read_written_name(full).name)
+def _parsed_full(text: str, family_first: bool) -> dict[str, NameToken | None]:
+    """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
+    order.written_order), its first word read as the family name when ``family_first``."""
+    parts = parse_full_name(text, family_first=family_first)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
 
 
@@ -126,10 +127,14 @@ def _token_keys(token: NameToken | None) -> tuple[str | None, str | None, str | 
     return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse
 
 
-def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str, full: str) -> list[tuple]:
+def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str, full: str,
+                  votes: OrderVotes) -> list[tuple]:
     """Keys of the six name parts of one report (part columns first, else the full name)."""
     given = {"first": first, "father": father, "grandfather": grandfather, "family": family}
-    parsed = _parsed_full(full) if full and not all(given.values()) else {}
+    parsed = {}
+    if full and not all(given.values()):
+        order = written_order(full)
+        parsed = _parsed_full(order.text, votes.family_first(order))
     out = []
     for part in ("first", "father", "grandfather", "family"):
         text = read_written_name(given[part]).name if part == "first" and given[part] else given[part]
@@ -142,6 +147,16 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
 def _mother_keys(mother: str) -> tuple[tuple, tuple]:
     tokens = name_tokens(mother) if mother else ()
     return _token_keys(tokens[0] if tokens else None), _token_keys(tokens[-1] if len(tokens) > 1 else None)
+
+
+def order_votes(rows: list[tuple[str, ...]]) -> OrderVotes:
+    """Where each name stands in the table's reports (order.py): one pass before the keys."""
+    votes = OrderVotes()
+    for first, father, _grandfather, family, _mother, full in rows:
+        votes.count_parts(first, father, family)
+        if full:
+            votes.count_full(written_order(full))
+    return votes
 
 
 def _clean(series: pd.Series) -> pd.Series:
@@ -158,10 +173,11 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
     full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
     columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in ("id", "blk", "skel", "known", "cblk")}
-    rows = zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
-               get["mother_name"], full)
+    rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
+                    get["mother_name"], full))
+    votes = order_votes(rows)
     for row in rows:
-        for part, keys in zip(NAME_PARTS, _name_columns(*row)):
+        for part, keys in zip(NAME_PARTS, _name_columns(*row, votes)):
             for k, value in zip(("id", "blk", "skel", "known", "cblk"), keys):
                 columns[f"{part}_{k}"].append(value)
     out = pd.DataFrame({"unique_id": df["unique_id"].astype(str).to_numpy()})
