@@ -20,7 +20,7 @@ import yaml
 
 from athar.matching.linkage.order import OrderVotes, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
-from athar.matching.names.phonetic import coarse_skeleton, dotless
+from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
 from athar.matching.names.written import read_written_name
 
@@ -109,22 +109,30 @@ def _parsed_full(text: str, family_first: bool) -> dict[str, NameToken | None]:
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
 
 
+Keys = tuple[str | None, str | None, str | None, int, str | None, str | None]
+KEY_NAMES = ("id", "blk", "skel", "known", "cblk", "rasm")
+# The letters without their dots, kept for the names the constraints compare (constraints.py).
+RASM_PARTS = ("first", "father", "mother")
+
+
 @lru_cache(maxsize=200_000)
-def _keys(text: str) -> tuple[str | None, str | None, str | None, int, str | None]:
+def _keys(text: str) -> Keys:
     tokens = name_tokens(text)
     if len(tokens) <= 1:
         return _token_keys(tokens[0] if tokens else None)
     keys = [_token_keys(t) for t in tokens]
+    rasm = "".join(str(k[5]) for k in keys) if all(k[5] for k in keys) else None
     return (" ".join(str(k[0]) for k in keys), "".join(str(k[1]) for k in keys),
-            "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)), "".join(str(k[4]) for k in keys))
+            "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)), "".join(str(k[4]) for k in keys), rasm)
 
 
-def _token_keys(token: NameToken | None) -> tuple[str | None, str | None, str | None, int, str | None]:
+def _token_keys(token: NameToken | None) -> Keys:
     if token is None:
-        return None, None, None, 0, None
+        return None, None, None, 0, None, None
     known = token.canonical
     coarse = coarse_skeleton(token.block_key) or None
-    return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse
+    rasm = arabic_rasm(token.text) or None if token.script == "ar" else None
+    return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse, rasm
 
 
 def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str, full: str,
@@ -172,14 +180,16 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     empty = pd.Series([""] * len(df), index=df.index)
     get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
     full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
-    columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in ("id", "blk", "skel", "known", "cblk")}
+    columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in KEY_NAMES
+                                if k != "rasm" or part in RASM_PARTS}
     rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
                     get["mother_name"], full))
     votes = order_votes(rows)
     for row in rows:
         for part, keys in zip(NAME_PARTS, _name_columns(*row, votes)):
-            for k, value in zip(("id", "blk", "skel", "known", "cblk"), keys):
-                columns[f"{part}_{k}"].append(value)
+            for k, value in zip(KEY_NAMES, keys):
+                if k != "rasm" or part in RASM_PARTS:
+                    columns[f"{part}_{k}"].append(value)
     out = pd.DataFrame({"unique_id": df["unique_id"].astype(str).to_numpy()})
     for name, values in columns.items():
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)

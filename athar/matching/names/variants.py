@@ -78,6 +78,10 @@ class VariantIndex:
                 if 0 < i < body_len - 1 and body_len >= 5:
                     self._inner_deletions[d].append((canonical, key[3 + i]))
 
+    def listed(self, key: str) -> bool:
+        """The table lists this spelling (for one name, or for two: ambiguous)."""
+        return key in self.exact or key in self.ambiguous
+
     def canonical(self, key: str) -> str | None:
         """Canonical name of an index key, or None. The loose (vowel-blind) lookup is used
         only for names with at least three consonants: short names are too close."""

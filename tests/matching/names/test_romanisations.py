@@ -40,3 +40,17 @@ def test_a_long_vowel_in_a_short_arabic_name_is_another_name(short: str, other: 
 @pytest.mark.parametrize(("typo", "name"), [("Yousf", "yusuf"), ("Mohamd", "muhammad"), ("Ahmd", "ahmad")])
 def test_a_latin_vowel_left_out_is_still_a_typo(typo: str, name: str) -> None:
     assert name_tokens(typo)[0].canonical == name
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [
+    ("Ousmane", "عثمان"), ("Othmane", "عثمان"), ("Imane", "إيمان"), ("Hanane", "حنان"),  # mute final e
+    ("Lassaad", "الأسعد"), ("El-Lassaad", "الأسعد"),  # the article's l fused to the name
+])
+def test_french_and_maghrebi_spellings_meet_the_arabic(latin: str, arabic: str) -> None:
+    assert name_tokens(latin)[0].block_key == name_tokens(arabic)[0].block_key
+
+
+@pytest.mark.parametrize("name", ["Latifa", "Layla", "Lamees", "Lubna"])
+def test_a_name_that_begins_with_l_keeps_it(name: str) -> None:
+    token = name_tokens(name)[0]
+    assert token.text == name.lower() and not token.article
