@@ -8,7 +8,8 @@ that look like family names (أماني, a woman's name ending in ي).
 
 The table itself knows better: a family name is written last in most reports, and given in the
 family-name column, while a given name is written first or in the first- and father's-name
-columns. ``OrderVotes`` counts, for every name (by its cross-script block key), how often it
+columns. ``OrderVotes`` counts, for every name (by its id: the variants table's name, else its
+spelling key — finer than the cross-script block key, which puts حسون with حسن and حسين), how often it
 stands where a family name stands and how often where a given name stands, over every report
 whose order is not in doubt. A full name is read family-name-first when its first name is mostly
 a family name and its last name mostly a given name, read as written when the opposite holds,
@@ -56,12 +57,12 @@ def written_order(full: str) -> WrittenOrder:
 
 @lru_cache(maxsize=200_000)
 def _ends(text: str) -> tuple[str, ...]:
-    return tuple(t.block_key for t in name_tokens(text) if t.block_key)
+    return tuple(t.canonical or t.key for t in name_tokens(text) if t.canonical or t.key)
 
 
 @dataclass
 class OrderVotes:
-    """How often each name (block key) stands as a family name and as a given name."""
+    """How often each name (its id) stands as a family name and as a given name."""
 
     family: Counter[str] = field(default_factory=Counter)
     given: Counter[str] = field(default_factory=Counter)

@@ -22,7 +22,7 @@ from athar.matching.linkage.order import OrderVotes, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
-from athar.matching.names.written import read_written_name
+from athar.matching.names.written import read_written_name, sex_of_titles
 
 NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
 INPUT_COLUMNS = [
@@ -196,9 +196,13 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
         out[f"{part}_dblk"] = out[f"{part}_blk"].map(lambda b: (dotless(b) or None) if isinstance(b, str) else None)
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
-    out["sex"] = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None).to_numpy()
+    # Weak evidence from the written names (names/written.py): a title that says the sex, a place
+    # written with the name, used only where the report's own column is empty.
+    written = [read_written_name(name) for name in full]
+    stated = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None)
+    out["sex"] = [s or sex_of_titles(w.titles) for s, w in zip(stated, written)]
     out["governorate_id"] = get["governorate"].map(governorate_id).to_numpy()
-    out["city_key"] = get["city"].map(place_key).to_numpy()
+    out["city_key"] = [place_key(c or w.place) for c, w in zip(get["city"], written)]
     out["birth_place_key"] = get["birth_place"].map(place_key).to_numpy()
     dates = get["arrest_date"].map(parse_date)
     out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64").reset_index(drop=True)

@@ -9,7 +9,8 @@ from athar.matching.linkage.order import OrderVotes, written_order
 from athar.matching.linkage.prepare import prepare_reports
 
 # A family (Qassab) written in the usual order in most reports, and a few other families.
-USUAL = ["بلال مشعل هلال قصاب", "هلال مشعل قصاب", "سامر هلال قصاب", "نورا هلال قصاب", "Bilal Mashal Qassab",
+USUAL = ["بلال مشعل هلال قصاب", "هلال مشعل قصاب", "سامر هلال قصاب", "نورا هلال قصاب", "مشعل هلال قصاب",
+         "Bilal Mashal Qassab",
          "أماني عثمان النجار", "رضا عثمان النجار", "يمني رضا خليل", "هلال أحمد خليل", "خليل أحمد الحسني"]
 
 
@@ -50,3 +51,15 @@ def test_reports_written_both_ways_link() -> None:
     assert (row["first_id"], row["family_id"]) == tuple(prepared.set_index("unique_id").loc["u0", ["first_id", "family_id"]])
     clusters = link_reports(table, prepared=prepared).clusters.set_index("unique_id")["cluster_id"]
     assert clusters["rotated"] == clusters["u0"]
+
+
+def test_titles_and_a_glued_place_are_weak_evidence_where_the_report_says_nothing() -> None:
+    table = pd.DataFrame([
+        {"unique_id": "a", "full_name": "الطالبة أماني عثمان النجار - خناصر"},
+        {"unique_id": "b", "full_name": "Mr. Samer Ali", "sex": "F", "city": "Douma"},  # the columns win
+        {"unique_id": "c", "full_name": "Lt. Samer Ali"},  # a rank says nothing
+    ])
+    prepared = prepare_reports(table).set_index("unique_id")
+    assert prepared.loc["a", "sex"] == "F" and prepared.loc["a", "city_key"] == prepare_reports(
+        pd.DataFrame([{"unique_id": "x", "city": "Khanasser"}])).loc[0, "city_key"]
+    assert prepared.loc["b", "sex"] == "F" and prepared.loc["c", "sex"] is None
