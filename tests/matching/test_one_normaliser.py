@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import athar
 from athar.core.dates import parse_partial_date
@@ -112,3 +114,11 @@ def test_the_matching_core_imports_no_django_and_no_other_part_of_athar() -> Non
         if bad:
             outside[str(path.relative_to(ROOT))] = sorted(bad)
     assert outside == {}
+
+
+@given(st.text())
+@settings(max_examples=300, deadline=None)
+def test_the_fold_is_idempotent_and_total(text: str) -> None:
+    once = fold_arabic(text)
+    assert fold_arabic(once) == once
+    assert normalise(once) == normalise(text) and normalise_name(once) == normalise_name(text)
