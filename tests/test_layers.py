@@ -17,11 +17,7 @@ MATCHING = ATHAR / "matching"
 
 # Known exceptions, (module, imported name). Each is a debt with a date, not a rule: remove the
 # entry once the import is gone (the test then fails if it comes back).
-KNOWN_EXCEPTIONS = {
-    # Issue 21: the facility-name keys are moving from athar.archive.facilities into athar.matching
-    # (another branch). The lead removes this entry when that branch is merged.
-    ("athar.matching.scoring.places", "athar.archive.facilities"),
-}
+KNOWN_EXCEPTIONS: set[tuple[str, str]] = set()
 
 
 def module_name(path: Path) -> str:

@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from athar.accounts.phones import normalise_phone, try_normalise_phone
 from athar.core.errors import UserError
+from athar.matching.digits import ARABIC_DIGITS
 
 
 class Role(models.TextChoices):
@@ -164,7 +165,7 @@ INVITATION_DAYS = 30
 
 def normalise_code(code: str) -> str:
     """Upper case, no spaces or dashes, Arabic digits read as digits."""
-    code = code.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789"))
+    code = code.translate(ARABIC_DIGITS)
     return "".join(ch for ch in code.upper() if ch.isalnum())
 
 

@@ -11,8 +11,7 @@ import phonenumbers
 from django.conf import settings
 
 from athar.core.errors import UserError
-
-ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
+from athar.matching.digits import ARABIC_DIGITS
 
 
 def default_region() -> str:

@@ -21,6 +21,7 @@ from django_otp.plugins.otp_static.models import StaticDevice, StaticToken
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from athar.audit.chain import actor_for_user, record
+from athar.matching.digits import ARABIC_DIGITS
 
 ISSUER = "athar"
 DEVICE_NAME = "authenticator"
@@ -138,7 +139,7 @@ def read_identity(stream: Any = None) -> tuple[str, str]:
 
 
 def _digits(code: str) -> str:
-    digits = "".join(ch for ch in code.translate(str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")) if ch.isdigit())
+    digits = "".join(ch for ch in code.translate(ARABIC_DIGITS) if ch.isdigit())
     return digits if len(digits) == 6 else ""
 
 

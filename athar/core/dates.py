@@ -7,8 +7,8 @@ import re
 from dataclasses import dataclass
 
 from athar.core.errors import UserError
+from athar.matching.digits import ARABIC_DIGITS
 
-ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
 MIN_YEAR, MAX_YEAR = 1900, 2100
 
 

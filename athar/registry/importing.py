@@ -31,6 +31,7 @@ from athar.core.errors import UserError
 from athar.registry import keys
 from athar.registry.columns import SDF_COLUMNS, map_header
 from athar.registry.models import ImportBatch, Report
+from athar.registry.names import read_written_names
 from athar.registry.photos import check_photo, store_photo
 from athar.registry.places import PlaceResolver
 from athar.registry.reading import Table, read_table
@@ -253,7 +254,7 @@ def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch
             setattr(report, ref_field, resolver.resolve(value))
     if item.contact:
         report.reporter_contact = keys.encrypt_for(contact_owner(lineage), item.contact)
-    return report
+    return read_written_names(report)
 
 
 def _save(new_rows: list[tuple[ParsedRow, Report]], current: dict[tuple[str, str], Report],

@@ -118,6 +118,13 @@ class Report(models.Model):
     grandfather_name = models.CharField(max_length=120, blank=True)
     family_name = models.CharField(max_length=120, blank=True)
     mother_name = models.CharField(max_length=200, blank=True)
+    # What the written names carry besides the names (athar.matching.names.read_written_name, set by
+    # registry.names): read from the names above, which stay verbatim; shown, and weak evidence.
+    name_titles = models.JSONField(default=list, blank=True, verbose_name=_("titles and descriptors"))
+    name_kunya = models.JSONField(default=list, blank=True, verbose_name=_("kunya"))
+    name_nickname = models.CharField(max_length=200, blank=True, verbose_name=_("nickname"))
+    name_notes = models.JSONField(default=list, blank=True, verbose_name=_("notes written with the name"))
+    name_place = models.CharField(max_length=200, blank=True, verbose_name=_("place written with the name"))
     sex = models.CharField(max_length=1, default="U")
     birth_year = models.PositiveSmallIntegerField(null=True, blank=True)
     birth_year_margin = models.PositiveSmallIntegerField(default=0)

@@ -40,8 +40,9 @@ _GENERIC_WORDS = {"governorate", "province", "district", "subdistrict", "sub", "
                   "mantiqat", "city", "محافظة", "منطقة", "ناحية", "مدينة", "مركز", "markaz"}
 # Latin articles as separate words once "-" is a space ("Al-Hasakeh" → "al hasakeh"), and the
 # Arabic article glued to a word ("الحسكة"); the same name then gives one key with or without it.
-_LATIN_ARTICLES = frozenset({"al", "el", "ar", "as", "ad", "ash", "az", "at", "an", "ad", "ed", "ez", "es", "er"})
+_LATIN_ARTICLES = frozenset({"al", "el", "ar", "as", "ad", "ash", "az", "at", "an", "ed", "ez", "es", "er"})
 _ARABIC_ARTICLE = re.compile(r"^ال(?=..)")
+_LIST_SEPARATOR = re.compile(r"[,،;؛]")
 
 
 @lru_cache(maxsize=1)
@@ -91,14 +92,15 @@ class PlaceResolver:
         return resolver
 
     def resolve(self, text: str) -> int | None:
-        """The id of the place the text names, or None."""
-        key = place_key(text)
-        if not key:
-            return None
-        if key in self.index:
-            return self.index[key]
-        first = key.split(",")[0].strip()  # "Douma, Rif Dimashq"
-        return self.index.get(first)
+        """The id of the place the text names, or None. A text listing places from the smallest
+        ("Douma, Rif Dimashq", "دوما، ريف دمشق") resolves to the first of them athar knows.
+
+        The text is split at commas before it is keyed: the key drops punctuation."""
+        for part in (text or "", *_LIST_SEPARATOR.split(text or "")):
+            key = place_key(part)
+            if key and key in self.index:
+                return self.index[key]
+        return None
 
 
 LEVEL_FILES = (("governorates.json", Place.Level.GOVERNORATE), ("districts.json", Place.Level.DISTRICT),

@@ -25,11 +25,12 @@ TOMBSTONE = "[erased]"
 PERSONAL_TEXT = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
                  "family_name", "mother_name", "birth_place", "governorate", "city", "neighbourhood",
                  "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "reporter_relation",
-                 "notes")
+                 "notes", "name_nickname", "name_place")
+PERSONAL_LISTS = ("name_titles", "name_kunya", "name_notes")
 PERSONAL_NULL = ("birth_year", "birth_date", "arrest_date", "reporter_contact", "birth_place_ref",
                  "governorate_ref", "city_ref", "arrest_place_ref")
-EXPORT_FIELDS = ("source", "report_id", "version", "filed_at", "reporter_relation", "consent", *PERSONAL_TEXT[:-2],
-                 "sex", "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
+EXPORT_FIELDS = ("source", "report_id", "version", "filed_at", "reporter_relation", "consent", *PERSONAL_TEXT[:-4],
+                 "name_titles", "name_kunya", "name_nickname", "name_notes", "name_place", "sex", "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
                  "reported_status", "notes", "extra", "erased_at")
 
 
@@ -81,6 +82,8 @@ def erase_report(report: Report, *, actor: str = "system", reason_code: str = "f
                 setattr(version, name, TOMBSTONE if getattr(version, name) else "")
             for name in PERSONAL_NULL:
                 setattr(version, name, None)
+            for name in PERSONAL_LISTS:
+                setattr(version, name, [])
             version.extra, version.consent, version.sex, version.erased_at = {}, {}, "U", now
             version.save()
         shredded = keys.shred(contact_owner(report.lineage))

@@ -17,8 +17,9 @@ from typing import Any
 
 import yaml
 
-from athar.core.dates import ARABIC_DIGITS, parse_partial_date
+from athar.core.dates import parse_partial_date
 from athar.core.errors import UserError
+from athar.matching.digits import ARABIC_DIGITS
 from athar.matching.names.normalize import detect_script, normalize_arabic
 from athar.registry.models import ReportedStatus
 
@@ -62,7 +63,7 @@ class ParsedRow:
 
 
 def _fold(text: str) -> str:
-    value = normalize_arabic(text).strip().lower().translate(ARABIC_DIGITS)
+    value = normalize_arabic(text).strip().lower()
     return re.sub(r"[\s\-_.]+", " ", value).strip()
 
 

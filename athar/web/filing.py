@@ -16,6 +16,7 @@ from athar.core import crypto
 from athar.core.errors import UserError
 from athar.registry.importing import lineage_of
 from athar.registry.models import Report, ReportPhoto
+from athar.registry.names import written_name_fields
 from athar.registry.photos import MAX_PHOTO_BYTES, store_upload
 from athar.registry.places import PlaceResolver
 
@@ -62,7 +63,8 @@ def file_report(draft: dict[str, Any], user: Any, family: Any, caseworker: Any) 
     report = Report.objects.create(
         source=WEB_SOURCE, report_id=report_id, lineage=lineage_of(WEB_SOURCE, report_id),
         content_hash=_content_hash(fields), reporter_user=family, caseworker=caseworker,
-        consent=consent_record(draft.get("face_processing", False), draft.get("publication", False)), **fields)
+        consent=consent_record(draft.get("face_processing", False), draft.get("publication", False)),
+        **fields, **written_name_fields(fields))
     record("report.filed", object_type="report", object_id=report.pk, actor=actor_for_user(user),
            data={"source": WEB_SOURCE, "consent_face": report.consent["face_processing"]})
     return report

@@ -24,14 +24,27 @@ def test_governorates_in_both_scripts(text: str, pcode: str) -> None:
 
 @pytest.mark.parametrize(("one", "other"), [
     ("Al-Hasakeh", "Hasakeh"), ("Al Hasakah", "Hasakah"), ("As-Sweida", "Sweida"), ("الحسكة", "حسكة"),
-    ("Deir ez-Zor", "Deir Zor"), ("El-Bab", "Bab"),
+    ("Deir ez-Zor", "Deir Zor"), ("El-Bab", "Bab"), ("el-Bab", "Bab"), ("AL-RAQQA", "Raqqa"),
+    ("al Qusayr", "Qusayr"), ("Al‑Hasakah", "Hasakah"), ("Ar-Rastan", "Rastan"), ("ash-Shaykh Maskin", "Shaykh Maskin"),
 ])
 def test_the_article_is_not_part_of_a_place_key(one: str, other: str) -> None:
     assert place_key(one) == place_key(other)
 
 
+@pytest.mark.parametrize(("text", "pcode"), [
+    ("Douma, Rif Dimashq", "SY03"), ("دوما، ريف دمشق", "SY03"), ("Atlantis, Deir ez-Zor", "SY09"),
+    ("Hama, Syria", "SY05"), ("حي الميدان؛ دمشق", "SY01"),
+])
+def test_a_list_of_places_resolves_to_the_first_known(text: str, pcode: str) -> None:
+    """Without a gazetteer "Douma" is unknown: the governorate after the comma is the answer."""
+    resolver = PlaceResolver.load()
+    assert Place.objects.get(pk=resolver.resolve(text)).pcode == pcode
+
+
 def test_unknown_place_stays_unresolved() -> None:
     assert PlaceResolver.load().resolve("Atlantis") is None
+    assert PlaceResolver.load().resolve("Atlantis, Lemuria") is None
+    assert PlaceResolver.load().resolve(",") is None
     assert place_key("  ") == ""
 
 
@@ -43,6 +56,7 @@ def test_gazetteer_import_adds_districts_and_subdistricts() -> None:
     resolver = PlaceResolver.load()
     douma = Place.objects.get(pk=resolver.resolve("دوما"))
     assert douma.level in ("district", "subdistrict") and douma.parent is not None
+    assert resolver.resolve("Douma, Rif Dimashq") == resolver.resolve("Douma")  # the smallest place first
     assert Place.objects.get(pk=resolver.resolve("Rif Dimashq")).pcode == "SY03"
     again = import_gazetteer(folder)
     assert again["total"] == result["total"]

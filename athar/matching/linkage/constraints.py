@@ -5,7 +5,8 @@ that scores names and facts will score them high, and plain connected components
 whole family into one person. A cluster must never hold two reports that are incompatible:
 
 * different given names: first names that are neither the same name, the same consonants across
-  scripts or spellings, the same letters but for their dots (ر/ز, ح/ج/خ …), a typo apart (three
+  scripts or spellings, the same letters but for their dots (ر/ز, ح/ج/خ, ع/غ …: on the skeleton,
+  and for two Arabic spellings on the letters themselves, long vowels included), a typo apart (three
   consonants or more, one edit, alike), nor — both unknown to the variants table (foreign or
   rare names, whose Arabic spellings vary most) — one consonant apart, or two for long names;
 * different fathers' names, or different mothers' first names (the same test);
@@ -41,6 +42,7 @@ class NameKey:
     coarse: str
     skeleton: str
     known: bool
+    rasm: str = ""  # Arabic letters without their dots (Arabic-script names only)
 
 
 def _key(row: dict, part: str) -> NameKey | None:
@@ -50,7 +52,7 @@ def _key(row: dict, part: str) -> NameKey | None:
     def s(col: str) -> str:
         value = row.get(f"{part}_{col}")
         return value if isinstance(value, str) else ""
-    return NameKey(text, s("blk"), s("cblk"), s("skel"), bool(row.get(f"{part}_known")))
+    return NameKey(text, s("blk"), s("cblk"), s("skel"), bool(row.get(f"{part}_known")), s("rasm"))
 
 
 def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
@@ -59,6 +61,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return True
     if a.known and b.known:
         return False  # two different names of the variants table (Mahmoud, Muhammad: one skeleton)
+    if len(a.rasm) >= 2 and a.rasm == b.rasm:
+        return True  # one Arabic name misread by a dot (غلاء / علاء): the skeleton drops ع, not غ
     if a.block and a.block == b.block:
         return True
     if len(a.coarse) >= 2 and a.coarse == b.coarse:

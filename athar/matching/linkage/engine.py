@@ -7,7 +7,6 @@ from typing import Any
 
 import pandas as pd
 
-
 # The default; deployments set ATHAR_DUCKDB_MEMORY_LIMIT, which the registry app passes in
 # (athar.matching reads no configuration of its own).
 DUCKDB_MEMORY_LIMIT = "3GB"

@@ -18,8 +18,14 @@ from athar.matching.linkage.clustering import (
 )
 from athar.matching.linkage.constraints import Constraints
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
-from athar.matching.linkage.model import (TF_MIN_ROWS, LinkageModel, build_settings, default_model,
-                                          effective_parameters, model_from_splink)
+from athar.matching.linkage.model import (
+    TF_MIN_ROWS,
+    LinkageModel,
+    build_settings,
+    default_model,
+    effective_parameters,
+    model_from_splink,
+)
 from athar.matching.linkage.prepare import prepare_reports
 from athar.matching.linkage.settings import training_rules
 

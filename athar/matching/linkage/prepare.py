@@ -18,10 +18,11 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from athar.matching.linkage.order import OrderVotes, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
-from athar.matching.names.phonetic import coarse_skeleton, dotless
+from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
-from athar.matching.names.written import read_written_name
+from athar.matching.names.written import read_written_name, sex_of_titles
 
 NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
 INPUT_COLUMNS = [
@@ -101,35 +102,47 @@ def _year(value: str) -> int | None:
 
 
 @lru_cache(maxsize=50_000)
-def _parsed_full(full: str) -> dict[str, NameToken | None]:
-    """Parts of a full name as written in lists: titles, brackets, nicknames and a glued place
-    set apart, family-first order recognised (athar.matching.names.written)."""
-    parts = parse_full_name(read_written_name(full).name)
+def _parsed_full(text: str, family_first: bool) -> dict[str, NameToken | None]:
+    """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
+    order.written_order), its first word read as the family name when ``family_first``."""
+    parts = parse_full_name(text, family_first=family_first)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
 
 
+Keys = tuple[str | None, str | None, str | None, int, str | None, str | None]
+KEY_NAMES = ("id", "blk", "skel", "known", "cblk", "rasm")
+# The letters without their dots, kept for the names the constraints compare (constraints.py).
+RASM_PARTS = ("first", "father", "mother")
+
+
 @lru_cache(maxsize=200_000)
-def _keys(text: str) -> tuple[str | None, str | None, str | None, int, str | None]:
+def _keys(text: str) -> Keys:
     tokens = name_tokens(text)
     if len(tokens) <= 1:
         return _token_keys(tokens[0] if tokens else None)
     keys = [_token_keys(t) for t in tokens]
+    rasm = "".join(str(k[5]) for k in keys) if all(k[5] for k in keys) else None
     return (" ".join(str(k[0]) for k in keys), "".join(str(k[1]) for k in keys),
-            "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)), "".join(str(k[4]) for k in keys))
+            "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)), "".join(str(k[4]) for k in keys), rasm)
 
 
-def _token_keys(token: NameToken | None) -> tuple[str | None, str | None, str | None, int, str | None]:
+def _token_keys(token: NameToken | None) -> Keys:
     if token is None:
-        return None, None, None, 0, None
+        return None, None, None, 0, None, None
     known = token.canonical
     coarse = coarse_skeleton(token.block_key) or None
-    return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse
+    rasm = arabic_rasm(token.text) or None if token.script == "ar" else None
+    return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse, rasm
 
 
-def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str, full: str) -> list[tuple]:
+def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str, full: str,
+                  votes: OrderVotes) -> list[tuple]:
     """Keys of the six name parts of one report (part columns first, else the full name)."""
     given = {"first": first, "father": father, "grandfather": grandfather, "family": family}
-    parsed = _parsed_full(full) if full and not all(given.values()) else {}
+    parsed = {}
+    if full and not all(given.values()):
+        order = written_order(full)
+        parsed = _parsed_full(order.text, votes.family_first(order))
     out = []
     for part in ("first", "father", "grandfather", "family"):
         text = read_written_name(given[part]).name if part == "first" and given[part] else given[part]
@@ -142,6 +155,16 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
 def _mother_keys(mother: str) -> tuple[tuple, tuple]:
     tokens = name_tokens(mother) if mother else ()
     return _token_keys(tokens[0] if tokens else None), _token_keys(tokens[-1] if len(tokens) > 1 else None)
+
+
+def order_votes(rows: list[tuple[str, ...]]) -> OrderVotes:
+    """Where each name stands in the table's reports (order.py): one pass before the keys."""
+    votes = OrderVotes()
+    for first, father, _grandfather, family, _mother, full in rows:
+        votes.count_parts(first, father, family)
+        if full:
+            votes.count_full(written_order(full))
+    return votes
 
 
 def _clean(series: pd.Series) -> pd.Series:
@@ -157,22 +180,29 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     empty = pd.Series([""] * len(df), index=df.index)
     get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
     full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
-    columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in ("id", "blk", "skel", "known", "cblk")}
-    rows = zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
-               get["mother_name"], full)
+    columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in KEY_NAMES
+                                if k != "rasm" or part in RASM_PARTS}
+    rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
+                    get["mother_name"], full))
+    votes = order_votes(rows)
     for row in rows:
-        for part, keys in zip(NAME_PARTS, _name_columns(*row)):
-            for k, value in zip(("id", "blk", "skel", "known", "cblk"), keys):
-                columns[f"{part}_{k}"].append(value)
+        for part, keys in zip(NAME_PARTS, _name_columns(*row, votes)):
+            for k, value in zip(KEY_NAMES, keys):
+                if k != "rasm" or part in RASM_PARTS:
+                    columns[f"{part}_{k}"].append(value)
     out = pd.DataFrame({"unique_id": df["unique_id"].astype(str).to_numpy()})
     for name, values in columns.items():
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
     for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
         out[f"{part}_dblk"] = out[f"{part}_blk"].map(lambda b: (dotless(b) or None) if isinstance(b, str) else None)
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
-    out["sex"] = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None).to_numpy()
+    # Weak evidence from the written names (names/written.py): a title that says the sex, a place
+    # written with the name, used only where the report's own column is empty.
+    written = [read_written_name(name) for name in full]
+    stated = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None)
+    out["sex"] = [s or sex_of_titles(w.titles) for s, w in zip(stated, written)]
     out["governorate_id"] = get["governorate"].map(governorate_id).to_numpy()
-    out["city_key"] = get["city"].map(place_key).to_numpy()
+    out["city_key"] = [place_key(c or w.place) for c, w in zip(get["city"], written)]
     out["birth_place_key"] = get["birth_place"].map(place_key).to_numpy()
     dates = get["arrest_date"].map(parse_date)
     out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64").reset_index(drop=True)

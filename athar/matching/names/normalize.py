@@ -1,7 +1,10 @@
 """Step 1 of the name pipeline: Unicode and script normalisation (see docs/names.md).
 
-``normalize_arabic`` and ``normalize_latin`` are idempotent and never raise on any
-``str``. They keep the text readable: keys are made later (phonetic.py).
+``fold_arabic`` is athar's one Arabic fold: every part of the codebase that compares Arabic text
+(names, facility labels, free text about marks and places) calls it, so one letter is folded the
+same way everywhere (data/arabic_letters.yaml). ``normalize_arabic`` and ``normalize_latin`` are
+idempotent and never raise on any ``str``. They keep the text readable: keys are made later
+(phonetic.py).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from athar.matching.digits import ARABIC_DIGITS
 from athar.matching.names.resources import load_table
 
 _ARABIC_LETTER = re.compile(r"[\u0600-\u06FF\u0750-\u077F\u08A0-\u08FF\uFB50-\uFDFF\uFE70-\uFEFF]")
@@ -22,8 +26,8 @@ _NON_NAME = re.compile(r"[^\w\s'\-]", re.UNICODE)
 @lru_cache(maxsize=1)
 def _arabic_translation() -> dict[int, str]:
     table = load_table("arabic_letters")
-    mapping: dict[int, str] = {}
-    for group in ("unify", "digits", "punctuation"):
+    mapping: dict[int, str] = {k: chr(v) for k, v in ARABIC_DIGITS.items()}
+    for group in ("unify", "punctuation"):
         mapping.update({ord(k): v for k, v in table[group].items()})
     mapping.update({ord(ch): "" for ch in table["delete"]})
     return mapping
@@ -57,9 +61,11 @@ def normalize_unicode(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def normalize_arabic(text: str) -> str:
-    """Arabic-script normalisation: harakat, tatweel, zero-width, alef/hamza/taa/yaa forms,
-    Persian letters and digits. Standalone hamza is dropped inside words.
+def fold_arabic(text: str) -> str:
+    """The Arabic fold, letter by letter: harakat, tatweel and zero-width marks dropped; alef,
+    hamza-carrier, taa marbuta and alef maqsura forms unified; Persian/Urdu letters (ی ک گ پ …)
+    as Arabic ones; Arabic-Indic digits as ASCII; standalone hamza dropped. Spaces and line breaks
+    are left as they are, and Latin letters keep their case (callers fold case as they need).
 
     Decomposed first (NFKD), so a letter carrying a mark is mapped as its base letter once the
     mark is deleted (ۂ = ہ + hamza → ه): with NFKC the base was left for a second pass to map,
@@ -67,8 +73,12 @@ def normalize_arabic(text: str) -> str:
     text = unicodedata.normalize("NFKD", text)
     text = text.translate(_arabic_translation())
     text = text.replace(load_table("arabic_letters")["standalone_hamza"], "")
-    text = normalize_unicode(text)
-    return unicodedata.normalize("NFC", text)
+    return unicodedata.normalize("NFKC", text)
+
+
+def normalize_arabic(text: str) -> str:
+    """Arabic-script normalisation of a name: the fold, controls removed, spaces collapsed."""
+    return unicodedata.normalize("NFC", normalize_unicode(fold_arabic(text)))
 
 
 def fold_latin(text: str) -> str:

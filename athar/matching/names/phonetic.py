@@ -27,6 +27,9 @@ _LATIN_RULES = [
     (re.compile(r"(ei|ai|ey)"), "ay"),
     (re.compile(r"([bcdfghjklmnpqrstvwxz])y$"), r"\1i"),
     (re.compile(r"([aeiu])h$"), r"\1"),
+    # French/Maghrebi mute final e after a consonant (Ousmane, Othmane, Imane, Hanane, Slimane):
+    # the Arabic name ends on the consonant (عثمان، إيمان). Names of five letters or more.
+    (re.compile(r"(?<=[a-z]{3}[bcdfghjklmnpqrstvwxz])e$"), ""),
 ]
 _VOWELS = set("aeiou")
 
@@ -150,3 +153,14 @@ def dotless(skel: str) -> str:
     again as the skeleton does (حبيث → hbt → hbb → hb, as حبيب)."""
     merged = _DOUBLES.sub(r"\1", skel.translate(_DOTLESS))
     return merged[:-1] if len(merged) > 1 and merged.endswith("h") else merged
+
+
+# Arabic letters that differ only by their dots (ب ت ث ن ي، ج ح خ، د ذ، ر ز، س ش، ص ض، ط ظ، ع غ، ف ق،
+# ه ة): a handwritten or OCR'd name misread by a dot keeps its rasm (غلاء / علاء, قاطمه / فاطمه).
+_RASM = str.maketrans({"ب": "ٮ", "ت": "ٮ", "ث": "ٮ", "ن": "ٮ", "ي": "ٮ", "ى": "ٮ", "ج": "ح", "خ": "ح", "ذ": "د",
+                       "ز": "ر", "ش": "س", "ض": "ص", "ظ": "ط", "غ": "ع", "ق": "ف", "ة": "ه", " ": None})
+
+
+def arabic_rasm(text: str) -> str:
+    """An Arabic name's letters without their dots (normalised text in, e.g. NameToken.text)."""
+    return text.translate(_RASM)

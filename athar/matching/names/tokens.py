@@ -112,15 +112,30 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
         return word, False
     m = re.match(r"^(al|el|il|ul|ad|ar|as|at|az|an|ash|ed|es|er|en|ud|ur|us)-(.+)$", word)
     if m:
-        return m.group(2), True
+        return _maghrebi_fused_article(m.group(2))[0], True
     m = re.match(r"^(?:l|el|al)'(.{3,})$", word)  # Maghrebi/French elided article: L'houcine = الحسين
     if m:
         return m.group(1), True
+    rest, fused = _maghrebi_fused_article(word)
+    if fused:
+        return rest, True
     if (word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word[2] not in "aeiouyw"
             and word not in p["not_article_latin"]):
         if variant_index().canonical("la:" + latin_key(word)) is None:
             return word[2:], True
     return word, False
+
+
+def _maghrebi_fused_article(word: str) -> tuple[str, bool]:
+    """Maghrebi spellings fuse the article's l to a name that starts with a vowel (Lassaad =
+    الأسعد, El-Lassaad): the l is an article when the word is no listed name and the rest is
+    (Latifa, Layla stay as they are)."""
+    if len(word) < 6 or word[0] != "l" or word[1] not in "aeiou":
+        return word, False
+    index = variant_index()
+    if index.listed("la:" + latin_key(word)) or not index.listed("la:" + latin_key(word[1:])):
+        return word, False
+    return word[1:], True
 
 
 def _split_words(text: str) -> list[str]:

@@ -14,6 +14,11 @@ from athar.matching.names.normalize import (
 from athar.matching.names.phonetic import latin_key, loose_key
 from athar.matching.names.resources import load_table
 
+# In a short Arabic name a long vowel is part of the name, not a typo: عامر is not عمر, حامد is not
+# حمد, باسم is not بسم (near_canonical never adds or drops ا و ي below SHORT_BODY letters). Latin
+# vowels are spelling, not names (Yousf, Mohamd are typos).
+_LONG_VOWELS = frozenset("اوىي")
+SHORT_BODY = 6
 _LATIN_DIN = re.compile(r"(?:[aeiou][ld]?)?-?d?d(?:i|ee|y)ne?$")
 _LATIN_ALLAH = re.compile(r"[aeiu]?llah?$")
 
@@ -69,13 +74,17 @@ class VariantIndex:
         self.exact = {k: next(iter(v)) for k, v in exact.items() if len(v) == 1}
         self.loose = {k: next(iter(v)) for k, v in loose.items() if len(v) == 1}
 
-        # known keys with one inner letter removed → (canonical, position)
-        self._inner_deletions: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        # known keys with one inner letter removed → (canonical, the letter removed)
+        self._inner_deletions: dict[str, list[tuple[str, str]]] = defaultdict(list)
         for key, canonical in self.exact.items():
             body_len = len(key) - 3
             for i, d in enumerate(_deletions(key)):
                 if 0 < i < body_len - 1 and body_len >= 5:
-                    self._inner_deletions[d].append((canonical, i))
+                    self._inner_deletions[d].append((canonical, key[3 + i]))
+
+    def listed(self, key: str) -> bool:
+        """The table lists this spelling (for one name, or for two: ambiguous)."""
+        return key in self.exact or key in self.ambiguous
 
     def canonical(self, key: str) -> str | None:
         """Canonical name of an index key, or None. The loose (vowel-blind) lookup is used
@@ -96,15 +105,21 @@ class VariantIndex:
         if key in self.ambiguous or len(body) < 4:
             return None
         found: set[str] = set()
-        for canonical_key, positions in self._inner_deletions.get(key, ()):  # letter missing
-            found.add(canonical_key)
+        for canonical, letter in self._inner_deletions.get(key, ()):  # letter missing
+            if not _long_vowel(key, letter):
+                found.add(canonical)
         for i, d in enumerate(_deletions(key)):
             if 0 < i < len(body) - 1:
-                if d in self.exact:  # extra letter
+                if d in self.exact and not _long_vowel(key, body[i]):  # extra letter
                     found.add(self.exact[d])
                 if len(body) >= 6:  # changed or swapped letter
-                    found |= {c for c, _ in self._inner_deletions.get(d, ())}
+                    found |= {c for c, _letter in self._inner_deletions.get(d, ())}
         return next(iter(found)) if len(found) == 1 else None
+
+
+def _long_vowel(key: str, letter: str) -> bool:
+    """An Arabic long vowel added or dropped in a short name: another name, not a typo."""
+    return key.startswith("ar:") and letter in _LONG_VOWELS and len(key) - 3 < SHORT_BODY
 
 
 def _deletions(key: str) -> list[str]:

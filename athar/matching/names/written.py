@@ -53,6 +53,17 @@ def _abbreviations() -> dict[str, str]:
     return {str(form).lower(): full for full, forms in _table()["abbreviations"].items() for form in forms}
 
 
+@lru_cache(maxsize=1)
+def _title_sex() -> dict[str, str]:
+    return {normalize_name(str(w)): sex for sex, words in _table()["title_sex"].items() for w in words}
+
+
+def sex_of_titles(titles: tuple[str, ...]) -> str | None:
+    """'M' or 'F' when the titles say it (الطالبة, Mrs.), None when they do not or disagree."""
+    said = {_title_sex().get(_key(t)) for t in titles} - {None}
+    return said.pop() if len(said) == 1 else None
+
+
 def _key(word: str) -> str:
     return normalize_name(word.strip(".:;"))
 

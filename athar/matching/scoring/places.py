@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from athar.archive.facilities import alias_keys, facility_key, normalise_name
+from athar.matching.facilities import alias_keys, facility_key, normalise_name
 
 _SPLIT = re.compile(r"\s*(?:[;,/|،؛]| then | ثم | or | او | أو )\s*")
 

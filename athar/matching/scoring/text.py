@@ -1,10 +1,11 @@
 """Normalising free text about a person for comparison: a fixed, documented pipeline.
 
-1. Unicode NFKC, Arabic-Indic digits to ASCII, lower case.
-2. Arabic letter forms unified (أ إ آ ٱ → ا, ة → ه, ى → ي, ؤ → و, ئ → ي), diacritics and tatweel dropped.
-3. Split into words at anything that is not a letter or digit; punctuation that separates clauses
+1. athar's one Arabic fold (``athar.matching.names.normalize.fold_arabic``: letter forms unified,
+   أ إ آ ٱ → ا, ة → ه, ى → ي, ؤ → و, ئ → ي, Persian ی ک → ي ك, diacritics and tatweel dropped,
+   Arabic-Indic digits to ASCII), then lower case; line breaks are kept (they end a clause).
+2. Split into words at anything that is not a letter or digit; punctuation that separates clauses
    (, ; . : newline and the words "and"/"و") is kept as a boundary marker ``|``.
-4. Each word gets its *forms*: itself, and for Arabic words the word without the article and
+3. Each word gets its *forms*: itself, and for Arabic words the word without the article and
    the prefixes و ب ل ف ك, and without a final pronoun ه / ها ("his forearm" ساعده → ساعد).
    English words also give their form without a plural "s".
 """
@@ -12,12 +13,9 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 
-ARABIC_DIGITS = str.maketrans("٠١٢٣٤٥٦٧٨٩۰۱۲۳۴۵۶۷۸۹", "01234567890123456789")
-_FOLD = str.maketrans({"أ": "ا", "إ": "ا", "آ": "ا", "ٱ": "ا", "ة": "ه", "ى": "ي", "ؤ": "و", "ئ": "ي",
-                       "ـ": None})
-_DIACRITICS = re.compile(r"[\u064B-\u0652\u0670]")
+from athar.matching.names.normalize import fold_arabic
+
 _TOKEN = re.compile(r"[^\W_]+|[,;.:\n،؛]")
 BOUNDARY = "|"
 _PREFIXES = ("وال", "بال", "فال", "كال", "لل", "ال", "و", "ب", "ل", "ف", "ك")
@@ -25,13 +23,12 @@ _ARABIC = re.compile(r"[\u0600-\u06FF]")
 
 
 def normalise(text: str) -> str:
-    """Steps 1–2: one comparable string (never raises)."""
-    text = unicodedata.normalize("NFKC", text or "").translate(ARABIC_DIGITS)
-    return _DIACRITICS.sub("", text).translate(_FOLD).casefold()
+    """Step 1: one comparable string (never raises)."""
+    return fold_arabic(text or "").casefold()
 
 
 def words(text: str) -> list[str]:
-    """Step 3: words, with ``|`` where a clause ends."""
+    """Step 2: words, with ``|`` where a clause ends."""
     out = []
     for token in _TOKEN.findall(normalise(text)):
         out.append(BOUNDARY if not token[0].isalnum() or token in ("and", "و") else token)
@@ -39,7 +36,7 @@ def words(text: str) -> list[str]:
 
 
 def forms(word: str) -> frozenset[str]:
-    """Step 4: the forms a word may take in the vocabulary."""
+    """Step 3: the forms a word may take in the vocabulary."""
     found = {word}
     if _ARABIC.match(word):
         for prefix in _PREFIXES:

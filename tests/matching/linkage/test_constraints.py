@@ -71,6 +71,13 @@ def test_a_reviewer_may_still_say_same() -> None:
      "mothers' names differ"),
     ({"full_name": "سامر علي الحسن"}, {"full_name": "سامر خالد الحسن"}, "fathers' names differ"),
     ({"full_name": "سامر الحسن"}, {"full_name": "سامر خالد الحسن"}, None),  # a dropped middle name
+    # one dot: ع/غ (the skeleton drops ع and keeps غ), ف/ق, ج/ح — the letters without dots agree
+    ({"full_name": "بسام علاء عرابي"}, {"full_name": "بسام غلاء عرابي"}, None),
+    ({"full_name": "فاطمة أبي الأسعد"}, {"full_name": "قاطمه أبي الاسعد"}, None),
+    ({"full_name": "حياة جمعة عمر"}, {"full_name": "جياه جمعه عمر"}, None),
+    # siblings whose names differ by more than dots stay apart
+    ({"full_name": "هلال أحمد خليل"}, {"full_name": "بلال أحمد خليل"}, "given names differ"),
+    ({"full_name": "سامر أحمد خليل"}, {"full_name": "سمير أحمد خليل"}, "given names differ"),
 ])
 def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
     facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))

@@ -35,12 +35,18 @@ def _names_only() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _check(result) -> None:  # type: ignore[no-untyped-def]
+def _check(result, common_name_may_wait: bool = False) -> None:  # type: ignore[no-untyped-def]
     cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
     missed = [pair for i, pair in enumerate(PAIRS) if cluster[f"x{i}a"] != cluster[f"x{i}l"]]
     assert not missed, f"not linked at the default threshold: {missed}"
     # b1 (Muhammad) and b2/b3 (Mahmoud, Khaled) are different people; b2 and b4 are one (Mahmoud)
     assert cluster["b1"] != cluster["b2"] and cluster["b1"] != cluster["b3"] and cluster["b3"] != cluster["b4"]
+    if cluster["b2"] != cluster["b4"] and common_name_may_wait:
+        # In a store holding twenty al-Halabis and eighty Mahmouds, "Mahmoud Ahmad al-Halabi" and
+        # nothing else is a common name: a reviewer's question (review band), never a split.
+        pair = result.pairs[result.pairs.unique_id_l.isin(["b2", "b4"]) & result.pairs.unique_id_r.isin(["b2", "b4"])]
+        assert list(pair["status"]) == ["review"], pair.to_dict("records")
+        return
     assert cluster["b2"] == cluster["b4"]
 
 
@@ -52,4 +58,4 @@ def test_cross_script_names_only_pairs_link_in_a_store_with_term_frequencies() -
     # over 1,000 reports term-frequency adjustments are on (the product's usual case)
     store = template_to_linkage_input(generate_reports(1200, seed=4))
     table = pd.concat([store, _names_only()], ignore_index=True)
-    _check(link_reports(table, explain=False))
+    _check(link_reports(table, explain=False), common_name_may_wait=True)

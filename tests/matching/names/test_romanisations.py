@@ -28,3 +28,29 @@ def test_one_key_across_scripts_and_romanisations(latin: str, arabic: str) -> No
 @pytest.mark.parametrize(("one", "other"), [("Samer", "تامر"), ("Hilmi", "سالم"), ("Oussama", "وسام")])
 def test_different_names_keep_different_keys(one: str, other: str) -> None:
     assert _keys(one) != _keys(other)
+
+
+@pytest.mark.parametrize(("short", "other"), [("عامر", "عمر"), ("حامد", "حمد"), ("باسم", "بسام")])
+def test_a_long_vowel_in_a_short_arabic_name_is_another_name(short: str, other: str) -> None:
+    """عامر (Amer) is not عمر (Omar) with a typo: one person's reports were "two known names"."""
+    a, b = name_tokens(short)[0], name_tokens(other)[0]
+    assert a.canonical != b.canonical or a.canonical is None
+
+
+@pytest.mark.parametrize(("typo", "name"), [("Yousf", "yusuf"), ("Mohamd", "muhammad"), ("Ahmd", "ahmad")])
+def test_a_latin_vowel_left_out_is_still_a_typo(typo: str, name: str) -> None:
+    assert name_tokens(typo)[0].canonical == name
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [
+    ("Ousmane", "عثمان"), ("Othmane", "عثمان"), ("Imane", "إيمان"), ("Hanane", "حنان"),  # mute final e
+    ("Lassaad", "الأسعد"), ("El-Lassaad", "الأسعد"),  # the article's l fused to the name
+])
+def test_french_and_maghrebi_spellings_meet_the_arabic(latin: str, arabic: str) -> None:
+    assert name_tokens(latin)[0].block_key == name_tokens(arabic)[0].block_key
+
+
+@pytest.mark.parametrize("name", ["Latifa", "Layla", "Lamees", "Lubna"])
+def test_a_name_that_begins_with_l_keeps_it(name: str) -> None:
+    token = name_tokens(name)[0]
+    assert token.text == name.lower() and not token.article

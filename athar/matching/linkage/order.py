@@ -1,0 +1,105 @@
+"""Which way round a full name is written, from the table being linked.
+
+Lists put the family name first without saying so ("قصاب بلال مشعل هلال", "حمدي حيدره البشير"
+when the person is Bilal Qassab and Haydara al-Bashir). The written-forms rules (names/written.py)
+settle the clear cases from the writing alone: a comma, a family name in upper case. For the
+others they guess from the word (an article, a nisba ending in ي) and guess wrong on given names
+that look like family names (أماني, a woman's name ending in ي).
+
+The table itself knows better: a family name is written last in most reports, and given in the
+family-name column, while a given name is written first or in the first- and father's-name
+columns. ``OrderVotes`` counts, for every name (by its id: the variants table's name, else its
+spelling key — finer than the cross-script block key, which puts حسون with حسن and حسين), how often it
+stands where a family name stands and how often where a given name stands, over every report
+whose order is not in doubt. A full name is read family-name-first when its first name is mostly
+a family name and its last name mostly a given name, read as written when the opposite holds,
+and left to the written-forms rules when the table does not say (few reports, or names used
+both ways: عمر, خليل, حيدر). Counting is one pass over the table (linear, like preparation).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from athar.matching.names.tokens import name_tokens
+from athar.matching.names.written import read_written_name
+
+# A name leans one way when it is seen there three times as often as the other way (counts + 1).
+ORDER_MARGIN = math.log(3)
+# Rules of written.py that guess the order from the word alone (the table may overrule them).
+GUESSED_ORDER = ("family name first (a first word with the article", "family name first (an unknown nisba")
+
+
+@dataclass(frozen=True)
+class WrittenOrder:
+    """A full name's words as written, and what the written-forms rules said about their order."""
+
+    text: str  # as written when the order is in doubt, else already given names first
+    in_doubt: bool  # the order is not settled by the writing (no comma, no upper-case family name)
+    rules_say_family_first: bool
+
+
+@lru_cache(maxsize=200_000)
+def written_order(full: str) -> WrittenOrder:
+    """The name without titles, brackets and place (written.py), with its order in doubt or not."""
+    written = read_written_name(full)
+    guessed = any(rule.startswith(GUESSED_ORDER) for rule in written.rules)
+    if written.family_first and not guessed:
+        return WrittenOrder(written.name, False, False)  # a comma or an upper-case family name
+    words = written.name.split()
+    if guessed:  # undo the guess: the words as written, family name (the moved word) first
+        words = words[-1:] + words[:-1]
+    return WrittenOrder(" ".join(words), True, guessed)
+
+
+@lru_cache(maxsize=200_000)
+def _ends(text: str) -> tuple[str, ...]:
+    return tuple(t.canonical or t.key for t in name_tokens(text) if t.canonical or t.key)
+
+
+@dataclass
+class OrderVotes:
+    """How often each name (its id) stands as a family name and as a given name."""
+
+    family: Counter[str] = field(default_factory=Counter)
+    given: Counter[str] = field(default_factory=Counter)
+
+    def count_parts(self, first: str, father: str, family: str) -> None:
+        """Names given in their own columns."""
+        for text in (first, father):
+            keys = _ends(text) if text else ()
+            if keys:
+                self.given[keys[0]] += 1
+        keys = _ends(family) if family else ()
+        if keys:
+            self.family[keys[-1]] += 1
+
+    def count_full(self, order: WrittenOrder) -> None:
+        """A full name whose order is settled or unguessed (given names first)."""
+        if order.in_doubt and order.rules_say_family_first:
+            return
+        keys = _ends(order.text)
+        if len(keys) >= 2:
+            self.given.update(keys[:-1])
+            self.family[keys[-1]] += 1
+
+    def lean(self, key: str) -> float:
+        """log of (family + 1) / (given + 1): > 0 for a name mostly seen as a family name."""
+        return math.log((self.family[key] + 1) / (self.given[key] + 1))
+
+    def family_first(self, order: WrittenOrder) -> bool:
+        """Read this full name with its first word as the family name?"""
+        if not order.in_doubt:
+            return False
+        keys = _ends(order.text)
+        if len(keys) < 2:
+            return False
+        lead, last = self.lean(keys[0]), self.lean(keys[-1])
+        if lead >= ORDER_MARGIN and last <= -ORDER_MARGIN:
+            return True
+        if lead <= -ORDER_MARGIN and last >= 0:
+            return False
+        return order.rules_say_family_first

@@ -1,0 +1,65 @@
+"""Family name first without a comma: the table being linked says which word is the family name."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from athar.matching.linkage import link_reports
+from athar.matching.linkage.order import OrderVotes, written_order
+from athar.matching.linkage.prepare import prepare_reports
+
+# A family (Qassab) written in the usual order in most reports, and a few other families.
+USUAL = ["بلال مشعل هلال قصاب", "هلال مشعل قصاب", "سامر هلال قصاب", "نورا هلال قصاب", "مشعل هلال قصاب",
+         "Bilal Mashal Qassab",
+         "أماني عثمان النجار", "رضا عثمان النجار", "يمني رضا خليل", "هلال أحمد خليل", "خليل أحمد الحسني"]
+
+
+def _votes(names: list[str]) -> OrderVotes:
+    votes = OrderVotes()
+    for name in names:
+        votes.count_full(written_order(name))
+    return votes
+
+
+def test_a_family_name_written_first_is_read_as_the_family_name() -> None:
+    votes = _votes(USUAL)
+    assert votes.family_first(written_order("قصاب بلال مشعل هلال"))  # Qassab, Bilal Mashal Hilal
+    assert not votes.family_first(written_order("بلال مشعل هلال قصاب"))
+
+
+def test_the_table_overrules_a_guess_from_the_word() -> None:
+    """أماني ends in ي like a nisba; the rules alone read it as a family name written first."""
+    order = written_order("أماني هلال خليل")
+    assert order.in_doubt and order.rules_say_family_first and order.text == "أماني هلال خليل"
+    assert not _votes(USUAL + ["أماني سامي خليل", "أماني خليل"]).family_first(order)
+
+
+def test_without_evidence_the_rules_decide() -> None:
+    votes = _votes(["Zorka Omar"])
+    assert not votes.family_first(written_order("Zorka Omar"))
+    assert OrderVotes().family_first(written_order("السالم محمد أحمد"))  # the article rule
+    assert not OrderVotes().family_first(written_order("al-Miqdad, Ahmad Mahmud"))  # settled by the comma
+
+
+def test_reports_written_both_ways_link() -> None:
+    rows = [{"unique_id": f"u{i}", "full_name": n, "birth_year": "1976", "governorate": "Idlib"}
+            for i, n in enumerate(USUAL)]
+    rows.append({"unique_id": "rotated", "full_name": "قصاب بلال مشعل هلال", "birth_year": "1976", "governorate": "إدلب"})
+    table = pd.DataFrame(rows)
+    prepared = prepare_reports(table)
+    row = prepared.set_index("unique_id").loc["rotated"]
+    assert (row["first_id"], row["family_id"]) == tuple(prepared.set_index("unique_id").loc["u0", ["first_id", "family_id"]])
+    clusters = link_reports(table, prepared=prepared).clusters.set_index("unique_id")["cluster_id"]
+    assert clusters["rotated"] == clusters["u0"]
+
+
+def test_titles_and_a_glued_place_are_weak_evidence_where_the_report_says_nothing() -> None:
+    table = pd.DataFrame([
+        {"unique_id": "a", "full_name": "الطالبة أماني عثمان النجار - خناصر"},
+        {"unique_id": "b", "full_name": "Mr. Samer Ali", "sex": "F", "city": "Douma"},  # the columns win
+        {"unique_id": "c", "full_name": "Lt. Samer Ali"},  # a rank says nothing
+    ])
+    prepared = prepare_reports(table).set_index("unique_id")
+    assert prepared.loc["a", "sex"] == "F" and prepared.loc["a", "city_key"] == prepare_reports(
+        pd.DataFrame([{"unique_id": "x", "city": "Khanasser"}])).loc[0, "city_key"]
+    assert prepared.loc["b", "sex"] == "F" and prepared.loc["c", "sex"] is None
