@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from athar.archive import layout
 from athar.archive.face_indexing import index_photos
@@ -84,6 +85,21 @@ class IngestSummary:
             "rejected": self.rejected,
             **({"faces": self.faces} if self.faces is not None else {}),
         }
+
+
+# What an ingest counts, in the reader's language (pages show these labels, never the keys).
+COUNT_LABELS = {
+    "files_seen": _("files seen"), "photos_added": _("photos added"), "duplicates": _("exact duplicates"),
+    "near_duplicates": _("near-duplicates"), "already_ingested": _("already ingested"), "cases": _("cases"),
+    "cases_added": _("cases added"), "facilities": _("facilities"), "rejected": _("files refused"),
+    "faces": _("faces found"),
+}
+
+
+def count_rows(counts: dict[str, Any]) -> list[tuple[str, Any]]:
+    """An ingest's counts as (label, number) in a stable order; unknown keys keep their name."""
+    known = [(str(label), counts[key]) for key, label in COUNT_LABELS.items() if key in counts]
+    return known + [(key, value) for key, value in counts.items() if key not in COUNT_LABELS]
 
 
 @dataclass

@@ -26,6 +26,7 @@ from athar.identification.models import (
 )
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
+from athar.identification.reasons import reason_parts
 from athar.registry.lookup import ensure_person, person_of, reports_of
 from athar.registry.models import Report
 
@@ -110,9 +111,8 @@ def candidate_view(candidate: Any, reports: QuerySet[Any] | None = None) -> dict
 
 
 def reason_text(reason: Any) -> str:
-    if isinstance(reason, dict):
-        return str(reason.get("detail") or reason.get("feature") or "")
-    return str(reason)
+    """One reason in the reader's language ('Sex: the same'), never the matching core's English."""
+    return reason_parts(reason)["label"]
 
 
 def claim_of(candidate: Any, user: Any) -> Any:

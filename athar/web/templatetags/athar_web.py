@@ -9,6 +9,7 @@ from django.urls import translate_url
 from django.utils.html import format_html
 from django.utils.translation import get_language
 
+from athar.archive.ingest import count_rows
 from athar.core.labels import facility_label, partial_date, place_name
 
 register = template.Library()
@@ -37,3 +38,9 @@ def sex_label(code: str) -> str:
     from athar.archive.models import Sex
 
     return str(dict(Sex.choices).get(code or "U", code))
+
+
+@register.filter
+def ingest_counts(counts: dict[str, Any] | None) -> list[tuple[str, Any]]:
+    """An ingest run's counts as (label, number) in the active language."""
+    return count_rows(counts or {})

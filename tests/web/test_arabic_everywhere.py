@@ -1,0 +1,146 @@
+"""Every page of every role, rendered in Arabic, speaks Arabic.
+
+Families read athar on a phone in Arabic; staff may use either language. A page in Arabic must not
+carry an English sentence that athar wrote: no message id of the catalogue left untranslated, no raw
+key (``files_seen``, ``under_review``) and no run of English words. Names, codes, numbers, e-mail
+addresses and the language switch ("English") are allowed.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.urls import reverse
+
+from athar.archive.models import IngestRun
+from athar.identification import claims
+from tests.web.factories import make_candidate
+
+CATALOGUE = Path(__file__).resolve().parents[2] / "athar" / "locale" / "ar" / "LC_MESSAGES" / "django.po"
+# Words that may stand in an Arabic page: the other language's name, technical names that are
+# names (athar, API, DNA, CSV …). Compared lower-cased.
+ALLOWED_WORDS = {"english", "athar", "api", "csv", "xlsx", "json", "dna", "id", "sha256", "utc", "ok", "qr",
+                 "totp", "openapi", "lfw", "gps", "exif", "pdf", "url", "https", "http", "www"}
+HIDDEN_BLOCKS = re.compile(r"<(script|style|template)\b.*?</\1>", re.S | re.I)
+ATTRIBUTES_SHOWN = re.compile(r'\b(?:title|aria-label|placeholder|alt|value)="([^"]*)"')
+TAG = re.compile(r"<[^>]+>")
+RAW_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
+ENGLISH_RUN = re.compile(r"\b[A-Za-z][a-z]+(?:[ ,'-]+[A-Za-z][a-z]+){2,}\b")
+
+
+def catalogue_ids() -> set[str]:
+    """English message ids of two words or more (single words are too often names or codes)."""
+    text = CATALOGUE.read_text(encoding="utf-8")
+    ids = set()
+    for match in re.finditer(r'^msgid ((?:"(?:[^"\\]|\\.)*"\n)+)', text, re.M):
+        value = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', match.group(1)))
+        value = re.sub(r"%\(\w+\)s|%s|%d|\{\w*\}", "", value).strip()
+        if len(value.split()) >= 2 and re.search(r"[a-z]{3}", value):
+            ids.add(value)
+    return ids
+
+
+def visible_text(page: str) -> str:
+    """What a reader sees or hears: text and the attributes screen readers read, entities decoded."""
+    page = HIDDEN_BLOCKS.sub(" ", page)
+    shown = " ".join(ATTRIBUTES_SHOWN.findall(page))
+    body = TAG.sub(" ", page)
+    return html.unescape(f"{body} {shown}")
+
+
+def english_left(text: str, known_ids: set[str], allowed: set[str]) -> list[str]:
+    """English sentences, raw keys and untranslated message ids found in an Arabic page."""
+    found = []
+    for msgid in known_ids:
+        if msgid in text:
+            found.append(f"untranslated: {msgid!r}")
+    for key in RAW_KEY.findall(text):
+        if key not in allowed:
+            found.append(f"raw key: {key!r}")
+    for run in ENGLISH_RUN.findall(text):
+        words = {w.lower() for w in re.findall(r"[A-Za-z]+", run)}
+        if not words <= allowed:
+            found.append(f"English: {run!r}")
+    return sorted(set(found))
+
+
+@pytest.fixture
+def lived_in(world: Any) -> Any:
+    """The world with what each role's pages show once athar has been used: a ranked candidate with
+    reasons, a claim and an identification under review, an ingest with its summary."""
+    from athar.identification.models import Candidate
+
+    candidate = make_candidate(world.report, world.case)
+    Candidate.objects.update(reasons=[{"feature": "sex", "level": "same", "weight": 1.2, "detail": "sex matches"},
+                                      {"feature": "face", "level": "similarity", "weight": 2.5,
+                                       "detail": "face similarity 0.61"}])
+    candidate.refresh_from_db()
+    claim = claims.make_claim(candidate.ranking.person or world.report.links.first().person, world.case, "is_them",
+                              world.family, report=world.report)
+    IngestRun.objects.create(archive=world.case.archive, source="/srv/archive", status="done",
+                             counts={"files_seen": 3, "photos_added": 2, "duplicates": 1, "rejected": 0})
+    world.candidate, world.claim = candidate, claim
+    world.identification = claim.person.identifications.first()
+    return world
+
+
+def pages_of(world: Any) -> Iterator[tuple[str, Any, str]]:
+    """(role, user, url) for every page each role can open."""
+    public = ["web:home", "web:about", "web:method", "web:support", "web:identified", "web:stats"]
+    for name in public:
+        yield "visitor", None, reverse(name)
+    family = ["web:family_home", "web:report_new"]
+    for name in family:
+        yield "family", world.family, reverse(name)
+    report = world.report.pk
+    for name in ("web:report", "web:consent", "web:report_photos", "web:candidates", "web:report_erase"):
+        yield "family", world.family, reverse(name, args=[report])
+        yield "caseworker", world.caseworker, reverse(name, args=[report])
+    yield "family", world.family, reverse("web:candidate", args=[world.candidate.pk])
+    for name in ("web:caseworker_home", "web:invite", "web:import"):
+        yield "caseworker", world.caseworker, reverse(name)
+    for name in ("web:review_queue", "web:conflicts", "web:link_review"):
+        yield "reviewer", world.reviewer, reverse(name)
+    if world.identification is not None:
+        yield "reviewer", world.reviewer, reverse("web:compare", args=[world.identification.pk])
+    for name in ("web:archives", "web:facilities", "web:ingest_runs", "web:verify"):
+        yield "archivist", world.archivist, reverse(name)
+    yield "archivist", world.archivist, reverse("web:archive", args=[world.case.archive_id])
+    yield "archivist", world.archivist, reverse("web:case", args=[world.case.pk])
+    yield "archivist", world.archivist, reverse("web:case_edit", args=[world.case.pk])
+    run = IngestRun.objects.order_by("pk").last()
+    yield "archivist", world.archivist, reverse("web:ingest_run", args=[run.pk])
+
+
+@pytest.mark.django_db
+def test_every_page_of_every_role_speaks_arabic(lived_in: Any, client_for: Any) -> None:
+    known_ids = catalogue_ids()
+    names = {w.lower() for r in (lived_in.report, lived_in.other_report)
+             for w in re.findall(r"[A-Za-z]+", f"{r.full_name_latin} {r.source}")}
+    allowed = ALLOWED_WORDS | names
+    problems: dict[str, list[str]] = {}
+    for role, user, url in pages_of(lived_in):
+        response = client_for(user).get(url, follow=True)
+        assert response.status_code == 200, (role, url, response.status_code)
+        left = english_left(visible_text(response.content.decode()), known_ids, allowed)
+        if left:
+            problems[f"{role} {url}"] = left
+    assert problems == {}, "\n".join(f"{page}: {found}" for page, found in problems.items())
+
+
+def test_the_checker_finds_english_keys_and_untranslated_ids() -> None:
+    """The check itself can fail: each kind of leftover is found, Arabic and names pass."""
+    known = {"Your report is filed"}
+    page = visible_text('<p>تم حفظ البلاغ</p><p title="Your report is filed">x</p><p>files_seen: 127</p>'
+                        "<p>this is not translated at all</p><p>محمد Mohammed</p><a>English</a>")
+    found = english_left(page, known, ALLOWED_WORDS | {"mohammed"})
+    assert "untranslated: 'Your report is filed'" in found
+    assert "raw key: 'files_seen'" in found
+    assert any(f.startswith("English: 'this is not translated") for f in found)
+    assert english_left(visible_text("<p>تم حفظ البلاغ</p><p>محمد Mohammed</p><a>English</a>"), known,
+                        ALLOWED_WORDS | {"mohammed"}) == []
