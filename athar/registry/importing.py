@@ -23,6 +23,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from athar.audit.chain import record
 from athar.core.crypto import master_key
@@ -147,25 +148,29 @@ SHOWN_VALUE_WARNINGS = 50
 def _summarise_value_warnings(result: ImportResult) -> None:
     """One readable line per kept value (the first 50; all are in ``value_warnings``)."""
     for item in result.value_warnings[:SHOWN_VALUE_WARNINGS]:
-        result.warnings.append(f"row {item['row']}, column {item['column']}: {item['value']!r} {item['reason']}"
-                               " — kept as written, report imported")
+        result.warnings.append(_("row %(row)s, column %(column)s: %(value)s %(reason)s — kept as written, report "
+                                 "imported") % {"row": item["row"], "column": item["column"],
+                                                "value": repr(item["value"]), "reason": item["reason"]})
     more = len(result.value_warnings) - SHOWN_VALUE_WARNINGS
     if more > 0:
-        result.warnings.append(f"… and {more} more values kept as written")
+        result.warnings.append(_("… and %(more)s more values kept as written") % {"more": more})
 
 
 def _warn_columns(table: Table, mapping: dict[str, str], result: ImportResult) -> None:
     result.warnings.extend(table.warnings)
     unknown = [h for h in table.header if h and h not in mapping]
     if unknown:
-        result.warnings.append("columns athar does not know, kept in each report's notes: " + ", ".join(unknown))
+        result.warnings.append(_("columns athar does not know, kept in each report's notes: %(columns)s")
+                               % {"columns": ", ".join(unknown)})
     if table.skipped_rows:
-        result.warnings.append(f"row {table.skipped_rows[0]} is a second header row of labels: skipped")
+        result.warnings.append(_("row %(row)s is a second header row of labels: skipped")
+                               % {"row": table.skipped_rows[0]})
     if table.sdf:
-        result.warnings.append("read as the Syrian Detainee Finder format (" + ", ".join(SDF_COLUMNS[:3]) + ", …)")
+        result.warnings.append(_("read as the Syrian Detainee Finder format (%(columns)s, …)")
+                               % {"columns": ", ".join(SDF_COLUMNS[:3])})
     names = {"full_name_ar", "full_name_latin", "first_name", "family_name", "full_name"}
     if not names & set(mapping.values()):
-        raise UserError("the file has no name column (full_name_ar, full_name_latin, first_name or family_name)")
+        raise UserError(_("the file has no name column (full_name_ar, full_name_latin, first_name or family_name)"))
 
 
 def _parse_all(table: Table, mapping: dict[str, str], source: str, folder: Path,
@@ -183,9 +188,10 @@ def _parse_all(table: Table, mapping: dict[str, str], source: str, folder: Path,
                 parsed.report_id = "content:" + content_hash(parsed, key)[:32]
             identity = (parsed.source, parsed.report_id)
             if identity in seen:
-                raise RowError(f"a duplicate: report_id {parsed.report_id!r} already appears in row {seen[identity]}"
+                raise RowError(_("a duplicate: report_id %(id)s already appears in row %(row)s")
+                               % {"id": repr(parsed.report_id), "row": seen[identity]}
                                if not parsed.report_id.startswith("content:")
-                               else f"a duplicate: the same report as row {seen[identity]}")
+                               else _("a duplicate: the same report as row %(row)s") % {"row": seen[identity]})
             seen[identity] = row.number
             out.append(parsed)
         except RowError as exc:
@@ -259,10 +265,10 @@ def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch
 
 def _save(new_rows: list[tuple[ParsedRow, Report]], current: dict[tuple[str, str], Report],
           folder: Path, result: ImportResult) -> None:
-    superseded = [current[(p.source, p.report_id)].pk for p, _ in new_rows if (p.source, p.report_id) in current]
+    superseded = [current[(p.source, p.report_id)].pk for p, _report in new_rows if (p.source, p.report_id) in current]
     Report.objects.filter(pk__in=superseded).update(is_current=False)
-    created = Report.objects.bulk_create([r for _, r in new_rows])
-    for (item, report) in zip((p for p, _ in new_rows), created):
+    created = Report.objects.bulk_create([r for _parsed, r in new_rows])
+    for (item, report) in zip((p for p, _report in new_rows), created):
         for photo in item.photos:
             path = _photo_path(folder, photo)
             store_photo(report, path, path.read_bytes())

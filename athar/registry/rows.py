@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 import yaml
+from django.utils.translation import gettext as _
 
 from athar.core.dates import parse_partial_date
 from athar.core.errors import UserError
@@ -128,20 +129,20 @@ def has_a_name(values: dict[str, str]) -> bool:
 def build_fields(values: dict[str, str], today: dt.date, warnings: list[ValueWarning]) -> dict[str, Any]:
     """Report fields from mapped values; an unreadable value is left out and named in ``warnings``."""
     if not has_a_name(values):
-        raise RowError("no name: a report needs at least a full name, a first name or a family name")
+        raise RowError(_("no name: a report needs at least a full name, a first name or a family name"))
     fields: dict[str, Any] = {}
     for name in TEXT_FIELDS:
         text = values.get(name, "").strip()
         limit = MAX_TEXT.get(name, 120)
         if len(text) > limit:
-            warnings.append(ValueWarning(name, text, f"longer than {limit} characters: kept as written"))
+            warnings.append(ValueWarning(name, text, _("longer than %(limit)s characters: kept as written") % {"limit": limit}))
         elif text:
             fields[name] = text
     split_full_name(values.get("full_name", "")[:300], fields)
-    _read_choice(values, "sex", parse_sex, "U", "not one of M / F / unknown (ذكر / أنثى / غير معروف)",
+    _read_choice(values, "sex", parse_sex, "U", _("not one of M / F / unknown (ذكر / أنثى / غير معروف)"),
                  fields, warnings)
     _read_choice(values, "reported_status", parse_status, str(ReportedStatus.UNKNOWN),
-                 "not a status athar knows (detained, missing, released, dead — معتقل، مفقود، مطلق سراح، متوفى)",
+                 _("not a status athar knows (detained, missing, released, dead — معتقل، مفقود، مطلق سراح، متوفى)"),
                  fields, warnings)
     _birth(values, fields, today, warnings)
     _arrest(values, fields, today, warnings)
@@ -162,7 +163,7 @@ def _birth(values: dict[str, str], fields: dict[str, Any], today: dt.date, warni
     try:
         fields["birth_year"], fields["birth_date"] = parse_birth(raw, today)
     except ValueError as exc:
-        warnings.append(ValueWarning("birth_year", raw.strip(), f"not a year or a date ({exc})"))
+        warnings.append(ValueWarning("birth_year", raw.strip(), _("not a year or a date (%(error)s)") % {"error": exc}))
         fields["birth_year"], fields["birth_date"] = None, None
 
 
@@ -171,16 +172,16 @@ def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date, warn
     try:
         arrest = parse_partial_date(raw)
         if arrest and arrest.date > today:
-            raise UserError("the date is in the future")
+            raise UserError(_("the date is in the future"))
     except ValueError as exc:
-        warnings.append(ValueWarning("arrest_date", raw.strip(), f"not a date athar can read ({exc})"))
+        warnings.append(ValueWarning("arrest_date", raw.strip(), _("not a date athar can read (%(error)s)") % {"error": exc}))
         arrest = None
     fields["arrest_date"] = arrest.date if arrest else None
     fields["arrest_date_precision"] = arrest.precision if arrest else "unknown"
     _age(values, fields, arrest.date.year if arrest else None, warnings)
     if fields["birth_year"] and arrest and fields["birth_year"] > arrest.date.year:
         warnings.append(ValueWarning("birth_year", values.get("birth_year", "").strip(),
-                                     "born after the arrest date: both kept as written, check them"))
+                                     _("born after the arrest date: both kept as written, check them")))
 
 
 def _age(values: dict[str, str], fields: dict[str, Any], arrest_year: int | None,

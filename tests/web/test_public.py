@@ -50,12 +50,22 @@ def test_public_pages_never_show_a_photo(client):
 
 
 @pytest.mark.django_db
-def test_statistics_chart_is_server_side_svg(client):
+def test_statistics_are_bar_tables_that_keep_whole_names(client):
+    from athar.archive.models import Facility
+
     make_case("A1")
     make_case("A2", "227")
+    Facility.objects.filter(code="227").update(name_ar="فرع المنطقة التابع لشعبة المخابرات العسكرية في دمشق")
     html = client.get(reverse("web:stats")).content.decode()
-    assert "<svg" in html and "<script" not in html.split("</head>")[1]
-    assert re.search(r"<rect [^>]*width=\"\d+\"", html)
+    assert "<script" not in html.split("</head>")[1] and "<svg" not in html
+    assert len(re.findall(r'<meter min="0" max="1" value="1"', html)) == 2  # one bar per facility
+    assert "فرع المنطقة التابع لشعبة المخابرات العسكرية في دمشق" in html  # never cut
+
+
+@pytest.mark.django_db
+def test_statistics_say_why_there_are_no_figures_yet(client):
+    html = client.get(reverse("web:stats")).content.decode()
+    assert html.count('class="muted"') >= 3 and "<meter" not in html
 
 
 @pytest.mark.django_db

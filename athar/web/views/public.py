@@ -8,7 +8,6 @@ from django.db.models.functions import TruncMonth
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.formats import date_format
-from django.utils.translation import get_language_bidi
 from django.utils.translation import gettext as _
 
 from athar.accounts.models import Role
@@ -46,17 +45,19 @@ def identified(request: HttpRequest) -> HttpResponse:
 
 
 def stats(request: HttpRequest) -> HttpResponse:
-    """Counts per facility, per month and per governorate, as SVG bar charts and tables."""
-    rtl = get_language_bidi()
+    """Counts per facility, per month and per governorate, as bar tables that reflow on a phone."""
     by_facility = [(facility_label(f), f.n) for f in
-                   Facility.objects.annotate(n=Count("cases")).filter(n__gt=0).order_by("-n")[:30]]
+                   Facility.objects.annotate(n=Count("cases")).filter(n__gt=0).order_by("-n")]
     months = (Case.objects.exclude(photographed=None).exclude(photographed_precision="year")
               .annotate(month=TruncMonth("photographed")).values("month").annotate(n=Count("id")).order_by("month"))
     by_month = [(date_format(m["month"], "M Y"), m["n"]) for m in months]
     charts = [
-        bar_chart(_("Cases per facility"), by_facility, rtl),
-        bar_chart(_("Cases per month photographed"), by_month, rtl),
-        bar_chart(_("Reports of missing people per governorate"), _reports_per_governorate(), rtl),
+        bar_chart(_("Cases per facility"), by_facility,
+                  _("No archive has been ingested yet: the counts appear once an archivist adds one.")),
+        bar_chart(_("Cases per month photographed"), by_month,
+                  _("No case has a known month of photographing yet.")),
+        bar_chart(_("Reports of missing people per governorate"), _reports_per_governorate(),
+                  _("No report names a governorate athar knows yet.")),
     ]
     return render(request, "web/public/stats.html", {"charts": charts, "cases": Case.objects.count()})
 
