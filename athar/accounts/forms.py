@@ -9,8 +9,7 @@ from django import forms
 from django.contrib.auth.password_validation import validate_password
 from django.utils.translation import gettext_lazy as _
 
-from athar.accounts.models import normalise_phone
-from athar.accounts.models import code_login
+from athar.accounts.models import code_login, normalise_phone
 
 PHONE_CHARACTERS = re.compile(r"[\d٠-٩+()\-. ]+")
 

@@ -64,7 +64,7 @@ def normalise_login(raw: str) -> str:
 
 
 class UserManager(BaseUserManager["User"]):
-    def create_user(self, login: str, password: str | None = None, **extra: Any) -> "User":
+    def create_user(self, login: str, password: str | None = None, **extra: Any) -> User:
         user = self.model(login=login, **extra)
         if password:
             user.set_password(password)
@@ -73,11 +73,11 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
-    def create_superuser(self, login: str, password: str | None = None, **extra: Any) -> "User":
+    def create_superuser(self, login: str, password: str | None = None, **extra: Any) -> User:
         extra.update(is_staff=True, is_superuser=True, role=Role.ADMIN)
         return self.create_user(login, password, **extra)
 
-    def by_login(self, login: str) -> "User | None":
+    def by_login(self, login: str) -> User | None:
         """The account a command-line ``--login`` names: an email (lower-cased), a phone number in
         any spelling (E.164), else the text verbatim."""
         text = login.strip()
@@ -183,7 +183,7 @@ def code_login(code: str) -> str:
 
 
 class InvitationQuerySet(models.QuerySet["Invitation"]):
-    def usable(self) -> "InvitationQuerySet":
+    def usable(self) -> InvitationQuerySet:
         return self.filter(used_at=None, revoked_at=None, expires_at__gt=timezone.now())
 
 
@@ -209,7 +209,7 @@ class Invitation(models.Model):
         verbose_name_plural = _("invitations")
 
     @classmethod
-    def issue(cls, caseworker: object) -> tuple["Invitation", str]:
+    def issue(cls, caseworker: object) -> tuple[Invitation, str]:
         """A new invitation and its plain code (shown once, never stored)."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         while code.isdigit():  # all digits would read as a phone number at sign-in
@@ -219,5 +219,5 @@ class Invitation(models.Model):
         return invitation, code
 
     @classmethod
-    def find_usable(cls, code: str) -> "Invitation | None":
+    def find_usable(cls, code: str) -> Invitation | None:
         return cls.objects.usable().filter(code_hash=code_hash(code)).first()

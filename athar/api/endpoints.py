@@ -16,9 +16,9 @@ from ninja import Schema
 
 from athar.api.api import api
 from athar.archive.models import Case, Facility
+from athar.core.signed_ids import sign_id, unsign_id
 from athar.identification import policy
 from athar.identification import services as ident
-from athar.core.signed_ids import sign_id, unsign_id
 
 
 class ReportOut(Schema):

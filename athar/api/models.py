@@ -52,7 +52,7 @@ class ApiToken(models.Model):
         verbose_name_plural = _("API tokens")
 
     @classmethod
-    def issue(cls, user: object, name: str, days: int | None = None) -> tuple["ApiToken", str]:
+    def issue(cls, user: object, name: str, days: int | None = None) -> tuple[ApiToken, str]:
         """A new token and its plain value (shown once), valid for ``days`` (default: the setting)."""
         days = settings.ATHAR_API_TOKEN_DAYS if days is None else days
         if not 1 <= days <= settings.ATHAR_API_TOKEN_MAX_DAYS:

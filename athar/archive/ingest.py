@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction

@@ -32,7 +32,7 @@ class NearDuplicateFinder:
         self._dhash = np.zeros(1024, dtype=np.uint64)
 
     @classmethod
-    def for_existing_photos(cls) -> "NearDuplicateFinder":
+    def for_existing_photos(cls) -> NearDuplicateFinder:
         from athar.archive.models import Photo
 
         finder = cls()

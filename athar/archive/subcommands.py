@@ -13,8 +13,8 @@ from athar.archive.evidence import (
     facility_stats,
     find_case,
 )
-from athar.archive.models import Archive, Photo, PhotoSighting
 from athar.archive.ingest import IngestOptions, ingest
+from athar.archive.models import Archive, Photo, PhotoSighting
 from athar.archive.verify import verify_store
 from athar.core.command import command, progress_bar, subcommand
 from athar.core.errors import UserError

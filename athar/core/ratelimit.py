@@ -13,8 +13,9 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -38,7 +39,7 @@ class Rate:
     window: int
 
     @classmethod
-    def parse(cls, text: str) -> "Rate":
+    def parse(cls, text: str) -> Rate:
         """``"60/m"``, ``"10/5m"``, ``"1000/h"``, ``"5/s"``, ``"10000/d"``."""
         match = _RATE.match(str(text))
         if not match:

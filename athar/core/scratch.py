@@ -10,8 +10,8 @@ import sys
 import tempfile
 from typing import Any
 
-from athar.core.errors import UserError
 from athar.config import env_str
+from athar.core.errors import UserError
 
 SCRATCH_FLAG = "ATHAR_SCRATCH_STORE"
 

@@ -10,8 +10,8 @@ class IdentificationConfig(AppConfig):
     def ready(self) -> None:
         from athar.archive.signals import archive_ingested
         from athar.identification import notices
-        from athar.identification.jobs import on_archive_ingested
         from athar.identification.erasure import on_report_erased
+        from athar.identification.jobs import on_archive_ingested
         from athar.identification.signals import family_informed, identification_status_changed, ranking_stored
         from athar.registry.signals import report_erased
 

@@ -43,7 +43,6 @@ from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import MissingPerson, Report
 
 
-
 class NotAllowed(ValueError):
     """The user may not take this decision (a readable reason)."""
 

@@ -8,8 +8,9 @@ Facility names are resolved through the editable facility table in the database.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from django.db.models import Max
 

@@ -17,7 +17,8 @@ import datetime as dt
 import os
 import socket
 import traceback
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max

@@ -14,8 +14,8 @@ from typing import Any
 from django.db.models import QuerySet
 from django.utils import timezone
 
-from athar.registry.lookup import caseworker_ids
 from athar.identification.models import Notice
+from athar.registry.lookup import caseworker_ids
 
 
 def caseworkers_of(reports: Iterable[Any]) -> dict[int, Any]:

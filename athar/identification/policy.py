@@ -24,7 +24,13 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from athar.accounts.models import (
-    ARCHIVE_ROLES, CLAIM_ROLES, FILE_ROLES, REVIEW_ROLES, STAFF_ROLES, Role, User,
+    ARCHIVE_ROLES,
+    CLAIM_ROLES,
+    FILE_ROLES,
+    REVIEW_ROLES,
+    STAFF_ROLES,
+    Role,
+    User,
 )
 from athar.archive.models import Case, Derivative
 from athar.identification.models import Candidate, Ranking

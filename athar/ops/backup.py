@@ -28,11 +28,11 @@ import subprocess
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator
+from typing import IO, Any
 
 from django.conf import settings
 from django.db import connection, connections
@@ -147,7 +147,7 @@ def _summary_counts() -> dict[str, Any]:
 
 
 def backup_name(now: datetime | None = None) -> str:
-    now = now or datetime.now(dt_timezone.utc)
+    now = now or datetime.now(UTC)
     return f"athar-backup-{now:%Y%m%dT%H%M%SZ}.tar.enc"
 
 
@@ -177,7 +177,7 @@ def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
                     if progress:
                         progress(1)
             manifest = {
-                "format": FORMAT, "created_at": datetime.now(dt_timezone.utc).isoformat(), "athar_version": __version__,
+                "format": FORMAT, "created_at": datetime.now(UTC).isoformat(), "athar_version": __version__,
                 "engine": engine(), "database": f"database/{database.name}", **counts, "members": members,
             }
             data = json.dumps(manifest, indent=1, sort_keys=True).encode("utf-8")
@@ -206,12 +206,12 @@ class _BytesReader:
 
 def prune_backups(folder: Path, retention_days: int, now: datetime | None = None) -> list[str]:
     """Delete athar backups in ``folder`` older than the retention (by the time in their name)."""
-    now = now or datetime.now(dt_timezone.utc)
+    now = now or datetime.now(UTC)
     removed = []
     for path in sorted(folder.glob(BACKUP_GLOB)):
         try:
             stamp = path.name.removesuffix(".enc").removesuffix(".tar").removeprefix("athar-backup-")
-            made = datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=dt_timezone.utc)
+            made = datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
         except ValueError:
             continue
         if now - made > timedelta(days=retention_days):

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.conf import settings
 
-from athar.core.errors import UserError
 from athar.config import env_str
+from athar.core.errors import UserError
 
 
 def local_session(cores: int = 2, memory: str | None = None) -> Any:

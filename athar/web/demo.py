@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from athar.accounts.models import User
+from athar.accounts.models import Invitation, User, format_code
 from athar.core.demo import DemoContext, demo_step
-from athar.accounts.models import Invitation, format_code
 
 
 @demo_step(25, "web")

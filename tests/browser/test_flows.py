@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
+from athar.accounts.models import Invitation, format_code
 from athar.identification import claims
 from athar.identification.models import Claim, Identification
 from athar.registry.models import Report
-from athar.accounts.models import Invitation, format_code
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.web.factories import person_for, make_candidate, make_case, make_report
+from tests.web.factories import make_candidate, make_case, make_report, person_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a long test password"

@@ -4,7 +4,7 @@ signature of one kind (a report's) never opens a row of another kind (the photo 
 from __future__ import annotations
 
 import pytest
-from django.urls import URLPattern, URLResolver, Resolver404, get_resolver, resolve, reverse
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from athar.core.signed_ids import KINDS, sign_id, unsign_id
 from athar.web.converters import SignedIdConverter

@@ -16,13 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts.caseworkers import TakeOnRefused, take_on
-from athar.accounts.models import Role, User
+from athar.accounts.models import Invitation, Role, User, format_code
 from athar.audit.chain import actor_for_user, record
-from athar.identification import policy
-from athar.identification import notices
+from athar.identification import notices, policy
 from athar.identification import services as ident
 from athar.web.forms import ImportForm, InformedForm
-from athar.accounts.models import Invitation, format_code
 
 
 def _require_caseworker(request: HttpRequest) -> None:

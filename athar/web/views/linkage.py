@@ -17,9 +17,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
+from athar.identification import policy
 from athar.registry import decisions
 from athar.registry.models import LinkDecision, ReviewPair, Verdict
-from athar.identification import policy
 
 PAGE_SIZE = 100
 IN_FORCE_SHOWN = 50

@@ -20,11 +20,11 @@ from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
-from athar.web.media import derivative_url
 from athar.archive.models import Case, Derivative
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
+from athar.web.media import derivative_url
 
 LEVEL_NAMES = {policy.FACE: "face", policy.BODY: "body"}
 
