@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import os
 import secrets
@@ -44,10 +45,8 @@ def parse_master_key(text: str) -> bytes:
     value = text.strip()
     candidates: list[bytes] = []
     if len(value) == 2 * KEY_BYTES:
-        try:
+        with contextlib.suppress(ValueError):  # not hex: the base64 readings below may still fit
             candidates.append(bytes.fromhex(value))
-        except ValueError:
-            pass
     for decoder in (base64.b64decode, base64.urlsafe_b64decode):
         try:
             candidates.append(decoder(value + "=" * (-len(value) % 4)))

@@ -68,7 +68,7 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
                                        model_name=model, model_version=version) for p in photos], batch_size=2000)
         print(f"stored {n_cases} cases with faces in {time.perf_counter() - start:.0f}s")
     timings = []
-    for r in range(reports):
+    for _ in range(reports):
         rid = f"L{time.time_ns()}"
         report = Report.objects.create(source="latency", report_id=rid, lineage=lineage_of("latency", rid),
                                        content_hash=rid, full_name_latin="x", sex="M", birth_year=1985,

@@ -116,7 +116,7 @@ def test_family_flow_in_arabic_on_a_phone(browser, live_server, make_user, tmp_p
 def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_user, shots, photo_watch):
     family = make_user("family")
     other_family = make_user("family")
-    reviewer = make_user("reviewer", login="reviewer@example.org")
+    make_user("reviewer", login="reviewer@example.org")  # signs in below by this login
     first_reviewer = make_user("reviewer")
     case = make_case("C-2207", "227")
     report = make_report(family, None, name="سامر علي")
