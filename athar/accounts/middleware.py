@@ -74,7 +74,7 @@ class TwoFactorMiddleware:
         if not getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False):
             return None
         user = getattr(request, "user", None)
-        if not getattr(user, "is_authenticated", False) or not user.needs_two_factor:
+        if user is None or not getattr(user, "is_authenticated", False) or not user.needs_two_factor:
             return None
         match = request.resolver_match
         if match is not None and match.view_name in TWO_FACTOR_EXEMPT_VIEWS:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import (
@@ -14,6 +14,7 @@ from django.contrib.auth.models import (
     BaseUserManager,
     PermissionsMixin,
 )
+from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -106,7 +107,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     objects = UserManager()
     USERNAME_FIELD = "login"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         verbose_name = _("user")
@@ -118,6 +119,14 @@ class User(AbstractBaseUser, PermissionsMixin):
     @property
     def needs_two_factor(self) -> bool:
         return self.role in TWO_FACTOR_ROLES or self.is_superuser
+
+
+def signed_in(user: object) -> User:
+    """``request.user`` as the account it is, in a view only a signed-in account reaches
+    (``login_required`` or a check before); anyone else is refused."""
+    if not isinstance(user, User) or not user.is_authenticated:
+        raise PermissionDenied
+    return user
 
 
 class AgreementCode(models.Model):
@@ -209,7 +218,7 @@ class Invitation(models.Model):
         verbose_name_plural = _("invitations")
 
     @classmethod
-    def issue(cls, caseworker: object) -> tuple[Invitation, str]:
+    def issue(cls, caseworker: User) -> tuple[Invitation, str]:
         """A new invitation and its plain code (shown once, never stored)."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         while code.isdigit():  # all digits would read as a phone number at sign-in

@@ -86,12 +86,12 @@ def facility_stats() -> list[dict[str, Any]]:
     """Cases and photos per facility and archive."""
     rows = (
         Case.objects.values("archive__name", "facility__code", "facility__name_en", "facility__name_ar")
-        .annotate(cases=Count("id", distinct=True), photos=Count("sightings", distinct=True))
+        .annotate(cases=Count("id", distinct=True), photo_count=Count("sightings", distinct=True))
         .order_by("archive__name", "facility__code")
     )
     return [
         {"archive": r["archive__name"], "facility": r["facility__code"],
-         "name": r["facility__name_en"] or r["facility__name_ar"], "cases": r["cases"], "photos": r["photos"]}
+         "name": r["facility__name_en"] or r["facility__name_ar"], "cases": r["cases"], "photos": r["photo_count"]}
         for r in rows
     ]
 

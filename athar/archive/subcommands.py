@@ -109,7 +109,8 @@ def faces_search(options: dict[str, Any]) -> dict[str, Any]:
         raise UserError(f"photo not found: {', '.join(missing)}")
     if options.get("limit", 10) < 1:
         raise UserError("--limit must be at least 1")
-    return search(paths, options.get("face"), options.get("limit", 10))
+    photos: list[Path | bytes] = list(paths)
+    return search(photos, options.get("face"), options.get("limit", 10))
 
 
 def _eval_arguments(parser: ArgumentParser) -> None:

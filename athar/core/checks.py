@@ -88,7 +88,7 @@ def private_paths() -> list[Path]:
     """The data directory, the media store and (SQLite) the database with its WAL files."""
     paths = [Path(settings.ATHAR_HOME), Path(settings.MEDIA_ROOT)]
     database = settings.DATABASES["default"]
-    if database.get("ENGINE", "").endswith("sqlite3"):
+    if str(database.get("ENGINE", "")).endswith("sqlite3"):
         name = Path(str(database["NAME"]))
         paths += [name, Path(f"{name}-wal"), Path(f"{name}-shm")]
     return paths

@@ -76,7 +76,7 @@ def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, o
     from athar.registry.importing import import_reports
 
     algorithm = load_algorithm()
-    pipeline = algorithm.face.get("pipeline", "arcface")
+    pipeline = str(algorithm.face.get("pipeline", "arcface"))
     summary, _ = ingest(IngestOptions(root=Path(archive_dir), archive="eval", faces=False))
     imported = import_reports(Path(reports), source="eval", ignore_columns={truth_column})
     cache = Path(face_cache) if face_cache else None
@@ -106,15 +106,15 @@ def _rank_all(algorithm: Any, truth: dict[int, str]) -> tuple[list[dict[str, Any
     from athar.identification.facts import case_index, facility_table, person_facts
     from athar.registry.models import Report
 
-    version = face_version(algorithm.face.get("pipeline", "arcface"))
-    index = case_index(algorithm.face.get("model", ""), version)
+    version = face_version(str(algorithm.face.get("pipeline", "arcface")))
+    index = case_index(str(algorithm.face.get("model", "")), version)
     ftable = facility_table()
     by_label: dict[str, int] = {}
     for pk, label in Case.objects.values_list("id", "label"):
         by_label.setdefault(label, pk)
     outcomes, spent = [], 0.0
     for report in Report.objects.filter(is_current=True).order_by("id"):
-        vectors = person_vectors([report], algorithm.face.get("model", ""), version)
+        vectors = person_vectors([report], str(algorithm.face.get("model", "")), version)
         facts = person_facts(f"report:{report.pk}", [report], ftable, len(vectors) > 0)
         start = time.perf_counter()
         sims = index.faces.similarities(vectors) if facts.has_photo else None

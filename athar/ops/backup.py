@@ -133,7 +133,7 @@ def _add(tar: tarfile.TarFile, path: Path, name: str) -> dict[str, Any]:
     info.uname = info.gname = ""
     with open(path, "rb") as handle:
         reader = _HashingReader(handle)
-        tar.addfile(info, reader)  # type: ignore[arg-type]
+        tar.addfile(info, reader)
     return {"name": name, "size": info.size, "sha256": reader.digest.hexdigest()}
 
 
@@ -183,7 +183,7 @@ def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
             data = json.dumps(manifest, indent=1, sort_keys=True).encode("utf-8")
             info = tarfile.TarInfo(MANIFEST)
             info.size, info.mtime = len(data), int(time.time())
-            tar.addfile(info, _BytesReader(data))  # type: ignore[arg-type]
+            tar.addfile(info, _BytesReader(data))
         sealed.close()
         raw.flush()
         os.fsync(raw.fileno())
@@ -323,7 +323,7 @@ def _restore_database(staged: Staged) -> None:
     dump = staged.root / staged.manifest["database"]
     connections.close_all()
     if engine() == "sqlite":
-        target = Path(settings.DATABASES["default"]["NAME"])
+        target = Path(str(settings.DATABASES["default"]["NAME"]))
         for suffix in ("-wal", "-shm"):
             Path(str(target) + suffix).unlink(missing_ok=True)
         os.replace(dump, target)

@@ -8,7 +8,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 
-class _AtharApplication(BaseApplication):  # type: ignore[misc]
+class _AtharApplication(BaseApplication):
     def __init__(self, options: dict[str, Any]) -> None:
         self.options = options
         super().__init__()

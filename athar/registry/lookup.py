@@ -34,7 +34,8 @@ def find_report(report_id: str, source: str | None = None) -> Report:
 
 def caseworker_ids(report: Report) -> list[int]:
     """The caseworkers of a report: the one who handles it and the one of the family who filed it."""
-    family_caseworker = report.reporter_user.caseworker_id if report.reporter_user_id else None
+    reporter = report.reporter_user
+    family_caseworker = reporter.caseworker_id if reporter is not None else None
     return [pk for pk in (report.caseworker_id, family_caseworker) if pk]
 
 

@@ -33,7 +33,7 @@ def detect_faces(photo: Any) -> list[dict[str, Any]]:
     except Exception:  # noqa: BLE001 - a missing model must not break the family's page
         log.warning("face detection unavailable for report photo %s", photo.pk, exc_info=True)
         return []
-    faces = [{"box": [round(d.box.left), round(d.box.top), round(d.box.right), round(d.box.bottom)],
+    faces: list[dict[str, Any]] = [{"box": [round(d.box.left), round(d.box.top), round(d.box.right), round(d.box.bottom)],
               "score": round(float(d.score), 3), "source": "web-detector"} for d in detections]
     faces.sort(key=lambda f: f["box"][0])
     if len(faces) == 1:

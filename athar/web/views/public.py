@@ -76,8 +76,8 @@ def _reports_per_governorate() -> list[tuple[str, int]]:
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Each role's start page."""
     role = policy.role_of(request.user)
-    target = {
+    targets: dict[str, str] = {
         Role.FAMILY: "web:family_home", Role.CASEWORKER: "web:caseworker_home",
         Role.REVIEWER: "web:review_queue", Role.ARCHIVIST: "web:archives", Role.ADMIN: "web:review_queue",
-    }.get(role, "web:home")
-    return redirect(target)
+    }
+    return redirect(targets.get(role, "web:home"))

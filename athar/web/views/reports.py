@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from athar.accounts.models import Role
+from athar.accounts.models import Role, User, signed_in
 from athar.archive.models import Agency, Facility
 from athar.identification import policy
 from athar.web import forms as web_forms
@@ -106,9 +106,10 @@ def step(request: HttpRequest, step: str) -> HttpResponse:
 
 
 def _finish(request: HttpRequest, draft: dict[str, Any], uploads: list[Any]) -> HttpResponse:
-    user = request.user
+    user = signed_in(request.user)
+    family: User | None
     if policy.is_family(user):
-        family, caseworker = user, getattr(user, "caseworker", None)
+        family, caseworker = user, user.caseworker
     else:
         family = policy.families_of(user).filter(pk=draft.get("family")).first() if draft.get("family") else None
         caseworker = user
