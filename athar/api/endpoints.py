@@ -19,6 +19,7 @@ from athar.archive.models import Case, Facility
 from athar.core.signed_ids import sign_id, unsign_id
 from athar.identification import policy
 from athar.identification import services as ident
+from athar.identification.models import Claim
 
 
 class ReportOut(Schema):
@@ -146,7 +147,6 @@ def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
     family never receives another family's claims on the same person."""
     from django.db.models import Q
 
-    from athar.identification.models import Claim
 
     if policy.can_review(request.user):
         rows = Claim.objects.all()

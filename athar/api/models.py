@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from athar.accounts.second_factor import is_enrolled
 from athar.core.errors import UserError
 
 PREFIX = "athar_"
@@ -25,8 +26,6 @@ def staff_token_allowed(user: object) -> bool:
     """Where two-factor sign-in is required (production), a reviewer's, archivist's or
     administrator's token works only while that account has a confirmed authenticator (django-otp);
     the token itself is issued only against a current code (``athar api token --totp-code``)."""
-    from athar.accounts.second_factor import is_enrolled
-
     if not getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False):
         return True
     return not getattr(user, "needs_two_factor", False) or is_enrolled(user)

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from athar.archive.facilities import facility_key
 from athar.archive.models import Case, Facility, PhotoSighting
 from athar.archive.storage import MediaStore
 from athar.audit.chain import chain_head, record
@@ -97,8 +98,6 @@ def facility_stats() -> list[dict[str, Any]]:
 
 
 def facility_by_code(code: str) -> Facility:
-    from athar.archive.facilities import facility_key
-
     key = facility_key(code)
     found = Facility.objects.filter(code=code).first() or (
         Facility.objects.filter(number=key.number).first() if key.number is not None else None)

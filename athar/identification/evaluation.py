@@ -20,11 +20,13 @@ import numpy as np
 
 from athar.core.errors import UserError
 from athar.core.scratch import scratch_environment
+from athar.matching.scoring import load_algorithm
 from athar.matching.scoring.evaluation import (
     Outcome,
     identification_metrics,
     outcome_for,
 )
+from athar.registry.reading import read_table
 
 
 def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Path | None = None) -> dict[str, Any]:
@@ -64,6 +66,7 @@ def summarise(child: dict[str, Any], seconds: float) -> dict[str, Any]:
 
 def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, out: str) -> None:
     """In the scratch store: ingest, import (truth column hidden), index faces, rank each report."""
+    # The child imports this module before django.setup(): what needs the models is imported after it.
     import django
 
     django.setup()
@@ -72,7 +75,6 @@ def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, o
     ensure_store()
     from athar.archive.ingest import IngestOptions, ingest
     from athar.identification.face_fill import index_archive_photos, index_report_photos
-    from athar.matching.scoring import load_algorithm
     from athar.registry.importing import import_reports
 
     algorithm = load_algorithm()
@@ -92,8 +94,6 @@ def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, o
 
 
 def _truth(path: Path, column: str) -> dict[int, str]:
-    from athar.registry.reading import read_table
-
     table = read_table(path)
     if column not in table.header:
         raise UserError(f"no column {column!r} in {path.name}")
@@ -101,6 +101,7 @@ def _truth(path: Path, column: str) -> dict[int, str]:
 
 
 def _rank_all(algorithm: Any, truth: dict[int, str]) -> tuple[list[dict[str, Any]], float]:
+    # Runs in the child (see _child), which imports this module before django.setup().
     from athar.archive.models import Case
     from athar.identification.faces import face_version, person_vectors
     from athar.identification.facts import case_index, facility_table, person_facts

@@ -15,6 +15,7 @@ from typing import Any
 from django.db.models import Max
 
 from athar.archive.models import Agency, Case, Face, Facility
+from athar.identification.faces import case_faces
 from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts
 from athar.matching.scoring.faces import CaseFaces
 from athar.matching.scoring.places import FacilityTable
@@ -102,8 +103,6 @@ def _stamp() -> tuple[Any, ...]:
 def case_index(face_model: str, face_version: str | None = None) -> CaseIndex:
     """The current case index for one face model and version (rebuilt when cases, faces or
     facilities change)."""
-    from athar.identification.faces import case_faces
-
     stamp, key = _stamp(), f"{face_model}@{face_version}"
     with _lock:
         cached = _cache.get(key)

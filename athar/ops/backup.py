@@ -37,6 +37,10 @@ from typing import IO, Any
 from django.conf import settings
 from django.db import connection, connections
 
+from athar import __version__
+from athar.archive.models import Derivative, Photo
+from athar.audit.chain import chain_head
+from athar.audit.models import AuditEvent
 from athar.core.backup_crypto import (
     EncryptingWriter,
     decrypt_file,
@@ -138,10 +142,6 @@ def _add(tar: tarfile.TarFile, path: Path, name: str) -> dict[str, Any]:
 
 
 def _summary_counts() -> dict[str, Any]:
-    from athar.archive.models import Derivative, Photo
-    from athar.audit.chain import chain_head
-    from athar.audit.models import AuditEvent
-
     return {"photos": Photo.objects.count(), "derivatives": Derivative.objects.count(),
             "audit_events": AuditEvent.objects.count(), "audit_head": chain_head()}
 
@@ -153,8 +153,6 @@ def backup_name(now: datetime | None = None) -> str:
 
 def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
     """Write one backup archive at ``out`` (a new file, or a new file inside a folder)."""
-    from athar import __version__
-
     key = require_backup_key()  # before anything is dumped: a backup is never written in clear
     out = out / backup_name() if out.is_dir() else out
     if out.exists():

@@ -18,6 +18,8 @@ class _AtharApplication(BaseApplication):
             self.cfg.set(key, value)
 
     def load(self) -> Any:
+        # Here, not at the top: importing athar.wsgi sets Django up and builds the application,
+        # which gunicorn does only once configured (and in each worker it forks).
         from athar.wsgi import application
 
         return application

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from athar.audit.chain import record
 from athar.core.errors import UserError
+from athar.matching.linkage.settings import ALGORITHM, VERSION
 from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink
 
 
@@ -71,8 +73,6 @@ def ensure_person(report: Report, actor: str = "system") -> MissingPerson:
     """
     from django.db import transaction
 
-    from athar.audit.chain import record
-    from athar.matching.linkage.settings import ALGORITHM, VERSION
 
     with transaction.atomic():
         person = person_of(report)

@@ -20,6 +20,9 @@ from athar.accounts.models import Invitation, Role, User, format_code, signed_in
 from athar.audit.chain import actor_for_user, record
 from athar.identification import notices, policy
 from athar.identification import services as ident
+from athar.registry.importing import import_reports as run_import
+from athar.registry.models import Report
+from athar.registry.template import template_bytes
 from athar.web.forms import ImportForm, InformedForm
 
 
@@ -101,9 +104,6 @@ def invite(request: HttpRequest) -> HttpResponse:
 def import_reports(request: HttpRequest) -> HttpResponse:
     """The registry import from an uploaded CSV/XLSX, with a readable report of rejected rows."""
     _require_caseworker(request)
-    from athar.registry.importing import import_reports as run_import
-    from athar.registry.models import Report
-
     form = ImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
     result = None
     if request.method == "POST" and form.is_valid():
@@ -135,8 +135,6 @@ def import_template(request: HttpRequest, fmt: str, lang: str) -> HttpResponse:
     _require_caseworker(request)
     if fmt not in TEMPLATE_TYPES or lang not in ("ar", "en"):
         raise Http404
-    from athar.registry.template import template_bytes
-
     response = HttpResponse(template_bytes(fmt, lang), content_type=TEMPLATE_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="athar-reports-template-{lang}.{fmt}"'
     response["Cache-Control"] = "private, no-store"

@@ -24,6 +24,7 @@ from athar.archive.models import Case, Derivative
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
+from athar.registry.models import ReportPhoto
 from athar.web.media import derivative_url
 
 LEVEL_NAMES = {policy.FACE: "face", policy.BODY: "body"}
@@ -51,8 +52,6 @@ def derivative(request: HttpRequest, derivative_id: int) -> FileResponse:
 @require_GET
 def report_photo(request: HttpRequest, photo_id: int, kind: str) -> FileResponse:
     """A photo of the person alive (``thumb`` or ``view``), for whoever may see its report."""
-    from athar.registry.models import ReportPhoto
-
     item = get_object_or_404(ReportPhoto.objects.select_related("report"), pk=photo_id)
     if kind not in ("thumb", "view") or kind not in item.derivatives or not policy.may_view_report_photo(request.user, item):
         raise Http404
