@@ -9,6 +9,14 @@ from __future__ import annotations
 import os
 import sys
 
+import django
+from django.core.exceptions import ImproperlyConfigured
+from django.core.management import ManagementUtility, get_commands, load_command_class
+
+from athar import __version__
+from athar.core.command import SINGLE, GroupCommand, subcommands
+from athar.core.store import ensure_store
+
 NO_STORE_COMMANDS = {"makemigrations", "help", "version", "makemessages", "compilemessages", "check",
                      "shell", "dbshell", "diffsettings",
                      "restore"}  # restore: into an empty home, so never migrate first
@@ -23,23 +31,14 @@ def main(argv: list[str] | None = None) -> None:
         sys.stdout.write(main_help())
         return
     if args[0] in ("--version", "version"):
-        from athar import __version__
-
         sys.stdout.write(f"athar {__version__}\n")
         return
     if args[0] not in NO_STORE_COMMANDS:
-        from athar.core.store import ensure_store
-
         ensure_store()
-    from django.core.management import ManagementUtility
-
     ManagementUtility(["athar", *args]).execute()
 
 
 def _setup_django() -> None:
-    import django
-    from django.core.exceptions import ImproperlyConfigured
-
     try:
         django.setup()
     except ImproperlyConfigured as exc:
@@ -49,8 +48,6 @@ def _setup_django() -> None:
 
 def athar_commands() -> dict[str, str]:
     """athar's own commands (from athar apps) with their help text."""
-    from django.core.management import get_commands, load_command_class
-
     out = {}
     for name, app in sorted(get_commands().items()):
         if app.startswith("athar"):
@@ -60,10 +57,6 @@ def athar_commands() -> dict[str, str]:
 
 def main_help() -> str:
     """``athar --help``: every command, grouped by noun, with its help text."""
-    from django.core.management import get_commands, load_command_class
-
-    from athar.core.command import SINGLE, GroupCommand, subcommands
-
     lines = ["usage: athar COMMAND [ARGS] [--json]", "",
              "athar (أثر): archives of evidence, the registry of the missing, matching and identification.",
              "With --json the last line of standard output is one JSON object.", "", "commands:"]

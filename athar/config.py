@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -325,6 +326,11 @@ def _markers(group: str) -> tuple[str, str]:
             f"<!-- /settings:{group} -->")
 
 
+def _literally(text: str) -> Callable[[re.Match[str]], str]:
+    """A replacement for ``re.sub`` that inserts ``text`` as it is (no backslash or group escapes)."""
+    return lambda _match: text
+
+
 def with_settings_tables(document: str) -> str:
     """``document`` (docs/configuration.md) with each group's table regenerated between its markers."""
     for group in GROUPS:
@@ -333,5 +339,5 @@ def with_settings_tables(document: str) -> str:
         if not pattern.search(document):
             raise ValueError(f"the document has no {begin.strip()} … {end} block")
         block = begin + settings_table(group) + end
-        document = pattern.sub(lambda _match: block, document)  # a function: the table is not a pattern
+        document = pattern.sub(_literally(block), document)  # a function: the table is not a pattern
     return document

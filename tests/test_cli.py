@@ -8,7 +8,6 @@ import subprocess
 import time
 from pathlib import Path
 
-
 from athar.archive.synthetic import make_archive
 from tests.cli_helpers import ATHAR, athar_env, last_json, run_athar
 

@@ -8,6 +8,7 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts")
 
     def ready(self) -> None:
+        # Here, not at the top: apps.py is imported before the app registry is ready (models, signals' senders).
         from athar.accounts import signals  # noqa: F401 - audit sign-ins (athar/accounts/signals.py)
         from athar.accounts.models import normalise_login
         from athar.core.security import use_login_normaliser

@@ -10,7 +10,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from urllib.parse import urlencode
 
 from django.conf import settings
@@ -73,7 +74,7 @@ class TwoFactorMiddleware:
         if not getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False):
             return None
         user = getattr(request, "user", None)
-        if not getattr(user, "is_authenticated", False) or not user.needs_two_factor:
+        if user is None or not getattr(user, "is_authenticated", False) or not user.needs_two_factor:
             return None
         match = request.resolver_match
         if match is not None and match.view_name in TWO_FACTOR_EXEMPT_VIEWS:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
-from typing import Any
+from typing import Any, ClassVar
 
 from django.conf import settings
 from django.contrib.auth.models import (
@@ -14,6 +14,7 @@ from django.contrib.auth.models import (
     BaseUserManager,
     PermissionsMixin,
 )
+from django.core.exceptions import PermissionDenied
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -65,7 +66,7 @@ def normalise_login(raw: str) -> str:
 
 
 class UserManager(BaseUserManager["User"]):
-    def create_user(self, login: str, password: str | None = None, **extra: Any) -> "User":
+    def create_user(self, login: str, password: str | None = None, **extra: Any) -> User:
         user = self.model(login=login, **extra)
         if password:
             user.set_password(password)
@@ -74,11 +75,11 @@ class UserManager(BaseUserManager["User"]):
         user.save(using=self._db)
         return user
 
-    def create_superuser(self, login: str, password: str | None = None, **extra: Any) -> "User":
+    def create_superuser(self, login: str, password: str | None = None, **extra: Any) -> User:
         extra.update(is_staff=True, is_superuser=True, role=Role.ADMIN)
         return self.create_user(login, password, **extra)
 
-    def by_login(self, login: str) -> "User | None":
+    def by_login(self, login: str) -> User | None:
         """The account a command-line ``--login`` names: an email (lower-cased), a phone number in
         any spelling (E.164), else the text verbatim."""
         text = login.strip()
@@ -107,7 +108,7 @@ class User(AbstractBaseUser, PermissionsMixin):
 
     objects = UserManager()
     USERNAME_FIELD = "login"
-    REQUIRED_FIELDS: list[str] = []
+    REQUIRED_FIELDS: ClassVar[list[str]] = []
 
     class Meta:
         verbose_name = _("user")
@@ -119,6 +120,14 @@ class User(AbstractBaseUser, PermissionsMixin):
     @property
     def needs_two_factor(self) -> bool:
         return self.role in TWO_FACTOR_ROLES or self.is_superuser
+
+
+def signed_in(user: object) -> User:
+    """``request.user`` as the account it is, in a view only a signed-in account reaches
+    (``login_required`` or a check before); anyone else is refused."""
+    if not isinstance(user, User) or not user.is_authenticated:
+        raise PermissionDenied
+    return user
 
 
 class AgreementCode(models.Model):
@@ -184,7 +193,7 @@ def code_login(code: str) -> str:
 
 
 class InvitationQuerySet(models.QuerySet["Invitation"]):
-    def usable(self) -> "InvitationQuerySet":
+    def usable(self) -> InvitationQuerySet:
         return self.filter(used_at=None, revoked_at=None, expires_at__gt=timezone.now())
 
 
@@ -210,7 +219,7 @@ class Invitation(models.Model):
         verbose_name_plural = _("invitations")
 
     @classmethod
-    def issue(cls, caseworker: object) -> tuple["Invitation", str]:
+    def issue(cls, caseworker: User) -> tuple[Invitation, str]:
         """A new invitation and its plain code (shown once, never stored)."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         while code.isdigit():  # all digits would read as a phone number at sign-in
@@ -220,5 +229,5 @@ class Invitation(models.Model):
         return invitation, code
 
     @classmethod
-    def find_usable(cls, code: str) -> "Invitation | None":
+    def find_usable(cls, code: str) -> Invitation | None:
         return cls.objects.usable().filter(code_hash=code_hash(code)).first()

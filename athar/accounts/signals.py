@@ -16,7 +16,9 @@ from django.contrib.auth.signals import (
 from django.dispatch import receiver
 from django.utils import timezone
 
+from athar.accounts.models import User
 from athar.audit.chain import actor_for_user, record
+from athar.core.security import normalise_login
 
 SESSION_AUTH_AT = "athar_auth_at"
 SESSION_SEEN_AT = "athar_seen_at"
@@ -50,9 +52,6 @@ def audit_login_failed(sender: Any, credentials: dict[str, Any], request: Any = 
 
 
 def _account_id(credentials: dict[str, Any]) -> int | None:
-    from athar.accounts.models import User
-    from athar.core.security import normalise_login
-
     raw = credentials.get("username") or credentials.get("login") or ""
     if not raw:
         return None

@@ -31,7 +31,7 @@ from athar.accounts.forms import (
     SignInForm,
     login_from_identifier,
 )
-from athar.accounts.models import User
+from athar.accounts.models import User, signed_in
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -124,6 +124,6 @@ def register(request: HttpRequest) -> HttpResponse:
 def agreement(request: HttpRequest) -> HttpResponse:
     """A self-registered family's code to read to the caseworker it agrees to be looked after by."""
     if request.method == "POST":
-        code = agreement_code(request.user)
+        code = agreement_code(signed_in(request.user))
         return render(request, "accounts/agreement.html", {"code": code, "waiting": code is not None})
     return render(request, "accounts/agreement.html", {"code": None, "waiting": waiting(request.user)})

@@ -16,6 +16,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from athar.accounts.second_factor import is_enrolled
 from athar.core.errors import UserError
 
 PREFIX = "athar_"
@@ -25,8 +26,6 @@ def staff_token_allowed(user: object) -> bool:
     """Where two-factor sign-in is required (production), a reviewer's, archivist's or
     administrator's token works only while that account has a confirmed authenticator (django-otp);
     the token itself is issued only against a current code (``athar api token --totp-code``)."""
-    from athar.accounts.second_factor import is_enrolled
-
     if not getattr(settings, "ATHAR_REQUIRE_TWO_FACTOR", False):
         return True
     return not getattr(user, "needs_two_factor", False) or is_enrolled(user)
@@ -52,7 +51,7 @@ class ApiToken(models.Model):
         verbose_name_plural = _("API tokens")
 
     @classmethod
-    def issue(cls, user: object, name: str, days: int | None = None) -> tuple["ApiToken", str]:
+    def issue(cls, user: object, name: str, days: int | None = None) -> tuple[ApiToken, str]:
         """A new token and its plain value (shown once), valid for ``days`` (default: the setting)."""
         days = settings.ATHAR_API_TOKEN_DAYS if days is None else days
         if not 1 <= days <= settings.ATHAR_API_TOKEN_MAX_DAYS:

@@ -37,9 +37,9 @@ def api_token(options: dict[str, Any]) -> dict[str, Any]:
     code = sys.stdin.readline().strip() if options.get("code_stdin") else options.get("totp_code") or ""
     _second_factor(user, code)
     row, token = ApiToken.issue(user, options["name"], options.get("days"))
-    record("api.token_issued", object_type="user", object_id=user.pk,
-           data={"token": row.pk, "expires_at": row.expires_at.isoformat()})
-    return {"token_id": row.pk, "user_id": user.pk, "token": token, "expires_at": row.expires_at.isoformat()}
+    expires_at = row.expires_at.isoformat() if row.expires_at else None  # issue() always sets it
+    record("api.token_issued", object_type="user", object_id=user.pk, data={"token": row.pk, "expires_at": expires_at})
+    return {"token_id": row.pk, "user_id": user.pk, "token": token, "expires_at": expires_at}
 
 
 def _user(login: str) -> User:

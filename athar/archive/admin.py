@@ -7,25 +7,25 @@ from athar.core.admin import ReadOnlyAdmin
 
 
 @admin.register(Agency)
-class AgencyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class AgencyAdmin(admin.ModelAdmin):
     list_display = ("code", "name_en", "name_ar")
     search_fields = ("code", "name_en", "name_ar")
 
 
 @admin.register(Facility)
-class FacilityAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class FacilityAdmin(admin.ModelAdmin):
     list_display = ("code", "number", "name_en", "name_ar", "agency", "kind", "place")
     list_filter = ("kind", "agency")
     search_fields = ("code", "name_en", "name_ar")
 
 
 @admin.register(Archive)
-class ArchiveAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ArchiveAdmin(admin.ModelAdmin):
     list_display = ("name", "custodian", "received_date")
 
 
 @admin.register(Case)
-class CaseAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class CaseAdmin(admin.ModelAdmin):
     list_display = ("label", "facility", "archive", "detainee_number", "sex", "status")
     list_filter = ("archive", "facility", "status")
     readonly_fields = ("public_id", "archive", "facility", "label")

@@ -12,6 +12,7 @@ from django.conf import settings
 from django.db.models import Count, Q, QuerySet
 from django.utils import timezone
 
+from athar.archive.facilities import facility_key
 from athar.archive.models import Case, Facility, PhotoSighting
 from athar.archive.storage import MediaStore
 from athar.audit.chain import chain_head, record
@@ -86,19 +87,17 @@ def facility_stats() -> list[dict[str, Any]]:
     """Cases and photos per facility and archive."""
     rows = (
         Case.objects.values("archive__name", "facility__code", "facility__name_en", "facility__name_ar")
-        .annotate(cases=Count("id", distinct=True), photos=Count("sightings", distinct=True))
+        .annotate(cases=Count("id", distinct=True), photo_count=Count("sightings", distinct=True))
         .order_by("archive__name", "facility__code")
     )
     return [
         {"archive": r["archive__name"], "facility": r["facility__code"],
-         "name": r["facility__name_en"] or r["facility__name_ar"], "cases": r["cases"], "photos": r["photos"]}
+         "name": r["facility__name_en"] or r["facility__name_ar"], "cases": r["cases"], "photos": r["photo_count"]}
         for r in rows
     ]
 
 
 def facility_by_code(code: str) -> Facility:
-    from athar.archive.facilities import facility_key
-
     key = facility_key(code)
     found = Facility.objects.filter(code=code).first() or (
         Facility.objects.filter(number=key.number).first() if key.number is not None else None)

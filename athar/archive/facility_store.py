@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 
 from athar.archive.facilities import (
@@ -30,7 +32,7 @@ def load_starting_table(overwrite: bool = False) -> dict[str, int]:
     return created
 
 
-def _upsert(model: type, key: str, fields: dict, overwrite: bool) -> tuple[object, int]:
+def _upsert(model: type[Agency] | type[Facility], key: str, fields: dict[str, Any], overwrite: bool) -> tuple[object, int]:
     lookup = {key: fields[key]}
     defaults = {k: v for k, v in fields.items() if k != key}
     if overwrite:

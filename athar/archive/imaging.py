@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import logging
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,8 @@ import imagehash
 from PIL import ExifTags, Image, ImageFilter, UnidentifiedImageError
 
 from athar.archive.storage import MediaStore
+
+logger = logging.getLogger(__name__)
 
 try:  # phone photos
     from pillow_heif import register_heif_opener
@@ -139,8 +142,8 @@ def exif_metadata(image: Image.Image) -> dict[str, str]:
     try:
         for tag, value in exif.get_ifd(ExifTags.IFD.GPSInfo).items():
             out[f"GPS{ExifTags.GPSTAGS.get(tag, str(tag))}"] = _exif_text(value)
-    except Exception:  # noqa: BLE001
-        pass
+    except Exception as error:  # noqa: BLE001 - a malformed GPS block must not lose the rest of the EXIF
+        logger.warning("unreadable EXIF GPS block kept out of the metadata: %r", error)
     return out
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -126,7 +127,7 @@ def ingest(options: IngestOptions, progress: Progress | None = None,
     pattern = re.compile(options.pattern) if options.pattern else None
     meta = layout.read_metadata(root, options.manifest)
     load_starting_table()
-    archive, _ = Archive.objects.get_or_create(name=options.archive)
+    archive, _created = Archive.objects.get_or_create(name=options.archive)
     run = IngestRun.objects.create(archive=archive, source=str(root))
     record("ingest.started", object_type="archive", object_id=archive.pk, data={"run": run.pk})
     job = _IngestJob(archive, run, meta, IngestSummary(options.archive))
@@ -308,7 +309,7 @@ class _IngestJob:
 
     def _apply_case_facts_without_photos(self) -> None:
         """cases.csv rows also fill in facts of cases created by earlier runs or without photos."""
-        for (_, case_label), facts in self.case_facts.items():
+        for (_facility, case_label), facts in self.case_facts.items():
             facility = self.facilities.resolve(facts.facility)
             case, made = Case.objects.get_or_create(archive=self.archive, facility=facility, label=case_label)
             self.summary.cases_added += int(made)

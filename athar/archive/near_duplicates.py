@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from athar.archive.models import Photo
+
 PHASH_MAX_DISTANCE = 6
 DHASH_MAX_DISTANCE = 10
 _POPCOUNT = np.array([bin(i).count("1") for i in range(256)], dtype=np.uint8)
@@ -32,9 +34,7 @@ class NearDuplicateFinder:
         self._dhash = np.zeros(1024, dtype=np.uint64)
 
     @classmethod
-    def for_existing_photos(cls) -> "NearDuplicateFinder":
-        from athar.archive.models import Photo
-
+    def for_existing_photos(cls) -> NearDuplicateFinder:
         finder = cls()
         for pk, phash, dhash in Photo.objects.exclude(phash="").values_list("id", "phash", "dhash").iterator():
             finder._append(pk, phash, dhash)

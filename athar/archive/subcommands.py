@@ -13,11 +13,15 @@ from athar.archive.evidence import (
     facility_stats,
     find_case,
 )
+from athar.archive.face_eval import evaluate
+from athar.archive.face_indexing import index_photos, pending_photos, rebuild_index
+from athar.archive.face_search import search
 from athar.archive.ingest import IngestOptions, ingest
 from athar.archive.models import Archive, Photo, PhotoSighting
 from athar.archive.verify import verify_store
 from athar.core.command import command, progress_bar, subcommand
 from athar.core.errors import UserError
+from athar.core.scratch import in_scratch_store, run_in_scratch_store
 
 
 def _describe_stats(result: dict[str, Any]) -> str:
@@ -66,9 +70,6 @@ def _index_arguments(parser: ArgumentParser) -> None:
 @subcommand("faces", "index", "Find and embed faces of ingested photos not yet indexed (resumable).",
             arguments=_index_arguments)
 def faces_index(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.archive.face_indexing import index_photos, pending_photos, rebuild_index
-    from athar.core.command import progress_bar
-
     redo = bool(options.get("redo"))
     if redo and options.get("rebuild"):
         raise UserError("--redo and --rebuild do different jobs: give one of them")
@@ -101,15 +102,14 @@ def _describe_search(result: dict[str, Any]) -> str:
 @subcommand("faces", "search", "Rank archive cases for photos of a person alive, with a likely-match decision.",
             arguments=_search_arguments, describe=_describe_search)
 def faces_search(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.archive.face_search import search
-
     paths = [Path(p) for p in options["photos"]]
     missing = [str(p) for p in paths if not p.is_file()]
     if missing:
         raise UserError(f"photo not found: {', '.join(missing)}")
     if options.get("limit", 10) < 1:
         raise UserError("--limit must be at least 1")
-    return search(paths, options.get("face"), options.get("limit", 10))
+    photos: list[Path | bytes] = list(paths)
+    return search(photos, options.get("face"), options.get("limit", 10))
 
 
 def _eval_arguments(parser: ArgumentParser) -> None:
@@ -120,17 +120,12 @@ def _eval_arguments(parser: ArgumentParser) -> None:
 @subcommand("eval", "faces", "Face benchmark: ingest G into a scratch store, search every photo of P, report ranks.",
             arguments=_eval_arguments)
 def eval_faces(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.core.scratch import in_scratch_store, run_in_scratch_store
-
     gallery, probes = Path(options["gallery"]).resolve(), Path(options["probes"]).resolve()
     for folder in (gallery, probes):
         if not folder.is_dir():
             raise UserError(f"folder not found: {folder}")
     if not in_scratch_store():
         return run_in_scratch_store(["eval", "faces", "--gallery", str(gallery), "--probes", str(probes)])
-    from athar.archive.face_eval import evaluate
-    from athar.core.command import progress_bar
-
     with progress_bar("eval faces") as advance:
         return evaluate(gallery, probes, advance)
 

@@ -6,7 +6,7 @@ from django.contrib import admin
 from django.http import HttpRequest
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class ReadOnlyAdmin(admin.ModelAdmin):
     """Evidence and the audit chain are never added, edited or deleted from the admin."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:

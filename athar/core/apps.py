@@ -1,3 +1,5 @@
+import os
+
 from django.apps import AppConfig
 
 
@@ -7,8 +9,7 @@ class CoreConfig(AppConfig):
     verbose_name = "athar core"
 
     def ready(self) -> None:
-        import os
-
+        # Here, not at the top: apps.py is imported before the app registry is ready (models, signals' senders).
         from athar.core import checks  # noqa: F401 - registers athar's system checks
 
         # Every file and folder athar creates (database, media, exports, backups) is its own

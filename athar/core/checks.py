@@ -15,6 +15,9 @@ from django.core.checks import CheckMessage, Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
 from athar.config import is_weak_secret
+from athar.core.backup_crypto import backup_key
+from athar.core.counters import RedisStore
+from athar.core.ratelimit import buckets
 
 # Folders web servers commonly publish; the media store must never sit under one of them.
 COMMON_PUBLIC_ROOTS = ("/var/www", "/usr/share/nginx/html", "/srv/www", "/srv/http", "/usr/share/caddy")
@@ -25,8 +28,6 @@ MAX_SESSION_SECONDS = 12 * 60 * 60
 @register(Tags.security)
 def check_rate_limits(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """Every rate-limit bucket parses, and every limited view names a bucket that exists."""
-    from athar.core.ratelimit import buckets
-
     try:
         known = buckets()
     except ImproperlyConfigured as exc:
@@ -71,8 +72,6 @@ def check_production(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
 
 def check_backup_key() -> list[CheckMessage]:
     """Backups are always encrypted: production needs the key (kept apart from the backups)."""
-    from athar.core.backup_crypto import backup_key
-
     try:
         key = backup_key()
     except ImproperlyConfigured as exc:
@@ -88,7 +87,7 @@ def private_paths() -> list[Path]:
     """The data directory, the media store and (SQLite) the database with its WAL files."""
     paths = [Path(settings.ATHAR_HOME), Path(settings.MEDIA_ROOT)]
     database = settings.DATABASES["default"]
-    if database.get("ENGINE", "").endswith("sqlite3"):
+    if str(database.get("ENGINE", "")).endswith("sqlite3"):
         name = Path(str(database["NAME"]))
         paths += [name, Path(f"{name}-wal"), Path(f"{name}-shm")]
     return paths
@@ -113,8 +112,6 @@ def check_counter_store() -> list[CheckMessage]:
     if not url:
         return []
     try:
-        from athar.core.counters import RedisStore
-
         RedisStore(url).client.ping()
     except Exception as exc:  # noqa: BLE001 - any failure: rate limits would fail
         return [Error(f"ATHAR_REDIS_URL is set but Redis does not answer ({type(exc).__name__}).",

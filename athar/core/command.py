@@ -22,9 +22,10 @@ import json
 import sys
 import traceback
 from argparse import SUPPRESS, ArgumentParser
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.utils.module_loading import autodiscover_modules

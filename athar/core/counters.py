@@ -18,6 +18,8 @@ from typing import Any, Protocol
 from django.conf import settings
 from django.db import connection, transaction
 
+from athar.core.models import Counter
+
 PURGE_ONE_IN = 500  # about one call in this many also deletes expired rows
 
 
@@ -54,8 +56,6 @@ class DatabaseStore:
         return self.incr(key, ttl) == 1
 
     def purge(self, now: float | None = None) -> int:
-        from athar.core.models import Counter
-
         return Counter.objects.filter(expires_at__lte=time.time() if now is None else now).delete()[0]
 
 

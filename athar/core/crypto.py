@@ -17,14 +17,20 @@ from __future__ import annotations
 
 import base64
 import binascii
+import contextlib
 import hashlib
 import os
 import secrets
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from django.apps import AppConfig
+from django.conf import settings
+from django.core.checks import CheckMessage, Error
 from django.core.exceptions import ImproperlyConfigured
 
 from athar.config import env_str
@@ -44,10 +50,8 @@ def parse_master_key(text: str) -> bytes:
     value = text.strip()
     candidates: list[bytes] = []
     if len(value) == 2 * KEY_BYTES:
-        try:
+        with contextlib.suppress(ValueError):  # not hex: the base64 readings below may still fit
             candidates.append(bytes.fromhex(value))
-        except ValueError:
-            pass
     for decoder in (base64.b64decode, base64.urlsafe_b64decode):
         try:
             candidates.append(decoder(value + "=" * (-len(value) % 4)))
@@ -104,8 +108,6 @@ def key_id(key: bytes) -> str:
 
 def master_key() -> bytes:
     """The master key for this process's settings (read once per configuration)."""
-    from django.conf import settings
-
     return _cached_master_key(settings.ATHAR_ENV, str(settings.ATHAR_HOME), _configured_key_text())
 
 
@@ -132,11 +134,8 @@ def unseal(key: bytes, ciphertext: bytes, associated: bytes) -> bytes:
         raise DecryptionError("the value was altered, moved to another owner, or its key changed") from exc
 
 
-def check_master_key(app_configs: object = None, **kwargs: object) -> list[object]:
+def check_master_key(app_configs: Sequence[AppConfig] | None = None, **kwargs: Any) -> list[CheckMessage]:
     """Django system check ``athar.E001``: the data key is present (and valid) in production."""
-    from django.conf import settings
-    from django.core.checks import Error
-
     if settings.ATHAR_ENV != "production" and not _configured_key_text():
         return []
     try:

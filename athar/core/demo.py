@@ -6,9 +6,10 @@ returns lines telling the person what it made.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from django.utils.module_loading import autodiscover_modules
 

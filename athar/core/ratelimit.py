@@ -13,8 +13,9 @@ from __future__ import annotations
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -38,7 +39,7 @@ class Rate:
     window: int
 
     @classmethod
-    def parse(cls, text: str) -> "Rate":
+    def parse(cls, text: str) -> Rate:
         """``"60/m"``, ``"10/5m"``, ``"1000/h"``, ``"5/s"``, ``"10000/d"``."""
         match = _RATE.match(str(text))
         if not match:
@@ -62,7 +63,7 @@ def parse_bucket(name: str, spec: Any) -> Bucket:
         return Bucket(name, rate, rate, None)
     if isinstance(spec, dict) and "rate" in spec:
         rate = Rate.parse(spec["rate"])
-        address = Rate.parse(spec.get("address_rate", spec["rate"]))
+        address = Rate.parse(spec["address_rate"] if "address_rate" in spec else spec["rate"])
         methods = frozenset(m.upper() for m in spec["methods"]) if spec.get("methods") else None
         return Bucket(name, rate, address, methods)
     raise ImproperlyConfigured(f"ATHAR_RATE_LIMITS[{name!r}] must be a rate like '60/m' or a dict with 'rate'")
@@ -102,7 +103,7 @@ def subjects(request: HttpRequest, bucket: Bucket) -> list[tuple[str, Rate]]:
     address = client_address(request) or "unknown"
     out: list[tuple[str, Rate]] = [(f"{bucket.name}:ip:{address}", bucket.address)]
     user = getattr(request, "user", None)
-    if getattr(user, "is_authenticated", False):
+    if user is not None and getattr(user, "is_authenticated", False):
         out.append((f"{bucket.name}:user:{user.pk}", bucket.account))
     elif request.META.get("HTTP_AUTHORIZATION"):
         pass  # an API token is counted by its id once it is known: account_wait, from athar.api.api

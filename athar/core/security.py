@@ -14,7 +14,8 @@ import hashlib
 import hmac
 import ipaddress
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse

@@ -8,6 +8,7 @@ class IdentificationConfig(AppConfig):
     verbose_name = _("Identification")
 
     def ready(self) -> None:
+        # Here, not at the top: apps.py is imported before the app registry is ready (models, signals' senders).
         from athar.archive.signals import archive_ingested
         from athar.identification import notices
         from athar.identification.erasure import on_report_erased

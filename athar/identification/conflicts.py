@@ -23,6 +23,7 @@ from athar.accounts.models import REVIEW_ROLES, Role
 from athar.archive.models import Case
 from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
+from athar.identification.facts import case_record
 from athar.identification.models import (
     Claim,
     Conflict,
@@ -30,7 +31,8 @@ from athar.identification.models import (
     Identification,
     Verdict,
 )
-from athar.matching.scoring import CaseTable
+from athar.identification.ranking import facts_of, subject_for_person
+from athar.matching.scoring import CaseTable, load_algorithm
 from athar.matching.scoring.features import FEATURES
 from athar.registry.models import MissingPerson
 
@@ -65,10 +67,6 @@ def detect(person: MissingPerson, case: Case) -> list[Conflict]:
 
 def against_evidence(person: MissingPerson, case: Case) -> list[dict[str, str]]:
     """What contradicts "case is person" beyond tolerance, with readable details."""
-    from athar.identification.facts import case_record
-    from athar.identification.ranking import facts_of, subject_for_person
-    from athar.matching.scoring import load_algorithm
-
     facts, _algorithm = facts_of(subject_for_person(person), load_algorithm())
     record_ = case_record(case)
     table = CaseTable.build([record_])
@@ -102,7 +100,7 @@ def _open(kind: str, key: str, claims: list[Claim], *, person: MissingPerson | N
 
 def _block(conflict: Conflict) -> None:
     """A new or reopened conflict takes published identifications it touches back to review."""
-    from athar.identification.claims import refresh
+    from athar.identification.claims import refresh  # here: claims imports this module
 
     for ident in _touching(conflict).filter(status=Identification.Status.PUBLISHED):
         refresh(ident.person, ident.case)
@@ -160,7 +158,7 @@ def _losing_claims(conflict: Conflict, claims: list[Claim], keep: Claim | None) 
 
 def _set_aside(claims: list[Claim], conflict: Conflict, by: Any, reason: str) -> None:
     """Set claims aside and with them the identifications they alone carried."""
-    from athar.identification.claims import _set_status
+    from athar.identification.claims import _set_status  # here: claims imports this module
 
     now = timezone.now()
     for claim in claims:
@@ -197,7 +195,7 @@ def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
 
 
 def _reinstate(conflict: Conflict, by: Any) -> list[int]:
-    from athar.identification.claims import _set_status
+    from athar.identification.claims import _set_status  # here: claims imports this module
 
     claims = list(Claim.objects.filter(set_aside_by_conflict=conflict))
     Claim.objects.filter(pk__in=[c.pk for c in claims]).update(
@@ -211,14 +209,14 @@ def _reinstate(conflict: Conflict, by: Any) -> list[int]:
 
 
 def _refresh_touching(conflict: Conflict) -> None:
-    from athar.identification.claims import refresh
+    from athar.identification.claims import refresh  # here: claims imports this module
 
     for ident in _touching(conflict):
         refresh(ident.person, ident.case)
 
 
 def _check_reviewer(user: Any) -> None:
-    from athar.identification.claims import NotAllowed
+    from athar.identification.claims import NotAllowed  # here: claims imports this module
 
     if user.role not in REVIEW_ROLES:
         raise NotAllowed(_("a %(role)s cannot resolve conflicts (reviewers can)") % {"role": user.role})
@@ -238,10 +236,6 @@ def evidence_level(person: MissingPerson, case: Case) -> str:
 
 
 def _mark_or_number_matches(person: MissingPerson, case: Case) -> bool:
-    from athar.identification.facts import case_record
-    from athar.identification.ranking import facts_of, subject_for_person
-    from athar.matching.scoring import load_algorithm
-
     facts, _algorithm = facts_of(subject_for_person(person), load_algorithm())
     table = CaseTable.build([case_record(case)])
     levels = {f.name: f.levels[int(f.compare(facts, table)[0])] for f in FEATURES if f.name in ("marks", "number")}

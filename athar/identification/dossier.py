@@ -20,7 +20,8 @@ from athar.archive.models import PhotoSighting
 from athar.audit.chain import chain_head, record
 from athar.audit.models import AuditEvent
 from athar.core.errors import UserError
-from athar.identification.facts import case_record
+from athar.identification.faces import face_version
+from athar.identification.facts import case_index, case_record
 from athar.identification.models import Conflict, ForensicResult, Identification
 from athar.identification.ranking import compute, subject_for_person
 from athar.identification.records import claim_dict, conflict_dict, ident_dict
@@ -86,9 +87,6 @@ def _candidate(computed: dict[str, Any] | None, case_id: int) -> dict[str, Any] 
 
 
 def _table_of(computed: dict[str, Any]) -> Any:
-    from athar.identification.faces import face_version
-    from athar.identification.facts import case_index
-
     face = computed["algorithm"].face
     return case_index(face.get("model", ""), face_version(face.get("pipeline", "arcface"))).table
 

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from athar.identification.jobs import enqueue_for_person
 from athar.identification.models import Claim, Ranking
 
 
 def on_report_erased(sender: Any, reports: list[Any], persons: list[int], **_: Any) -> None:
-    from athar.identification.jobs import enqueue_for_person
-
     Ranking.objects.filter(report__in=reports).delete()
     Ranking.objects.filter(person_id__in=persons).delete()
     Claim.objects.filter(report__in=reports).update(relation="", on_behalf_of="")

@@ -20,11 +20,13 @@ import numpy as np
 
 from athar.core.errors import UserError
 from athar.core.scratch import scratch_environment
+from athar.matching.scoring import load_algorithm
 from athar.matching.scoring.evaluation import (
     Outcome,
     identification_metrics,
     outcome_for,
 )
+from athar.registry.reading import read_table
 
 
 def evaluate(archive_dir: Path, reports: Path, truth_column: str, face_cache: Path | None = None) -> dict[str, Any]:
@@ -64,6 +66,7 @@ def summarise(child: dict[str, Any], seconds: float) -> dict[str, Any]:
 
 def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, out: str) -> None:
     """In the scratch store: ingest, import (truth column hidden), index faces, rank each report."""
+    # The child imports this module before django.setup(): what needs the models is imported after it.
     import django
 
     django.setup()
@@ -72,11 +75,10 @@ def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, o
     ensure_store()
     from athar.archive.ingest import IngestOptions, ingest
     from athar.identification.face_fill import index_archive_photos, index_report_photos
-    from athar.matching.scoring import load_algorithm
     from athar.registry.importing import import_reports
 
     algorithm = load_algorithm()
-    pipeline = algorithm.face.get("pipeline", "arcface")
+    pipeline = str(algorithm.face.get("pipeline", "arcface"))
     summary, _ = ingest(IngestOptions(root=Path(archive_dir), archive="eval", faces=False))
     imported = import_reports(Path(reports), source="eval", ignore_columns={truth_column})
     cache = Path(face_cache) if face_cache else None
@@ -92,8 +94,6 @@ def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, o
 
 
 def _truth(path: Path, column: str) -> dict[int, str]:
-    from athar.registry.reading import read_table
-
     table = read_table(path)
     if column not in table.header:
         raise UserError(f"no column {column!r} in {path.name}")
@@ -101,20 +101,21 @@ def _truth(path: Path, column: str) -> dict[int, str]:
 
 
 def _rank_all(algorithm: Any, truth: dict[int, str]) -> tuple[list[dict[str, Any]], float]:
+    # Runs in the child (see _child), which imports this module before django.setup().
     from athar.archive.models import Case
     from athar.identification.faces import face_version, person_vectors
     from athar.identification.facts import case_index, facility_table, person_facts
     from athar.registry.models import Report
 
-    version = face_version(algorithm.face.get("pipeline", "arcface"))
-    index = case_index(algorithm.face.get("model", ""), version)
+    version = face_version(str(algorithm.face.get("pipeline", "arcface")))
+    index = case_index(str(algorithm.face.get("model", "")), version)
     ftable = facility_table()
     by_label: dict[str, int] = {}
     for pk, label in Case.objects.values_list("id", "label"):
         by_label.setdefault(label, pk)
     outcomes, spent = [], 0.0
     for report in Report.objects.filter(is_current=True).order_by("id"):
-        vectors = person_vectors([report], algorithm.face.get("model", ""), version)
+        vectors = person_vectors([report], str(algorithm.face.get("model", "")), version)
         facts = person_facts(f"report:{report.pk}", [report], ftable, len(vectors) > 0)
         start = time.perf_counter()
         sims = index.faces.similarities(vectors) if facts.has_photo else None

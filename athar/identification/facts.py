@@ -8,12 +8,14 @@ Facility names are resolved through the editable facility table in the database.
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from django.db.models import Max
 
 from athar.archive.models import Agency, Case, Face, Facility
+from athar.identification.faces import case_faces
 from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts
 from athar.matching.scoring.faces import CaseFaces
 from athar.matching.scoring.places import FacilityTable
@@ -24,10 +26,12 @@ PRECISION_ORDER = {"day": 0, "month": 1, "year": 2, "unknown": 3}
 
 def facility_table() -> FacilityTable:
     """The editable facility table as it is now."""
-    agencies = list(Agency.objects.values("id", "code", "name_en", "name_ar", "aliases"))
+    agencies: list[dict[str, Any]] = [dict(a) for a in Agency.objects.values("id", "code", "name_en", "name_ar", "aliases")]
     codes = {a["id"]: a["code"] for a in agencies}
-    facilities = [dict(f, agency=codes.get(f.pop("agency_id"), "")) for f in
-                  Facility.objects.values("code", "number", "name_en", "name_ar", "aliases", "agency_id")]
+    facilities: list[dict[str, Any]] = [
+        {"code": f["code"], "number": f["number"], "name_en": f["name_en"], "name_ar": f["name_ar"],
+         "aliases": f["aliases"], "agency": codes.get(f["agency_id"], "")}
+        for f in Facility.objects.values("code", "number", "name_en", "name_ar", "aliases", "agency_id")]
     return FacilityTable.from_rows(facilities, agencies)
 
 
@@ -99,8 +103,6 @@ def _stamp() -> tuple[Any, ...]:
 def case_index(face_model: str, face_version: str | None = None) -> CaseIndex:
     """The current case index for one face model and version (rebuilt when cases, faces or
     facilities change)."""
-    from athar.identification.faces import case_faces
-
     stamp, key = _stamp(), f"{face_model}@{face_version}"
     with _lock:
         cached = _cache.get(key)
@@ -114,7 +116,7 @@ def case_index(face_model: str, face_version: str | None = None) -> CaseIndex:
 
 def case_record(case: Case) -> CaseRecord:
     """One case's facts, as the ranking core sees them."""
-    agency = case.facility.agency.code if case.facility.agency_id else ""
+    agency = case.facility.agency.code if case.facility.agency is not None else ""
     return CaseRecord(case.pk, case.label, case.facility.code, agency, case.facility.name_en or case.facility.code,
                       case.detainee_number, case.photographed, case.photographed_precision, case.sex, case.age_min,
                       case.age_max, case.marks)

@@ -17,7 +17,8 @@ import datetime as dt
 import os
 import socket
 import traceback
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F, Max
@@ -26,6 +27,12 @@ from django.utils import timezone
 from athar.archive.models import Case
 from athar.core.errors import UserError
 from athar.identification.models import Job, Ranking, Watermark
+from athar.identification.ranking import (
+    all_subject_keys,
+    rank_with_reports,
+    subject_from_key,
+)
+from athar.registry.lookup import current_run
 from athar.registry.models import Report
 
 MAX_ATTEMPTS = 5
@@ -109,12 +116,6 @@ def run_job(job: Job) -> bool:
 
 
 def _dispatch(job: Job) -> dict[str, Any]:
-    from athar.identification.ranking import (
-        all_subject_keys,
-        rank_with_reports,
-        subject_from_key,
-    )
-
     if job.kind == "subject":
         row = rank_with_reports(subject_from_key(job.target))
         return {"ranking": row.pk, "likely_match": row.likely_match}
@@ -148,8 +149,6 @@ def sweep() -> dict[str, int]:
 
 def _linkage_changed() -> int:
     """A new linkage run regroups reports into persons: every subject is ranked again."""
-    from athar.registry.lookup import current_run
-
     run = current_run()
     mark, _ = Watermark.objects.select_for_update().get_or_create(name="linkage")
     stamp = str(run.pk) if run else ""

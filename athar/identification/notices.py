@@ -15,7 +15,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from athar.identification.models import Notice
-from athar.registry.lookup import caseworker_ids
+from athar.registry.lookup import caseworker_ids, reports_of
 
 
 def caseworkers_of(reports: Iterable[Any]) -> dict[int, Any]:
@@ -28,8 +28,6 @@ def caseworkers_of(reports: Iterable[Any]) -> dict[int, Any]:
 
 
 def _reports_of_ranking(ranking: Any) -> list[Any]:
-    from athar.registry.lookup import reports_of
-
     if ranking.person_id is not None:
         return [r for r in reports_of(ranking.person) if not r.erased_at]
     return [ranking.report] if ranking.report_id and not ranking.report.erased_at else []
@@ -50,8 +48,6 @@ def on_ranking_stored(sender: Any, ranking: Any, **_: Any) -> None:
 
 
 def on_identification_status_changed(sender: Any, identification: Any, previous: str, status: str, **_: Any) -> None:
-    from athar.registry.lookup import reports_of
-
     reports = [r for r in reports_of(identification.person) if not r.erased_at]
     stamp = int(timezone.now().timestamp() * 1000)
     rows = [Notice(user_id=user_id, kind=Notice.Kind.DECISION, report=report, case_id=identification.case_id,

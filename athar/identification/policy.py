@@ -199,10 +199,10 @@ def may_view_derivative(user: Any, derivative: Derivative) -> bool:
     """Whoever may see the case may be served its copies; which copies a page links to (blurred,
     or unblurred through a short-lived audited media link after an explicit choice on that page)
     is decided by the page, never remembered in the session."""
-    photo = derivative.photo
-    if photo.case_id is None:
+    case = derivative.photo.case
+    if case is None:
         return can_archive(user) and level_needed(derivative.kind) == HIDDEN
-    return can_view_case(user, photo.case)
+    return can_view_case(user, case)
 
 
 def may_view_report_photo(user: Any, report_photo: Any) -> bool:

@@ -74,7 +74,7 @@ def all_subject_keys() -> list[str]:
 
 
 def facts_of(subject: Subject, algorithm: Algorithm, version: str | None = None) -> tuple[PersonFacts, np.ndarray]:
-    vectors = person_vectors(subject.reports, algorithm.face.get("model", ""), version)
+    vectors = person_vectors(subject.reports, str(algorithm.face.get("model", "")), version)
     return person_facts(subject.key, subject.reports, facility_table(), len(vectors) > 0), vectors
 
 
@@ -84,10 +84,10 @@ def compute(subject: Subject, algorithm: Algorithm | None = None, limit: int = K
     Runs in the worker or the CLI, never in a web request: the family's photos are embedded here
     first when they have no vector of the current face model version (``family_faces``)."""
     algorithm = algorithm or load_algorithm()
-    pipeline_name = algorithm.face.get("pipeline", "arcface")
+    pipeline_name = str(algorithm.face.get("pipeline", "arcface"))
     ensure_family_vectors(subject.reports, pipeline_name)
     version = face_version(pipeline_name)
-    index = case_index(algorithm.face.get("model", ""), version)
+    index = case_index(str(algorithm.face.get("model", "")), version)
     facts, vectors = facts_of(subject, algorithm, version)
     sims = index.faces.similarities(vectors) if facts.has_photo else None
     claimed = tuple((Claim.objects.filter(person=subject.person) if subject.person else
@@ -109,7 +109,7 @@ def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Rank
         subject.rankings().filter(is_current=True).update(is_current=False)
         row = Ranking.objects.create(
             person=subject.person, report=subject.report if subject.person is None else None,
-            algorithm=algorithm.name, algorithm_version=algorithm.version, face_model=algorithm.face.get("model", ""),
+            algorithm=algorithm.name, algorithm_version=algorithm.version, face_model=str(algorithm.face.get("model", "")),
             has_photo=out["facts"].has_photo, cases=ranking.cases, likely_match=ranking.likely_match,
             shortlist=ranking.shortlist, scope=out["scope"])
         Candidate.objects.bulk_create([

@@ -153,7 +153,7 @@ def _provisional_person(candidate: Any, user: Any) -> Any:
 def open_identifications() -> list[Any]:
     """Identifications waiting for review, with their approvals so far (the two-reviewer rule)."""
     model = Identification
-    rows = list(model.objects.filter(status="under_review").select_related("case__facility").order_by("created_at")[:200])
+    rows: list[Any] = list(model.objects.filter(status="under_review").select_related("case__facility").order_by("created_at")[:200])
     for row in rows:
         row.approvals = row.reviews.filter(reversed_at__isnull=True, decision="approve").count()
         row.claim_count = Claim.objects.filter(person=row.person, case=row.case, withdrawn_at__isnull=True).count()
@@ -194,7 +194,7 @@ def open_conflicts() -> list[Any]:
     """Open conflicts, each with its open claims and the identification each claim carries (the
     reviewer chooses which claim stands)."""
     model = Conflict
-    rows = list(model.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
+    rows: list[Any] = list(model.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
     idents = Identification.objects
     for row in rows:
         row.open_claims = list(row.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True)
@@ -236,7 +236,7 @@ def resolve_conflict(conflict_id: int, user: Any, reason: str, keep: str) -> Any
         raise LookupError(conflict_id)
     kept = None
     if keep != "none":
-        kept = Claim.objects.filter(pk=int(keep) if keep.isdigit() else None).first()
+        kept = Claim.objects.filter(pk=int(keep)).first() if keep.isdigit() else None
         if kept is None:
             raise LookupError(keep)
     return conflicts.resolve(conflict, user, reason, keep=kept)

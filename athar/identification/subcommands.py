@@ -7,8 +7,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 from argparse import ArgumentParser
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from django.db.models import Q
 

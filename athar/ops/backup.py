@@ -28,15 +28,19 @@ import subprocess
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator
+from typing import IO, Any
 
 from django.conf import settings
 from django.db import connection, connections
 
+from athar import __version__
+from athar.archive.models import Derivative, Photo
+from athar.audit.chain import chain_head
+from athar.audit.models import AuditEvent
 from athar.core.backup_crypto import (
     EncryptingWriter,
     decrypt_file,
@@ -133,28 +137,22 @@ def _add(tar: tarfile.TarFile, path: Path, name: str) -> dict[str, Any]:
     info.uname = info.gname = ""
     with open(path, "rb") as handle:
         reader = _HashingReader(handle)
-        tar.addfile(info, reader)  # type: ignore[arg-type]
+        tar.addfile(info, reader)
     return {"name": name, "size": info.size, "sha256": reader.digest.hexdigest()}
 
 
 def _summary_counts() -> dict[str, Any]:
-    from athar.archive.models import Derivative, Photo
-    from athar.audit.chain import chain_head
-    from athar.audit.models import AuditEvent
-
     return {"photos": Photo.objects.count(), "derivatives": Derivative.objects.count(),
             "audit_events": AuditEvent.objects.count(), "audit_head": chain_head()}
 
 
 def backup_name(now: datetime | None = None) -> str:
-    now = now or datetime.now(dt_timezone.utc)
+    now = now or datetime.now(UTC)
     return f"athar-backup-{now:%Y%m%dT%H%M%SZ}.tar.enc"
 
 
 def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
     """Write one backup archive at ``out`` (a new file, or a new file inside a folder)."""
-    from athar import __version__
-
     key = require_backup_key()  # before anything is dumped: a backup is never written in clear
     out = out / backup_name() if out.is_dir() else out
     if out.exists():
@@ -177,13 +175,13 @@ def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
                     if progress:
                         progress(1)
             manifest = {
-                "format": FORMAT, "created_at": datetime.now(dt_timezone.utc).isoformat(), "athar_version": __version__,
+                "format": FORMAT, "created_at": datetime.now(UTC).isoformat(), "athar_version": __version__,
                 "engine": engine(), "database": f"database/{database.name}", **counts, "members": members,
             }
             data = json.dumps(manifest, indent=1, sort_keys=True).encode("utf-8")
             info = tarfile.TarInfo(MANIFEST)
             info.size, info.mtime = len(data), int(time.time())
-            tar.addfile(info, _BytesReader(data))  # type: ignore[arg-type]
+            tar.addfile(info, _BytesReader(data))
         sealed.close()
         raw.flush()
         os.fsync(raw.fileno())
@@ -206,12 +204,12 @@ class _BytesReader:
 
 def prune_backups(folder: Path, retention_days: int, now: datetime | None = None) -> list[str]:
     """Delete athar backups in ``folder`` older than the retention (by the time in their name)."""
-    now = now or datetime.now(dt_timezone.utc)
+    now = now or datetime.now(UTC)
     removed = []
     for path in sorted(folder.glob(BACKUP_GLOB)):
         try:
             stamp = path.name.removesuffix(".enc").removesuffix(".tar").removeprefix("athar-backup-")
-            made = datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=dt_timezone.utc)
+            made = datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
         except ValueError:
             continue
         if now - made > timedelta(days=retention_days):
@@ -323,7 +321,7 @@ def _restore_database(staged: Staged) -> None:
     dump = staged.root / staged.manifest["database"]
     connections.close_all()
     if engine() == "sqlite":
-        target = Path(settings.DATABASES["default"]["NAME"])
+        target = Path(str(settings.DATABASES["default"]["NAME"]))
         for suffix in ("-wal", "-shm"):
             Path(str(target) + suffix).unlink(missing_ok=True)
         os.replace(dump, target)

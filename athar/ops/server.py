@@ -8,7 +8,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 
-class _AtharApplication(BaseApplication):  # type: ignore[misc]
+class _AtharApplication(BaseApplication):
     def __init__(self, options: dict[str, Any]) -> None:
         self.options = options
         super().__init__()
@@ -18,6 +18,8 @@ class _AtharApplication(BaseApplication):  # type: ignore[misc]
             self.cfg.set(key, value)
 
     def load(self) -> Any:
+        # Here, not at the top: importing athar.wsgi sets Django up and builds the application,
+        # which gunicorn does only once configured (and in each worker it forks).
         from athar.wsgi import application
 
         return application

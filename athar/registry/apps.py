@@ -1,4 +1,8 @@
+from pathlib import Path
+
 from django.apps import AppConfig
+from django.conf import settings
+from django.core import checks
 from django.utils.translation import gettext_lazy as _
 
 
@@ -8,11 +12,7 @@ class RegistryConfig(AppConfig):
     verbose_name = _("Registry of the missing")
 
     def ready(self) -> None:
-        from pathlib import Path
-
-        from django.conf import settings
-        from django.core import checks
-
+        # Here, not at the top: apps.py is imported before the app registry is ready (models, signals' senders).
         from athar.archive.verify import register_media_paths
         from athar.core.crypto import check_master_key, load_master_key
         from athar.registry.photos import media_paths

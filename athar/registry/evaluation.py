@@ -18,6 +18,7 @@ from typing import Any
 
 from athar.core.errors import UserError
 from athar.core.scratch import scratch_environment
+from athar.matching.linkage import evaluate_clusters
 from athar.registry.reading import read_table
 
 METRICS = ("pairwise_precision", "pairwise_recall", "pairwise_f1", "bcubed_precision", "bcubed_recall",
@@ -34,8 +35,6 @@ def truth_by_row(path: Path, column: str) -> dict[int, str]:
 
 def evaluate_file(path: Path, truth_column: str, engine: str = "duckdb") -> dict[str, Any]:
     """Import + link FILE in a scratch store and score the persons against the truth column."""
-    from athar.matching.linkage import evaluate_clusters
-
     path = Path(path).resolve()
     truth = truth_by_row(path, truth_column)
     started = time.perf_counter()
@@ -59,6 +58,7 @@ def evaluate_file(path: Path, truth_column: str, engine: str = "duckdb") -> dict
 
 def _child(path: str, truth_column: str, engine: str, out: str) -> None:
     """In the scratch store: migrate, import (truth column ignored), link, write row → person."""
+    # The child imports this module before django.setup(): what needs the models is imported after it.
     import django
 
     django.setup()

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from athar.audit.chain import record
 from athar.core.errors import UserError
+from athar.matching.linkage.settings import ALGORITHM, VERSION
 from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink
 
 
@@ -34,7 +36,8 @@ def find_report(report_id: str, source: str | None = None) -> Report:
 
 def caseworker_ids(report: Report) -> list[int]:
     """The caseworkers of a report: the one who handles it and the one of the family who filed it."""
-    family_caseworker = report.reporter_user.caseworker_id if report.reporter_user_id else None
+    reporter = report.reporter_user
+    family_caseworker = reporter.caseworker_id if reporter is not None else None
     return [pk for pk in (report.caseworker_id, family_caseworker) if pk]
 
 
@@ -70,8 +73,6 @@ def ensure_person(report: Report, actor: str = "system") -> MissingPerson:
     """
     from django.db import transaction
 
-    from athar.audit.chain import record
-    from athar.matching.linkage.settings import ALGORITHM, VERSION
 
     with transaction.atomic():
         person = person_of(report)

@@ -6,8 +6,18 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
+from athar.accounts.models import REVIEW_ROLES, User, login_for
 from athar.core.command import subcommand
 from athar.core.errors import UserError
+from athar.registry import decisions
+from athar.registry.evaluation import evaluate_file
+from athar.registry.importing import import_reports
+from athar.registry.linkage import link_all
+from athar.registry.lookup import find_report
+from athar.registry.models import LinkDecision, Report, ReviewPair
+from athar.registry.places import import_gazetteer
+from athar.registry.privacy import erase_report, export_report
+from athar.registry.template import template_bytes
 
 ENGINES = ("duckdb", "spark")
 
@@ -28,8 +38,6 @@ def _describe_import(result: dict[str, Any]) -> str:
 @subcommand("registry", "import", "Import reports of the missing from CSV or XLSX (the athar template or "
             "the Syrian Detainee Finder format).", arguments=_import_arguments, describe=_describe_import)
 def registry_import(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.importing import import_reports
-
     return import_reports(Path(options["file"]), source=options.get("source") or "")
 
 
@@ -47,8 +55,6 @@ def _describe_link(result: dict[str, Any]) -> str:
 @subcommand("registry", "link", "Link all reports into missing persons (Splink); unsure pairs go to review.",
             arguments=_link_arguments, describe=_describe_link)
 def registry_link(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.linkage import link_all
-
     return link_all(engine=options.get("engine") or "duckdb")
 
 
@@ -62,8 +68,6 @@ def _template_arguments(parser: ArgumentParser) -> None:
 @subcommand("registry", "template", "Write the report template (CSV or XLSX, Arabic or English headers).",
             arguments=_template_arguments)
 def registry_template(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.template import template_bytes
-
     out = Path(options["out"])
     fmt = options.get("format") or ("xlsx" if out.suffix.lower() == ".xlsx" else "csv")
     data = template_bytes(fmt, options.get("lang") or "ar")
@@ -80,8 +84,6 @@ def _places_arguments(parser: ArgumentParser) -> None:
 @subcommand("places", "import", "Import a gazetteer of Syrian places (districts, sub-districts, aliases, P-codes).",
             arguments=_places_arguments)
 def places_import(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.places import import_gazetteer
-
     return import_gazetteer(Path(options["path"]), options.get("source") or "")
 
 
@@ -103,8 +105,6 @@ def _describe_eval(result: dict[str, Any]) -> str:
 @subcommand("eval", "linkage", "Score linkage on a file with known persons (in a scratch store).",
             arguments=_eval_arguments, describe=_describe_eval)
 def eval_linkage(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.evaluation import evaluate_file
-
     return evaluate_file(Path(options["file"]), options["truth_column"], options.get("engine") or "duckdb")
 
 
@@ -122,8 +122,6 @@ def _describe_review(result: dict[str, Any]) -> str:
 @subcommand("registry", "review", "List the pairs of reports the linkage was unsure of (the review queue).",
             arguments=_review_arguments, describe=_describe_review)
 def registry_review(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.models import ReviewPair
-
     pairs = ReviewPair.objects.filter(status=ReviewPair.Status.OPEN, run__is_current=True).order_by("-probability")
     return {"open": pairs.count(), "pairs": [
         {"pair_id": p.pk, "left_report": p.left_report_id, "right_report": p.right_report_id,
@@ -147,8 +145,6 @@ def _decide_arguments(parser: ArgumentParser) -> None:
 
 
 def _reviewer(login: str) -> Any:
-    from athar.accounts.models import REVIEW_ROLES, User, login_for
-
     key = login_for(email=login) if "@" in login else login_for(phone=login)
     user = User.objects.filter(login=key, is_active=True).first()
     if user is None or user.role not in REVIEW_ROLES:
@@ -159,9 +155,6 @@ def _reviewer(login: str) -> Any:
 @subcommand("registry", "decide", "Record a reviewer's verdict on two reports (same / different / unsure); "
             "it wins over the model on the next link.", arguments=_decide_arguments)
 def registry_decide(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry import decisions
-    from athar.registry.models import Report, ReviewPair
-
     if not options["reason"].strip():
         raise UserError("a reason is required")
     user = _reviewer(options["by"])
@@ -191,9 +184,6 @@ def _undecide_arguments(parser: ArgumentParser) -> None:
 @subcommand("registry", "undecide", "Withdraw a reviewer's decision (kept, marked reversed, with who and why).",
             arguments=_undecide_arguments)
 def registry_undecide(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry import decisions
-    from athar.registry.models import LinkDecision
-
     if not options["reason"].strip():
         raise UserError("a reason is required")
     decision = LinkDecision.objects.filter(pk=options["decision"]).first()
@@ -218,8 +208,6 @@ def _export_data_arguments(parser: ArgumentParser) -> None:
 def registry_export_data(options: dict[str, Any]) -> dict[str, Any]:
     import json
 
-    from athar.registry.lookup import find_report
-    from athar.registry.privacy import export_report
 
     out = Path(options["out"])
     if out.exists():
@@ -239,9 +227,6 @@ def _erase_arguments(parser: ArgumentParser) -> None:
 @subcommand("registry", "erase", "Erase a report's personal data on the family's request (tombstone, contact "
             "key destroyed, photos removed; the audit chain keeps identifiers only).", arguments=_erase_arguments)
 def registry_erase(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.lookup import find_report
-    from athar.registry.privacy import erase_report
-
     if not options.get("confirm"):
         raise UserError("erasure cannot be undone: add --confirm")
     report = find_report(options["report"], options.get("source"))

@@ -9,9 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import numpy as np
 from django.conf import settings
+from PIL import Image
 
 from athar.archive.storage import MediaStore
+from athar.matching.faces.models_registry import get_face_model
+from athar.registry.photos import view_size as stored_view_size
 
 log = logging.getLogger(__name__)
 
@@ -22,18 +26,13 @@ def detect_faces(photo: Any) -> list[dict[str, Any]]:
     if not relpath:
         return []
     try:
-        import numpy as np
-        from PIL import Image
-
-        from athar.matching.faces.models_registry import get_face_model
-
         with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
             arr = np.asarray(img.convert("RGB"))
         detections = get_face_model().detector.detect(arr)
     except Exception:  # noqa: BLE001 - a missing model must not break the family's page
         log.warning("face detection unavailable for report photo %s", photo.pk, exc_info=True)
         return []
-    faces = [{"box": [round(d.box.left), round(d.box.top), round(d.box.right), round(d.box.bottom)],
+    faces: list[dict[str, Any]] = [{"box": [round(d.box.left), round(d.box.top), round(d.box.right), round(d.box.bottom)],
               "score": round(float(d.score), 3), "source": "web-detector"} for d in detections]
     faces.sort(key=lambda f: f["box"][0])
     if len(faces) == 1:
@@ -43,6 +42,4 @@ def detect_faces(photo: Any) -> list[dict[str, Any]]:
 
 def view_size(photo: Any) -> tuple[int, int]:
     """Width and height of a report photo's viewing copy; 800×800 when it cannot be read."""
-    from athar.registry.photos import view_size as stored_view_size
-
     return stored_view_size(photo) or (800, 800)

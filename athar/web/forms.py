@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -59,7 +59,7 @@ class BirthForm(forms.Form):
 
     def __init__(self, *args: Any, governorates: list[tuple[str, str]] | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["governorate"].choices = [("", "—")] + (governorates or [])
+        cast(forms.ChoiceField, self.fields["governorate"]).choices = [("", "—")] + (governorates or [])
 
 
 PRECISION_CHOICES = [("day", _("exact day")), ("month", _("month only")), ("year", _("year only")),
@@ -114,14 +114,20 @@ class PhotosForm(forms.Form):
         widget=MultipleFileInput(attrs={"accept": "image/*,.heic,.heif"}))
 
 
+class FamilyField(forms.ModelChoiceField):
+    """A family account, shown by its name or else its login."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return str(obj.display_name or obj.login)
+
+
 class FamilyChoiceForm(forms.Form):
-    family = forms.ModelChoiceField(label=_("Family this report is for"), queryset=None, required=False,  # type: ignore[arg-type]
-                                    empty_label=_("No account yet (I keep the report)"))
+    family = FamilyField(label=_("Family this report is for"), queryset=None, required=False,
+                         empty_label=_("No account yet (I keep the report)"))
 
     def __init__(self, *args: Any, families: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["family"].queryset = families
-        self.fields["family"].label_from_instance = lambda u: u.display_name or u.login  # type: ignore[attr-defined]
+        cast(FamilyField, self.fields["family"]).queryset = families
 
 
 class ClaimForm(forms.Form):

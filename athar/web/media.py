@@ -11,7 +11,7 @@ evidence itself) go only to archivists, as a download.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core import signing
@@ -19,13 +19,13 @@ from django.http import (
     FileResponse,
     Http404,
     HttpRequest,
-    HttpResponse,
     HttpResponseForbidden,
 )
+from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from athar.accounts.models import Role
+from athar.accounts.models import Role, signed_in
 from athar.archive.models import Derivative, Photo
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
@@ -34,7 +34,7 @@ from athar.identification import policy
 DERIVATIVE_SALT = "athar.media.derivative"
 ORIGINAL_SALT = "athar.media.original"
 BLURRED_KINDS = {Derivative.Kind.BLUR, Derivative.Kind.BLUR_THUMB, Derivative.Kind.FACE_BLUR}
-ORIGINAL_ROLES = {Role.ARCHIVIST}
+ORIGINAL_ROLES: frozenset[str] = frozenset({Role.ARCHIVIST})
 
 
 def derivative_url(user: Any, derivative: Derivative) -> str:
@@ -47,6 +47,10 @@ def original_url(user: Any, photo: Photo) -> str:
     """The download link of an original, for an archivist."""
     token = signing.dumps({"p": photo.pk, "u": user.pk}, salt=ORIGINAL_SALT)
     return reverse("media_original", args=[token])
+
+
+# A file is streamed (FileResponse), a refusal is not: both get the same private headers.
+_Response = TypeVar("_Response", bound=HttpResponseBase)
 
 
 def _claims(request: HttpRequest, token: str, salt: str) -> dict[str, Any]:
@@ -71,7 +75,7 @@ def _claims_fresh_for_reveal(token: str) -> None:
         raise Http404 from None
 
 
-def _private(response: HttpResponse) -> HttpResponse:
+def _private(response: _Response) -> _Response:
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     response["Content-Security-Policy"] = "default-src 'none'; sandbox"
@@ -84,10 +88,10 @@ def _may_view(request: HttpRequest, derivative: Derivative) -> bool:
 
 
 @require_safe
-def derivative(request: HttpRequest, token: str) -> HttpResponse:
+def derivative(request: HttpRequest, token: str) -> HttpResponseBase:
     """One viewing copy (view, thumbnail, blurred, face crop): no EXIF, re-encoded at ingest."""
     claims = _claims(request, token, DERIVATIVE_SALT)
-    item = Derivative.objects.select_related("photo", "photo__case").filter(pk=claims.get("d")).first()
+    item = Derivative.objects.select_related("photo", "photo__case").filter(pk=claims["d"]).first() if "d" in claims else None
     if item is None:
         raise Http404
     if not _may_view(request, item):
@@ -102,25 +106,26 @@ def derivative(request: HttpRequest, token: str) -> HttpResponse:
         record("photo.viewed", object_type="photo", object_id=item.photo_id, actor=actor_for_user(request.user),
                data={"kind": item.kind, "level": level, "face": item.face_index, "case": item.photo.case_id,
                      "via": "media"})
-    response = FileResponse(open(path, "rb"), content_type="image/jpeg")
+    response = FileResponse(open(path, "rb"), content_type="image/jpeg")  # noqa: SIM115 - FileResponse closes the file once sent
     response["Content-Disposition"] = f'inline; filename="{item.kind}.jpg"'
     return _private(response)
 
 
 @require_safe
-def original(request: HttpRequest, token: str) -> HttpResponse:
+def original(request: HttpRequest, token: str) -> HttpResponseBase:
     """The original bytes, exactly as received, as a download, for archivists only."""
     claims = _claims(request, token, ORIGINAL_SALT)
-    if request.user.role not in ORIGINAL_ROLES or not request.user.is_active:
+    user = signed_in(request.user)  # _claims let only the signed-in account the link was made for through
+    if user.role not in ORIGINAL_ROLES or not user.is_active:
         return _private(HttpResponseForbidden())
-    photo = Photo.objects.filter(pk=claims.get("p")).first()
+    photo = Photo.objects.filter(pk=claims["p"]).first() if "p" in claims else None
     if photo is None:
         raise Http404
     path = MediaStore(settings.MEDIA_ROOT).original_path(photo.sha256)
     if not path.is_file():
         raise Http404
     record("photo.original_downloaded", object_type="photo", object_id=photo.pk,
-           actor=actor_for_user(request.user), data={"sha256": photo.sha256})
-    response = FileResponse(open(path, "rb"), content_type="application/octet-stream", as_attachment=True,
+           actor=actor_for_user(user), data={"sha256": photo.sha256})
+    response = FileResponse(open(path, "rb"), content_type="application/octet-stream", as_attachment=True,  # noqa: SIM115 - FileResponse closes the file once sent
                             filename=f"{photo.sha256}")
     return _private(response)

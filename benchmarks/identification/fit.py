@@ -9,10 +9,14 @@ from pathlib import Path
 
 import numpy as np
 
-from athar.matching.scoring import FEATURES, PersonFacts
+from athar.matching.scoring import FEATURES
 from athar.matching.scoring.algorithm import Algorithm
 from athar.matching.scoring.fitting import (
-    algorithm_dict, face_weight, level_weights, shortlist_threshold, threshold_for_false_matches,
+    algorithm_dict,
+    face_weight,
+    level_weights,
+    shortlist_threshold,
+    threshold_for_false_matches,
 )
 
 OUT = Path(__file__).resolve().parents[2] / "athar" / "matching" / "scoring" / "algorithms"

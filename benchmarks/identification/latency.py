@@ -21,11 +21,11 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "faces"), str(HERE.parents[1])]
 
+from run import case_records, facility_table  # noqa: E402
 from synthetic_set import FACILITIES, case_row, make_truth, photo_date  # noqa: E402
 
 from athar.matching.scoring import CaseTable, PersonFacts, load_algorithm  # noqa: E402
 from athar.matching.scoring.faces import CaseFaces  # noqa: E402
-from run import case_records, facility_table  # noqa: E402
 
 
 def main() -> None:

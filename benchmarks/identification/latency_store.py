@@ -30,16 +30,15 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
 
     ensure_store()
     import numpy as np
+    from synthetic_set import FACILITIES, case_row, make_truth, photo_date
 
     from athar.archive.facility_store import load_starting_table
     from athar.archive.models import Archive, Case, Face, Facility, Photo
+    from athar.identification.faces import face_version
     from athar.identification.ranking import rank_and_store, subject_for_report
     from athar.matching.scoring import load_algorithm
     from athar.registry.importing import lineage_of
     from athar.registry.models import Report, ReportPhoto
-    from synthetic_set import FACILITIES, case_row, make_truth, photo_date
-
-    from athar.identification.faces import face_version
 
     model = load_algorithm().face["model"]
     version = face_version(load_algorithm().face.get("pipeline", "arcface"))  # only these vectors count
@@ -69,7 +68,7 @@ def main(n_cases: int = 55_000, reports: int = 10) -> None:
                                        model_name=model, model_version=version) for p in photos], batch_size=2000)
         print(f"stored {n_cases} cases with faces in {time.perf_counter() - start:.0f}s")
     timings = []
-    for r in range(reports):
+    for _ in range(reports):
         rid = f"L{time.time_ns()}"
         report = Report.objects.create(source="latency", report_id=rid, lineage=lineage_of("latency", rid),
                                        content_hash=rid, full_name_latin="x", sex="M", birth_year=1985,

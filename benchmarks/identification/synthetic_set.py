@@ -14,10 +14,9 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image
-
 import degrade  # benchmarks/faces (on sys.path)
 from identity_split import make_split
+from PIL import Image
 
 from athar.archive.synthetic import synthetic_photo
 

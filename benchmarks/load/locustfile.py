@@ -13,10 +13,11 @@ import os
 import random
 import re
 import threading
+from pathlib import Path
 
 from locust import HttpUser, constant, task
 
-ACCOUNTS = json.loads(open(os.environ["ATHAR_LOAD_ACCOUNTS"], encoding="utf-8").read())
+ACCOUNTS = json.loads(Path(os.environ["ATHAR_LOAD_ACCOUNTS"]).read_text(encoding="utf-8"))
 _next = itertools.count()
 _lock = threading.Lock()
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

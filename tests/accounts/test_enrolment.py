@@ -10,9 +10,8 @@ from django.db import OperationalError, connection
 from django.urls import reverse
 
 from athar.accounts.enrolment import InvitationUnusable, redeem_invitation
-from athar.accounts.models import User
+from athar.accounts.models import Invitation, User
 from athar.audit.models import AuditEvent
-from athar.accounts.models import Invitation
 
 PASSWORD = "shams-of-damascus-77"
 TAKEN = "+963944000111"

@@ -10,7 +10,13 @@ from django.core.management import call_command
 from PIL import Image
 
 from athar.archive.face_indexing import (
-    check_index, index_dir, index_photos, load_index, model_identity, pending_photos, stale_photo_ids,
+    check_index,
+    index_dir,
+    index_photos,
+    load_index,
+    model_identity,
+    pending_photos,
+    stale_photo_ids,
 )
 from athar.archive.face_search import search
 from athar.archive.models import Face, Photo

@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageDraw
 
+from athar.accounts.models import Invitation, format_code
 from athar.identification import claims
 from athar.identification.models import Claim, Identification
 from athar.registry.models import Report
-from athar.accounts.models import Invitation, format_code
 from tests.browser.conftest import DESKTOP, PHONE
-from tests.web.factories import person_for, make_candidate, make_case, make_report
+from tests.web.factories import make_candidate, make_case, make_report, person_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PASSWORD = "a long test password"
@@ -116,7 +116,7 @@ def test_family_flow_in_arabic_on_a_phone(browser, live_server, make_user, tmp_p
 def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_user, shots, photo_watch):
     family = make_user("family")
     other_family = make_user("family")
-    reviewer = make_user("reviewer", login="reviewer@example.org")
+    make_user("reviewer", login="reviewer@example.org")  # signs in below by this login
     first_reviewer = make_user("reviewer")
     case = make_case("C-2207", "227")
     report = make_report(family, None, name="سامر علي")

@@ -8,14 +8,12 @@ import json
 import sys
 from pathlib import Path
 from typing import Any
-
 from unittest.mock import patch
 
 import pytest
 from django.core.management import call_command
 
 from athar.audit.chain import chain_head
-
 
 PASSWORD = "a long test password\n"
 

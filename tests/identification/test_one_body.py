@@ -7,7 +7,8 @@ import datetime as dt
 import io
 import sys
 import threading
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 from unittest.mock import patch
 
 import pytest

@@ -4,8 +4,8 @@ again). The rows below are written for these tests in that format: they are not 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import ftfy.bad_codecs  # noqa: F401 - the sloppy code pages that produce mojibake
 import pytest

@@ -10,8 +10,8 @@ import pytest
 from django.core.exceptions import ImproperlyConfigured
 
 from athar.core import crypto
-from athar.registry import keys
 from athar.core.crypto import DecryptionError
+from athar.registry import keys
 from athar.registry.models import DataKey
 
 pytestmark = pytest.mark.django_db

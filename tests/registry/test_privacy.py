@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import pytest
 from PIL import Image
 
 from athar.audit.models import AuditEvent
-from athar.registry import keys
 from athar.core.crypto import DecryptionError
+from athar.registry import keys
 from athar.registry.importing import contact_owner, import_reports
 from athar.registry.lookup import find_report
 from athar.registry.models import DataKey, ReportPhoto

@@ -1,8 +1,8 @@
 """Reviewer decisions on linkage pairs from the command line, and their effect on the next run."""
 
-import pytest
-
 import csv
+
+import pytest
 
 from athar.core.command import subcommands
 from athar.registry.importing import import_reports

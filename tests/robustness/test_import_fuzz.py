@@ -8,7 +8,8 @@ writes nothing at all. Cells that look like formulas (``=cmd|' /C calc'!A0``) ar
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from athar.core.security import escape_formula
 from athar.registry.reading import read_table

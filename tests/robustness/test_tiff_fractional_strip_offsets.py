@@ -31,9 +31,8 @@ def _tiff_with_fractional_strip_offsets() -> bytes:
 
 
 def test_pillow_itself_raises_a_type_error():
-    with Image.open(io.BytesIO(_tiff_with_fractional_strip_offsets())) as image:
-        with pytest.raises(TypeError):
-            image.load()
+    with Image.open(io.BytesIO(_tiff_with_fractional_strip_offsets())) as image, pytest.raises(TypeError):
+        image.load()
 
 
 def test_every_loader_refuses_it_and_ingest_keeps_it_as_evidence(tmp_path):

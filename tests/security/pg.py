@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 from urllib.parse import urlparse
 
 SERVER = "postgres://postgres@127.0.0.1:5432"

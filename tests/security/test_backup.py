@@ -6,14 +6,14 @@ import base64
 import json
 import secrets
 import tarfile
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from athar.archive.synthetic import make_archive
-from athar.ops.backup import backup_name, prune_backups
 from athar.core.backup_crypto import decrypt_file
+from athar.ops.backup import backup_name, prune_backups
 from tests.cli_helpers import last_json, run_athar
 from tests.security.pg import pg_available, scratch_database
 
@@ -168,7 +168,7 @@ def test_backup_into_a_folder_names_it_by_date_and_prunes_by_retention(tmp_path)
     site = Site(tmp_path / "s", None)
     folder = tmp_path / "backups"
     folder.mkdir()
-    old = folder / backup_name(datetime.now(timezone.utc) - timedelta(days=40))
+    old = folder / backup_name(datetime.now(UTC) - timedelta(days=40))
     old.write_bytes(b"old")
     result = last_json(site.run("backup", str(folder), "--retention-days", "30", "--json"))
     assert Path(result["backup"]).parent == folder and result["pruned"] == [old.name]

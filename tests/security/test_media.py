@@ -10,8 +10,8 @@ from django.core import signing
 from django.urls import reverse
 from PIL import Image
 
-from athar.web.media import DERIVATIVE_SALT, derivative_url, original_url
 from athar.audit.models import AuditEvent
+from athar.web.media import DERIVATIVE_SALT, derivative_url, original_url
 from tests.security.helpers import stored_case
 
 pytestmark = pytest.mark.django_db

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.urls import reverse
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -163,7 +165,7 @@ def test_the_hand_written_totp_modules_are_gone():
         assert importlib.util.find_spec(name) is None
     import athar.api.subcommands as api_subcommands
 
-    assert "pyotp" not in open(api_subcommands.__file__, encoding="utf-8").read()
+    assert "pyotp" not in Path(api_subcommands.__file__).read_text(encoding="utf-8")
 
 
 def test_existing_totp_secrets_become_django_otp_devices(make_user):

@@ -44,8 +44,6 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
 def web_url_names() -> list[str]:
     resolver = get_resolver()
     names = set()
-    for key in resolver.reverse_dict.keys():
-        pass
     namespace = resolver.namespace_dict["web"][1] if "web" in resolver.namespace_dict else None
     if namespace is None:  # under i18n_patterns
         for pattern in resolver.url_patterns:
@@ -54,7 +52,7 @@ def web_url_names() -> list[str]:
                 if getattr(sub, "namespace", None) == "web":
                     names |= {p.name for p in sub.url_patterns if p.name}
     else:
-        names = {n for n in namespace.reverse_dict.keys() if isinstance(n, str)}
+        names = {n for n in namespace.reverse_dict if isinstance(n, str)}
     return sorted(names)
 
 

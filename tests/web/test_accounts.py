@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from athar.accounts.models import User
+from athar.accounts.models import Invitation, User
 from athar.audit.models import AuditEvent
-from athar.accounts.models import Invitation
 
 PASSWORD = "a long test password"
 

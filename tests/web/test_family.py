@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import re
-
 import io
+import re
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -184,7 +184,7 @@ def test_family_page_is_light(client_for, world):
     make_candidate(world.report, world.case)
     from django.contrib.staticfiles import finders
 
-    css = len(open(finders.find("web/athar.css"), "rb").read())
+    css = len(Path(finders.find("web/athar.css")).read_bytes())
     client = client_for(world.family)
     for url in (reverse("web:family_home"), reverse("web:report", kwargs={"report_id": world.report.pk}),
                 reverse("web:candidates", kwargs={"report_id": world.report.pk})):

@@ -82,7 +82,7 @@ def test_catalog_is_complete(tmp_path, monkeypatch):
     source = tmp_path / "src"
     for path in PACKAGE.rglob("*"):
         rel = path.relative_to(PACKAGE)
-        if path.suffix in (".py", ".html", ".txt") and not rel.parts[0] in ("locale", "matching"):
+        if path.suffix in (".py", ".html", ".txt") and rel.parts[0] not in ("locale", "matching"):
             target = source / rel
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, target)
@@ -102,9 +102,9 @@ def test_every_python_gettext_literal_in_web_is_in_the_catalog():
     missing = []
     for path in list((PACKAGE / "web").rglob("*.py")) + [PACKAGE / "accounts" / "views.py", PACKAGE / "accounts" / "forms.py"]:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("_", "gettext_lazy", "gettext"):
-                if node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str):
-                    text = node.args[0].value
-                    if text.replace('"', '\\"') not in committed and text not in committed:
-                        missing.append(text)
+            if (isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("_", "gettext_lazy", "gettext")
+                    and node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+                text = node.args[0].value
+                if text.replace('"', '\\"') not in committed and text not in committed:
+                    missing.append(text)
     assert not missing, missing

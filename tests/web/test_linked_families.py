@@ -15,9 +15,9 @@ from django.test import Client
 from django.urls import reverse
 
 from athar.api.models import ApiToken
+from athar.core.signed_ids import sign_id
 from athar.identification import claims
 from athar.registry.models import ReportLink
-from athar.core.signed_ids import sign_id
 from tests.web.factories import make_candidate, make_report, person_for
 
 SECRET_MARK = "وشم طائر على الساعد الأيسر"

@@ -6,10 +6,9 @@ import pytest
 from django.urls import reverse
 
 from athar.identification import claims
-from athar.identification.models import Identification, Ranking
+from athar.identification.models import Identification, Notice, Ranking
 from athar.identification.signals import ranking_stored
-from athar.identification.models import Notice
-from tests.web.factories import person_for, make_candidate
+from tests.web.factories import make_candidate, person_for
 
 
 def _announce(candidate) -> None:

@@ -8,7 +8,7 @@ from django.urls import reverse
 from athar.audit.models import AuditEvent
 from athar.identification import claims
 from athar.identification.models import Conflict, Identification
-from tests.web.factories import person_for, make_candidate
+from tests.web.factories import make_candidate, person_for
 
 
 def _published(world) -> Identification:

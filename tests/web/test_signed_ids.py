@@ -4,7 +4,7 @@ signature of one kind (a report's) never opens a row of another kind (the photo 
 from __future__ import annotations
 
 import pytest
-from django.urls import URLPattern, URLResolver, Resolver404, get_resolver, resolve, reverse
+from django.urls import Resolver404, URLPattern, URLResolver, get_resolver, resolve, reverse
 
 from athar.core.signed_ids import KINDS, sign_id, unsign_id
 from athar.web.converters import SignedIdConverter
@@ -76,7 +76,7 @@ def test_every_signed_page_refuses_every_other_kind():
         kwargs = {k: 5 for k in signed} | ({"kind": "view"} if name == "web:report_photo" else {})
         url = reverse(name, kwargs=kwargs)
         assert resolve(url).kwargs[next(iter(signed))] == 5
-        for keyword, kind in signed.items():
+        for kind in signed.values():
             good = sign_id(kind, 5)
             for other in KINDS:
                 if other != kind:

@@ -12,7 +12,7 @@ from athar.audit.models import AuditEvent
 from athar.identification import claims
 from athar.identification.models import Identification, Ranking
 from athar.identification.signals import ranking_stored
-from tests.web.factories import person_for, make_candidate
+from tests.web.factories import make_candidate, person_for
 
 
 def _claimed(world):

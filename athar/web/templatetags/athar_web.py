@@ -10,6 +10,7 @@ from django.utils.html import format_html
 from django.utils.translation import get_language
 
 from athar.archive.ingest import count_rows
+from athar.archive.models import Sex
 from athar.core.labels import facility_label, partial_date, place_name
 
 register = template.Library()
@@ -35,8 +36,6 @@ register.filter(facility_label)
 @register.filter
 def sex_label(code: str) -> str:
     """'M' / 'F' / 'U' as words in the active language."""
-    from athar.archive.models import Sex
-
     return str(dict(Sex.choices).get(code or "U", code))
 
 

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.archive.models import Archive, Case, Facility, IngestRun
+from athar.archive.verify import verify_store
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
 from athar.web.forms import CaseForm
@@ -123,8 +124,6 @@ def verify(request: HttpRequest) -> HttpResponse:
     _require_archivist(request)
     report = None
     if request.method == "POST":
-        from athar.archive.verify import verify_store
-
         report = verify_store().as_dict()
         record("verify.run", object_type="store", actor=actor_for_user(request.user),
                data={"ok": report["ok"], "problems": len(report["problems"])})

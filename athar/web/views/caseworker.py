@@ -16,16 +16,21 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts.caseworkers import TakeOnRefused, take_on
-from athar.accounts.models import Invitation, Role, User, format_code
+from athar.accounts.models import Invitation, Role, User, format_code, signed_in
 from athar.audit.chain import actor_for_user, record
 from athar.identification import notices, policy
 from athar.identification import services as ident
+from athar.registry.importing import import_reports as run_import
+from athar.registry.models import Report
+from athar.registry.template import template_bytes
 from athar.web.forms import ImportForm, InformedForm
 
 
-def _require_caseworker(request: HttpRequest) -> None:
+def _require_caseworker(request: HttpRequest) -> User:
+    """The signed-in caseworker (or administrator); anyone else is refused."""
     if not policy.has_role(request.user, Role.CASEWORKER, Role.ADMIN):
         raise PermissionDenied
+    return signed_in(request.user)
 
 
 @login_required
@@ -55,12 +60,12 @@ def _waiting_families() -> list[dict[str, Any]]:
 def take_family(request: HttpRequest, user_id: int) -> HttpResponse:
     """A caseworker takes on a self-registered family, with the code the family read to them
     (athar.accounts.caseworkers.take_on: checked, audited)."""
-    _require_caseworker(request)
+    caseworker = _require_caseworker(request)
     family = User.objects.filter(pk=user_id, role=Role.FAMILY).first()
     if family is None:
         raise Http404
     try:
-        take_on(request.user, family, request.POST.get("code", ""))
+        take_on(caseworker, family, request.POST.get("code", ""))
     except TakeOnRefused:
         messages.error(request, _("The family's code is not right or has expired. Ask the family to open "
                                   "“Code for a caseworker” on its page and read you the code."))
@@ -83,14 +88,14 @@ def read_notices(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest) -> HttpResponse:
     """Make a one-time invitation code for a family (shown once, to read out or write down)."""
-    _require_caseworker(request)
+    caseworker = _require_caseworker(request)
     code = None
     if request.method == "POST":
-        invitation, plain = Invitation.issue(request.user)
+        invitation, plain = Invitation.issue(caseworker)
         record("invitation.created", object_type="invitation", object_id=invitation.pk,
-               actor=actor_for_user(request.user))
+               actor=actor_for_user(caseworker))
         code = format_code(plain)
-    invitations = Invitation.objects.filter(caseworker=request.user)[:50]
+    invitations = Invitation.objects.filter(caseworker=caseworker)[:50]
     return render(request, "web/caseworker/invite.html", {"code": code, "invitations": invitations})
 
 
@@ -99,9 +104,6 @@ def invite(request: HttpRequest) -> HttpResponse:
 def import_reports(request: HttpRequest) -> HttpResponse:
     """The registry import from an uploaded CSV/XLSX, with a readable report of rejected rows."""
     _require_caseworker(request)
-    from athar.registry.importing import import_reports as run_import
-    from athar.registry.models import Report
-
     form = ImportForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
     result = None
     if request.method == "POST" and form.is_valid():
@@ -133,8 +135,6 @@ def import_template(request: HttpRequest, fmt: str, lang: str) -> HttpResponse:
     _require_caseworker(request)
     if fmt not in TEMPLATE_TYPES or lang not in ("ar", "en"):
         raise Http404
-    from athar.registry.template import template_bytes
-
     response = HttpResponse(template_bytes(fmt, lang), content_type=TEMPLATE_TYPES[fmt])
     response["Content-Disposition"] = f'attachment; filename="athar-reports-template-{lang}.{fmt}"'
     response["Cache-Control"] = "private, no-store"

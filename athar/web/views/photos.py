@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.http import FileResponse, Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -24,23 +24,24 @@ from athar.archive.models import Case, Derivative
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
+from athar.registry.models import ReportPhoto
 from athar.web.media import derivative_url
 
 LEVEL_NAMES = {policy.FACE: "face", policy.BODY: "body"}
 
 
-def _private_file(relpath: str) -> HttpResponse:
+def _private_file(relpath: str) -> FileResponse:
     path = MediaStore(settings.MEDIA_ROOT).path(relpath)
     if not path.is_file():
         raise Http404
-    response = FileResponse(open(path, "rb"), content_type="image/jpeg")
+    response = FileResponse(open(path, "rb"), content_type="image/jpeg")  # noqa: SIM115 - FileResponse closes the file once sent
     response["Cache-Control"] = "private, no-store"
     response["X-Content-Type-Options"] = "nosniff"
     return response
 
 
 @require_GET
-def derivative(request: HttpRequest, derivative_id: int) -> HttpResponse:
+def derivative(request: HttpRequest, derivative_id: int) -> FileResponse:
     """A blurred copy of an archive photo, for whoever may see its case (nothing else here)."""
     item = get_object_or_404(Derivative.objects.select_related("photo__case"), pk=derivative_id)
     if item.kind not in policy.BLURRED_KINDS or not policy.may_view_derivative(request.user, item):
@@ -49,10 +50,8 @@ def derivative(request: HttpRequest, derivative_id: int) -> HttpResponse:
 
 
 @require_GET
-def report_photo(request: HttpRequest, photo_id: int, kind: str) -> HttpResponse:
+def report_photo(request: HttpRequest, photo_id: int, kind: str) -> FileResponse:
     """A photo of the person alive (``thumb`` or ``view``), for whoever may see its report."""
-    from athar.registry.models import ReportPhoto
-
     item = get_object_or_404(ReportPhoto.objects.select_related("report"), pk=photo_id)
     if kind not in ("thumb", "view") or kind not in item.derivatives or not policy.may_view_report_photo(request.user, item):
         raise Http404

@@ -14,6 +14,7 @@ from athar.accounts.models import Role
 from athar.archive.models import Archive, Case, Facility
 from athar.identification import policy
 from athar.identification import services as ident
+from athar.registry.models import Place, Report
 from athar.web import method as method_figures
 from athar.web.charts import bar_chart
 from athar.web.templatetags.athar_web import facility_label, place_name
@@ -63,12 +64,8 @@ def stats(request: HttpRequest) -> HttpResponse:
 
 
 def _reports_per_governorate() -> list[tuple[str, int]]:
-    from athar.registry.models import Report
-
     rows = (Report.objects.filter(is_current=True, erased_at=None).exclude(governorate_ref=None)
             .values("governorate_ref").annotate(n=Count("id")).order_by("-n"))
-    from athar.registry.models import Place
-
     places = Place.objects.in_bulk([r["governorate_ref"] for r in rows])
     return [(place_name(places[r["governorate_ref"]]), r["n"]) for r in rows]
 
@@ -77,8 +74,8 @@ def _reports_per_governorate() -> list[tuple[str, int]]:
 def dashboard(request: HttpRequest) -> HttpResponse:
     """Each role's start page."""
     role = policy.role_of(request.user)
-    target = {
+    targets: dict[str, str] = {
         Role.FAMILY: "web:family_home", Role.CASEWORKER: "web:caseworker_home",
         Role.REVIEWER: "web:review_queue", Role.ARCHIVIST: "web:archives", Role.ADMIN: "web:review_queue",
-    }.get(role, "web:home")
-    return redirect(target)
+    }
+    return redirect(targets.get(role, "web:home"))

@@ -12,9 +12,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from athar.accounts.models import Role
+from athar.accounts.models import Role, User, signed_in
 from athar.archive.models import Agency, Facility
 from athar.identification import policy
+from athar.registry.models import Place
+from athar.registry.places import ensure_governorates
 from athar.web import forms as web_forms
 from athar.web.filing import add_photo, file_report
 from athar.web.templatetags.athar_web import facility_label, place_name
@@ -37,9 +39,6 @@ def _steps_for(user: Any) -> list[tuple[str, Any, Any]]:
 
 def _form_kwargs(request: HttpRequest, name: str) -> dict[str, Any]:
     if name == "birth":
-        from athar.registry.models import Place
-        from athar.registry.places import ensure_governorates
-
         ensure_governorates()
         govs = Place.objects.filter(level=Place.Level.GOVERNORATE).order_by("pcode")
         return {"governorates": [(str(p.pk), place_name(p)) for p in govs]}
@@ -106,9 +105,10 @@ def step(request: HttpRequest, step: str) -> HttpResponse:
 
 
 def _finish(request: HttpRequest, draft: dict[str, Any], uploads: list[Any]) -> HttpResponse:
-    user = request.user
+    user = signed_in(request.user)
+    family: User | None
     if policy.is_family(user):
-        family, caseworker = user, getattr(user, "caseworker", None)
+        family, caseworker = user, user.caseworker
     else:
         family = policy.families_of(user).filter(pk=draft.get("family")).first() if draft.get("family") else None
         caseworker = user
@@ -129,8 +129,6 @@ def _finish(request: HttpRequest, draft: dict[str, Any], uploads: list[Any]) -> 
 
 
 def _place_names() -> list[str]:
-    from athar.registry.models import Place
-
     return [place_name(p) for p in Place.objects.filter(level__in=["governorate", "district"]).order_by("name_en")[:200]]
 
 

@@ -10,7 +10,11 @@ from PIL import Image, ImageEnhance, ImageFilter
 
 from athar.matching.faces import FacePipeline, family_face, get_face_model
 from athar.matching.faces.onnx_models import (
-    ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION, ONNX_EMBEDDER_VERSION, model_file, sha256_of,
+    ARCHIVE_EMBEDDER_FILE,
+    ARCHIVE_EMBEDDER_VERSION,
+    ONNX_EMBEDDER_VERSION,
+    model_file,
+    sha256_of,
 )
 
 PROVENANCE = Path(model_file("fr_feature.onnx")).with_name("PROVENANCE.md")

@@ -129,7 +129,7 @@ def test_tiles_cover_the_photo_and_end_small_enough(size: tuple[int, int]) -> No
     default = tile_grid(width, height)  # one level: 2×2 tiles of 0.6 of the photo
     assert len(default) == 4 and {(w, h) for _, _, w, h in default} == {(min(width, -(-width * 6 // 10)), min(height, -(-height * 6 // 10)))}
     tiles = tile_grid(width, height, max_side=640)
-    assert all(0 <= x and 0 <= y and x + w <= width and y + h <= height for x, y, w, h in tiles)
+    assert all(x >= 0 and y >= 0 and x + w <= width and y + h <= height for x, y, w, h in tiles)
     finest = min(w * h for _, _, w, h in tiles)
     fine = [(x, y, w, h) for x, y, w, h in tiles if w * h == finest]
     assert max(max(w, h) for _, _, w, h in fine) <= 640

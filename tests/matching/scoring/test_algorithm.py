@@ -12,7 +12,6 @@ from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts, load_algo
 from athar.matching.scoring.algorithm import Algorithm
 from athar.matching.scoring.features import FEATURES
 
-
 AGENCIES = ["military-intelligence", "military-intelligence", "general-intelligence"]
 
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from athar.archive.facilities import starting_table
-import numpy as np
-
 from athar.matching.scoring.evaluation import Outcome, identification_metrics, outcome_for
 from athar.matching.scoring.places import FacilityTable
 
