@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date, datetime
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from django.db.models import Count
@@ -36,7 +36,7 @@ class ErrorOut(Schema):
 REFUSALS: dict[int, type[Schema]] = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
 
 
-class SearchStatus(str, Enum):
+class SearchStatus(StrEnum):
     """Where a report's search stands (``status_label`` says it in the requested language)."""
 
     AWAITING_CASEWORKER = "awaiting_caseworker"
@@ -48,7 +48,7 @@ class SearchStatus(str, Enum):
     PUBLISHED = "published"
 
 
-class VerdictIn(str, Enum):
+class VerdictIn(StrEnum):
     """A family's answer on a candidate: this is him/her (yes), not him/her (no), not sure (unsure)."""
 
     YES = "yes"

@@ -42,7 +42,7 @@ class ApiLanguageMiddleware:
             return self.get_response(request)
         language = api_language(request)
         translation.activate(language)
-        setattr(request, "LANGUAGE_CODE", language)  # as LocaleMiddleware does
+        request.LANGUAGE_CODE = language  # as LocaleMiddleware does
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
         return response

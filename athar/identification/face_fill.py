@@ -7,8 +7,9 @@ faces themselves. ``cache_dir`` (optional) reuses vectors computed before for th
 from __future__ import annotations
 
 import base64
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 from django.conf import settings

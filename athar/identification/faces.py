@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import base64
-from typing import Iterable
+from collections.abc import Iterable
 
 import numpy as np
 import numpy.typing as npt

@@ -17,7 +17,8 @@ import inspect
 import logging
 import time
 from collections import Counter, defaultdict
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pandas as pd
 from django.db import connection, transaction

@@ -78,7 +78,7 @@ class PlaceResolver:
     index: dict[str, int] = field(default_factory=dict)
 
     @classmethod
-    def load(cls) -> "PlaceResolver":
+    def load(cls) -> PlaceResolver:
         ensure_governorates()
         resolver = cls()
         order = {Place.Level.SUBDISTRICT: 0, Place.Level.COMMUNITY: 0, Place.Level.DISTRICT: 1,

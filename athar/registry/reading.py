@@ -24,7 +24,7 @@ class Table:
     skipped_rows: list[int]
     warnings: list[str] = field(default_factory=list)
 
-    def without(self, columns: set[str]) -> "Table":
+    def without(self, columns: set[str]) -> Table:
         """The same table with some columns left out."""
         header = [h for h in self.header if h not in columns]
         rows = [CsvRow(r.number, {k: v for k, v in r.values.items() if k not in columns}, r.extra)

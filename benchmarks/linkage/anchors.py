@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import pandas as pd
@@ -45,16 +46,13 @@ def splink_default_raw(ids: pd.Series, full_names: pd.Series, birth_years: pd.Se
     }
     db_api = DuckDBAPI()
     linker = Linker(db_api.register(df), settings, log_level=None)
-    try:
+    # No exact pairs at all: Splink cannot estimate λ, and the default stands.
+    with contextlib.suppress(Exception):
         linker.training.estimate_probability_two_random_records_match([block_on("first_raw", "last_raw")], recall=0.7)
-    except Exception:  # noqa: BLE001 - no exact pairs at all: Splink cannot estimate λ
-        pass
     linker.training.estimate_u_using_random_sampling(max_pairs=1e6, seed=1)
     for rule in (block_on("first_raw"), block_on("last_raw")):
-        try:
+        with contextlib.suppress(Exception):  # an anchor: keep whatever could be trained
             linker.training.estimate_parameters_using_expectation_maximisation(rule)
-        except Exception:  # noqa: BLE001 - an anchor: keep whatever could be trained
-            pass
     try:
         pairs = linker.inference.predict(threshold_match_probability=threshold).as_pandas_dataframe()
     except ValueError:  # EM drove λ to 1: the default model failed on this data

@@ -14,7 +14,13 @@ import resource
 import sys
 import time
 
-from athar.matching.linkage import evaluate_clusters, generate_reports, link_reports, prepare_reports, template_to_linkage_input
+from athar.matching.linkage import (
+    evaluate_clusters,
+    generate_reports,
+    link_reports,
+    prepare_reports,
+    template_to_linkage_input,
+)
 
 
 def cpu_seconds() -> float:

@@ -89,8 +89,9 @@ def test_a_command_without_actions_takes_its_arguments_directly(registered: Any)
 def test_every_athar_command_is_a_registered_group() -> None:
     """No command is written another way: every athar management command is a GroupCommand shell
     whose group the owning app registered."""
-    from athar.cli import athar_commands
     from django.core.management import get_commands, load_command_class
+
+    from athar.cli import athar_commands
 
     for name in athar_commands():
         shell = load_command_class(get_commands()[name], name)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import asdict, dataclass, replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +39,7 @@ class Calibration:
     several: dict[str, Any] | None = None
     photos: str = "one"  # which fit this is: "one" or "several"
 
-    def for_photos(self, count: int) -> "Calibration":
+    def for_photos(self, count: int) -> Calibration:
         """The calibration of a query made of ``count`` family photos (one fit, or the several fit)."""
         if count < 2 or not self.several:
             return self
@@ -68,7 +68,7 @@ def calibration_path(model_name: str) -> Path:
     return DATA_DIR / f"{model_name}.json"
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_calibration(model_name: str) -> Calibration:
     """The fitted calibration for an embedding model (FileNotFoundError if none)."""
     raw = json.loads(calibration_path(model_name).read_text(encoding="utf-8"))

@@ -38,14 +38,14 @@ class Box:
     def area(self) -> float:
         return self.width * self.height
 
-    def overlap(self, other: "Box") -> float:
+    def overlap(self, other: Box) -> float:
         """Intersection over the smaller box: a box inside another is the same face."""
         w = min(self.right, other.right) - max(self.left, other.left)
         h = min(self.bottom, other.bottom) - max(self.top, other.top)
         smaller = min(self.area, other.area)
         return max(0.0, w) * max(0.0, h) / smaller if smaller > 0 else 0.0
 
-    def iou(self, other: "Box") -> float:
+    def iou(self, other: Box) -> float:
         """Intersection over union: how we decide two detections are one face."""
         w = min(self.right, other.right) - max(self.left, other.left)
         h = min(self.bottom, other.bottom) - max(self.top, other.top)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +37,7 @@ def dlib_model_path(filename: str) -> Path:
     return path
 
 
-@lru_cache(maxsize=None)
+@cache
 def _dlib() -> Any:
     import dlib
 

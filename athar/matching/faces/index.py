@@ -61,7 +61,7 @@ class FaceIndex:
         self._index = faiss.IndexIDMap2(ivf)
 
     @classmethod
-    def for_size(cls, model_name: str, model_version: str, dim: int, expected: int) -> "FaceIndex":
+    def for_size(cls, model_name: str, model_version: str, dim: int, expected: int) -> FaceIndex:
         """Exact search for archives up to EXACT_UP_TO faces, IVF beyond."""
         return cls(model_name, model_version, dim, "flat" if expected <= EXACT_UP_TO else "ivf")
 
@@ -108,7 +108,7 @@ class FaceIndex:
         (directory / SIDECAR).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     @classmethod
-    def load(cls, directory: Path, model_name: str | None = None) -> "FaceIndex":
+    def load(cls, directory: Path, model_name: str | None = None) -> FaceIndex:
         """Read an index; refuses one built by another model than ``model_name``."""
         directory = Path(directory)
         meta = json.loads((directory / SIDECAR).read_text(encoding="utf-8"))

@@ -11,7 +11,7 @@ name and version, so vectors from different models are never compared.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from .datatypes import Detector, Embedder, Landmarker
 
@@ -59,7 +59,7 @@ class FaceModel:
         return self.embedder.dim
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_face_model(name: str = DEFAULT_MODEL) -> FaceModel:
     """Build (once per process) the named model; model files are loaded from disk only."""
     from .dlib_models import Dlib5Landmarker, DlibEmbedder, HogDetector

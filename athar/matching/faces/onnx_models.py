@@ -14,7 +14,7 @@ uses it from an ``npm pack`` copy. The used files are vendored in ``models/``
 from __future__ import annotations
 
 import hashlib
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -66,12 +66,12 @@ def sha256_of(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-@lru_cache(maxsize=None)
+@cache
 def _session(filename: str) -> Any:
     return _session_at(str(model_file(filename)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _session_at(path: str) -> Any:
     import onnxruntime as ort
 

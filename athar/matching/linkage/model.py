@@ -63,7 +63,7 @@ class LinkageModel:
         return path
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "LinkageModel":
+    def from_dict(cls, data: dict[str, Any]) -> LinkageModel:
         if data.get("algorithm") != ALGORITHM:
             raise ValueError(f"not an {ALGORITHM} model: {data.get('algorithm')!r}")
         if int(data.get("version", -1)) != VERSION:
@@ -73,11 +73,11 @@ class LinkageModel:
                    int(data.get("trained_rows", 0)))
 
     @classmethod
-    def from_json(cls, text: str) -> "LinkageModel":
+    def from_json(cls, text: str) -> LinkageModel:
         return cls.from_dict(json.loads(text))
 
     @classmethod
-    def load(cls, path: str | Path) -> "LinkageModel":
+    def load(cls, path: str | Path) -> LinkageModel:
         return cls.from_json(Path(path).read_text(encoding="utf-8"))
 
 

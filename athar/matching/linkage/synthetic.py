@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import csv
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterator
 
 import pandas as pd
 import yaml

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
 import yaml
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_table(name: str) -> Any:
     """Parsed content of ``data/<name>.yaml``; cached for the life of the process."""
     text = resources.files("athar.matching.names").joinpath("data").joinpath(f"{name}.yaml").read_text("utf-8")

@@ -120,9 +120,8 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     if fused:
         return rest, True
     if (word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word[2] not in "aeiouyw"
-            and word not in p["not_article_latin"]):
-        if variant_index().canonical("la:" + latin_key(word)) is None:
-            return word[2:], True
+            and word not in p["not_article_latin"] and variant_index().canonical("la:" + latin_key(word)) is None):
+        return word[2:], True
     return word, False
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -84,7 +84,7 @@ class Algorithm:
     refine: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, raw: dict[str, Any]) -> "Algorithm":
+    def from_dict(cls, raw: dict[str, Any]) -> Algorithm:
         return cls(raw["name"], raw["version"], raw["weights"], raw["face"], raw["prior_in_archive"],
                    raw["likely_match_probability"], raw["shortlist_min_score"], raw.get("meta", {}),
                    raw.get("refine", {}))
@@ -193,7 +193,7 @@ def _row(table: CaseTable, pos: int) -> CaseTable:
                    number=table.number[sl], mark_matrix=table.mark_matrix[sl], has_marks=table.has_marks[sl])
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_algorithm(name: str = DEFAULT_ALGORITHM) -> Algorithm:
     """A shipped algorithm by name (``algorithms/<name>.json``)."""
     path = resources.files("athar.matching.scoring").joinpath(f"algorithms/{name}.json")

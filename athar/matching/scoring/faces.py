@@ -23,7 +23,7 @@ class CaseFaces:
     model: str = ""
 
     @classmethod
-    def build(cls, per_case: dict[int, npt.NDArray[np.float32]], cases: int, dim: int, model: str = "") -> "CaseFaces":
+    def build(cls, per_case: dict[int, npt.NDArray[np.float32]], cases: int, dim: int, model: str = "") -> CaseFaces:
         """``per_case``: case position → (k, dim) unit vectors."""
         items = sorted((pos, v) for pos, v in per_case.items() if len(v))
         if not items:

@@ -8,8 +8,8 @@ that follows their precision (a day or a month: 1; a year only: 6 around mid-yea
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -96,7 +96,7 @@ class CaseTable:
         return len(self.records)
 
     @classmethod
-    def build(cls, records: Iterable[CaseRecord]) -> "CaseTable":
+    def build(cls, records: Iterable[CaseRecord]) -> CaseTable:
         recs = list(records)
         fac_codes, fac_idx = _codes([r.facility_code for r in recs])
         ag_codes, ag_idx = _codes([r.agency_code for r in recs])

@@ -9,8 +9,8 @@ The face feature is continuous (a cosine similarity mapped to a log-likelihood r
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 import numpy as np
 import numpy.typing as npt

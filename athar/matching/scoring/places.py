@@ -8,8 +8,9 @@ all name facility 235; "الأمن العسكري" names an agency.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from athar.matching.facilities import alias_keys, facility_key, normalise_name
 
@@ -26,7 +27,7 @@ class FacilityTable:
     agency_by_name: dict[str, str]
 
     @classmethod
-    def from_rows(cls, facilities: Iterable[dict[str, Any]], agencies: Iterable[dict[str, Any]]) -> "FacilityTable":
+    def from_rows(cls, facilities: Iterable[dict[str, Any]], agencies: Iterable[dict[str, Any]]) -> FacilityTable:
         by_number, by_name, agency_of, agency_by_name = {}, {}, {}, {}
         for a in agencies:
             for key in alias_keys([a["code"], a.get("name_en", ""), a.get("name_ar", ""), *a.get("aliases", [])]):
