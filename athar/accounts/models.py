@@ -43,6 +43,7 @@ PUBLISH_ROLES = frozenset({Role.CASEWORKER, Role.REVIEWER, Role.ADMIN})
 ARCHIVE_ROLES = frozenset({Role.ARCHIVIST, Role.ADMIN})
 FILE_ROLES = frozenset({Role.FAMILY, Role.CASEWORKER, Role.ADMIN})  # file and edit reports
 CASEWORK_ROLES = frozenset({Role.CASEWORKER, Role.ADMIN})  # take on and look after families
+ADMIN_ROLES = frozenset({Role.ADMIN})  # manage accounts, read the audit log
 
 
 def login_for(email: str | None = None, phone: str | None = None) -> str:

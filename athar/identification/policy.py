@@ -24,7 +24,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from athar.accounts.models import (
-    ARCHIVE_ROLES, CLAIM_ROLES, FILE_ROLES, REVIEW_ROLES, STAFF_ROLES, Role, User,
+    ADMIN_ROLES, ARCHIVE_ROLES, CASEWORK_ROLES, CLAIM_ROLES, FILE_ROLES, REVIEW_ROLES, STAFF_ROLES, Role, User,
 )
 from athar.archive.models import Case, Derivative
 from athar.identification.models import Candidate, Ranking
@@ -63,6 +63,15 @@ def can_review(user: Any) -> bool:
 
 def can_archive(user: Any) -> bool:
     return has_role(user, *ARCHIVE_ROLES)
+
+
+def can_administer(user: Any) -> bool:
+    """Manage accounts and read the audit log."""
+    return has_role(user, *ADMIN_ROLES)
+
+
+def can_casework(user: Any) -> bool:
+    return has_role(user, *CASEWORK_ROLES)
 
 
 def can_file_reports(user: Any) -> bool:

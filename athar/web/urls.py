@@ -4,6 +4,7 @@ from django.urls import path
 
 from athar.web import converters
 from athar.web.views import (
+    administration,
     archivist,
     candidates,
     caseworker,
@@ -74,4 +75,12 @@ urlpatterns = [
     path("archive/ingests/", archivist.ingest_runs, name="ingest_runs"),
     path("archive/ingests/<int:run_id>/", archivist.ingest_run, name="ingest_run"),
     path("archive/verify/", archivist.verify, name="verify"),
+    # administrators
+    path("admin/users/", administration.user_list, name="admin_users"),
+    path("admin/users/new/", administration.user_new, name="admin_user_new"),
+    path("admin/users/<int:user_id>/", administration.user_detail, name="admin_user"),
+    path("admin/users/<int:user_id>/active/", administration.user_active, name="admin_user_active"),
+    path("admin/users/<int:user_id>/two-factor/", administration.user_reset_two_factor, name="admin_user_2fa"),
+    path("admin/audit/", administration.audit_log, name="audit_log"),
+    path("admin/audit/verify/", administration.audit_verify, name="audit_verify"),
 ]

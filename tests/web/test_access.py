@@ -38,6 +38,8 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "take_family": {"user_id": world.family.pk},
         "report_export": {"report_id": world.report.pk}, "report_erase": {"report_id": world.report.pk},
         "publication": {"identification_id": 1},
+        "admin_user": {"user_id": world.reviewer.pk}, "admin_user_active": {"user_id": world.reviewer.pk},
+        "admin_user_2fa": {"user_id": world.reviewer.pk},
     }
 
 
@@ -157,7 +159,7 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
                    "compare": {"identification_id": claims.Identification.objects.get().pk},
                    "publication": {"identification_id": claims.Identification.objects.get().pk}})
     audiences = {"family": world.family, "caseworker": world.caseworker, "reviewer": world.reviewer,
-                 "archivist": world.archivist}
+                 "archivist": world.archivist, "admin": world.admin}
     seen_ok = set()
     for user in audiences.values():
         client = client_for(user)
@@ -170,4 +172,4 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
                 seen_ok.add(name)
     assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
             "caseworker_home", "family_home", "import", "invite", "verify", "link_review", "report_export",
-            "report_erase", "publication"} <= seen_ok
+            "report_erase", "publication", "admin_users", "admin_user", "admin_user_new", "audit_log"} <= seen_ok

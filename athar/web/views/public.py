@@ -78,6 +78,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     role = policy.role_of(request.user)
     target = {
         Role.FAMILY: "web:family_home", Role.CASEWORKER: "web:caseworker_home",
-        Role.REVIEWER: "web:review_queue", Role.ARCHIVIST: "web:archives", Role.ADMIN: "web:review_queue",
+        Role.REVIEWER: "web:review_queue", Role.ARCHIVIST: "web:archives", Role.ADMIN: "web:admin_users",
     }.get(role, "web:home")
     return redirect(target)
