@@ -200,6 +200,9 @@ class Invitation(models.Model):
     used_by = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="invitation")
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Who it was made for, in the caseworker's words, so the list says which family holds which code
+    # (kept here only, never in the audit chain).
+    label = models.CharField(max_length=120, blank=True, verbose_name=_("made for"))
 
     objects = InvitationQuerySet.as_manager()
 
@@ -210,12 +213,12 @@ class Invitation(models.Model):
         verbose_name_plural = _("invitations")
 
     @classmethod
-    def issue(cls, caseworker: object) -> tuple["Invitation", str]:
+    def issue(cls, caseworker: object, label: str = "") -> tuple["Invitation", str]:
         """A new invitation and its plain code (shown once, never stored)."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         while code.isdigit():  # all digits would read as a phone number at sign-in
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        invitation = cls.objects.create(code_hash=code_hash(code), caseworker=caseworker,
+        invitation = cls.objects.create(code_hash=code_hash(code), caseworker=caseworker, label=label.strip()[:120],
                                         expires_at=timezone.now() + timedelta(days=INVITATION_DAYS))
         return invitation, code
 

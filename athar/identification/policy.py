@@ -159,13 +159,25 @@ def candidates_for_reports(reports: QuerySet[Report], for_family: bool = False) 
 def candidates_visible_to(user: Any) -> QuerySet[Candidate]:
     """Candidates ranked from the reports this user may see, each from that report's own evidence
     (never from another family's report linked to the same person); families only likely matches,
-    and only once a caseworker has taken them on. Reviewers and administrators see every ranking."""
+    and only once a caseworker has taken them on. Caseworkers see every ranked case of their
+    reports (the staff candidate list: they judge the ranking with the family; the family's own
+    pages still list likely matches only). Reviewers and administrators see every ranking."""
     role = role_of(user)
     if role in REVIEW_ROLES:
         return Candidate.objects.all()
-    if role == Role.CASEWORKER or (role == Role.FAMILY and taken_on(user)):
+    if role == Role.CASEWORKER:
+        return candidates_for_reports(reports_visible_to(user))
+    if role == Role.FAMILY and taken_on(user):
         return candidates_for_reports(reports_visible_to(user), for_family=True)
     return Candidate.objects.none()
+
+
+def staff_candidates(user: Any, report: Any) -> QuerySet[Candidate]:
+    """Every ranked case of the report's own current ranking, best first, for its caseworker or an
+    administrator (none for anyone else)."""
+    if not has_role(user, *CASEWORK_ROLES) or not can_view_report(user, report):
+        return Candidate.objects.none()
+    return candidates_for_reports(Report.objects.filter(pk=report.pk))
 
 
 def can_view_candidate(user: Any, candidate: Any) -> bool:

@@ -109,6 +109,16 @@ def candidate_view(candidate: Any, reports: QuerySet[Any] | None = None) -> dict
             "likely": candidate.likely_match}
 
 
+def candidate_scale(candidate: Any) -> dict[str, Any]:
+    """For staff: the candidate's probability as a per cent and what it means."""
+    return comparison.score_scale(candidate)
+
+
+def candidate_reasons(candidate: Any) -> list[dict[str, Any]]:
+    """For staff: the candidate's reasons in the page's language."""
+    return comparison.reason_rows(candidate.reasons)
+
+
 def reason_text(reason: Any) -> str:
     if isinstance(reason, dict):
         return str(reason.get("detail") or reason.get("feature") or "")
@@ -300,3 +310,28 @@ def publish(identification_id: int, user: Any) -> Any:
 
 def open_inform_tasks(user: Any) -> list[Any]:
     return list(notices.open_tasks(user)[:50])
+
+
+# ---- caseworkers: the staff candidate list of one report ----------------------------------------
+
+def staff_candidate_list(user: Any, report: Any, facility: Any = None, since: Any = None, until: Any = None,
+                         sex: str = "") -> dict[str, Any]:
+    """Every ranked case of the report's own current ranking (best first) with its probability on
+    a stated scale, its reasons and the facts side by side; filtered by the case's facility, the
+    day it was photographed and its sex. Empty for anyone but the report's caseworker or an admin."""
+    rows = policy.staff_candidates(user, report).select_related("case__facility__agency", "ranking")
+    ranked = rows.count()
+    if facility is not None:
+        rows = rows.filter(case__facility=facility)
+    if since:
+        rows = rows.filter(case__photographed__gte=since)
+    if until:
+        rows = rows.filter(case__photographed__lte=until)
+    if sex:
+        rows = rows.filter(case__sex=sex)
+    ranking = current_rankings(Report.objects.filter(pk=report.pk)).first()
+    items = [{"obj": c, "case": c.case, "scale": comparison.score_scale(c),
+              "reasons": comparison.reason_rows(c.reasons), "facts": comparison.facts_side_by_side(report, c.case)}
+             for c in rows]
+    return {"report": report, "ranking": ranking, "ranked": ranked, "items": items,
+            "threshold": comparison.percent(comparison.likely_threshold(ranking.algorithm)) if ranking else ""}
