@@ -23,6 +23,19 @@ class InvitationUnusable(Exception):
     """The code is unknown, expired, revoked or already used (one message for all of them)."""
 
 
+def revoke_invitation(invitation: Invitation, by: User) -> bool:
+    """The caseworker who made it takes back an unused invitation (one conditional UPDATE, so a
+    redemption at the same moment either wins the code or finds it revoked). Audited. False when
+    it was already used, revoked or expired; PermissionError for anyone but its caseworker."""
+    if invitation.caseworker_id != by.pk:
+        raise PermissionError("only the caseworker who made an invitation can revoke it")
+    with transaction.atomic():
+        revoked = Invitation.objects.usable().filter(pk=invitation.pk).update(revoked_at=timezone.now())
+        if revoked:
+            record("invitation.revoked", object_type="invitation", object_id=invitation.pk, actor=actor_for_user(by))
+    return bool(revoked)
+
+
 def phone_taken(phone: str) -> bool:
     return bool(phone) and User.objects.filter(login=phone).exists()
 

@@ -45,6 +45,7 @@ PUBLISH_ROLES = frozenset({Role.CASEWORKER, Role.REVIEWER, Role.ADMIN})
 ARCHIVE_ROLES = frozenset({Role.ARCHIVIST, Role.ADMIN})
 FILE_ROLES = frozenset({Role.FAMILY, Role.CASEWORKER, Role.ADMIN})  # file and edit reports
 CASEWORK_ROLES = frozenset({Role.CASEWORKER, Role.ADMIN})  # take on and look after families
+ADMIN_ROLES = frozenset({Role.ADMIN})  # manage accounts, read the audit log
 
 
 def login_for(email: str | None = None, phone: str | None = None) -> str:
@@ -209,6 +210,9 @@ class Invitation(models.Model):
     used_by = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="invitation")
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Who it was made for, in the caseworker's words, so the list says which family holds which code
+    # (kept here only, never in the audit chain).
+    label = models.CharField(max_length=120, blank=True, verbose_name=_("made for"))
 
     objects = InvitationQuerySet.as_manager()
 
@@ -219,12 +223,12 @@ class Invitation(models.Model):
         verbose_name_plural = _("invitations")
 
     @classmethod
-    def issue(cls, caseworker: User) -> tuple[Invitation, str]:
+    def issue(cls, caseworker: User, label: str = "") -> tuple[Invitation, str]:
         """A new invitation and its plain code (shown once, never stored)."""
         code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         while code.isdigit():  # all digits would read as a phone number at sign-in
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-        invitation = cls.objects.create(code_hash=code_hash(code), caseworker=caseworker,
+        invitation = cls.objects.create(code_hash=code_hash(code), caseworker=caseworker, label=label.strip()[:120],
                                         expires_at=timezone.now() + timedelta(days=INVITATION_DAYS))
         return invitation, code
 

@@ -7,18 +7,15 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from django.contrib.auth.password_validation import validate_password
-from django.core.exceptions import ValidationError
-
 from athar.accounts.caseworkers import reassign, take_on
-from athar.accounts.models import Role, User, login_for
+from athar.accounts.models import Role, User
 from athar.accounts.second_factor import (
     confirm_identity,
     qr_svg,
     read_identity,
     start_enrolment,
 )
-from athar.audit.chain import record
+from athar.accounts.users import PasswordRefused, create_account
 from athar.core.command import subcommand
 from athar.core.errors import UserError
 
@@ -37,25 +34,14 @@ def _arguments(parser: ArgumentParser) -> None:
 @subcommand("user", "add", "Create an account with a role (family, caseworker, reviewer, archivist, admin).",
             arguments=_arguments)
 def user_add(options: dict[str, Any]) -> dict[str, Any]:
-    login = login_for(options.get("email"), options.get("phone"))
-    if User.objects.filter(login=login).exists():
-        raise UserError(f"an account for {login} already exists")
     password = sys.stdin.readline().rstrip("\n") if options.get("password_stdin") else None
-    if password:
-        try:
-            validate_password(password)
-        except ValidationError as exc:
-            raise UserError("password refused: " + " ".join(exc.messages)) from exc
-    role = options["role"]
-    user = User.objects.create_user(
-        login, password, email=options.get("email") or "", phone=login if options.get("phone") else "",
-        role=role, display_name=options.get("name", ""), is_staff=role == Role.ADMIN,
-        is_superuser=role == Role.ADMIN,
-    )
-    record("user.created", object_type="user", object_id=user.pk, data={"role": role})
-    result: dict[str, Any] = {"user_id": user.pk, "login": login, "role": role}
-    if options.get("totp") or user.needs_two_factor:
-        result.update(start_enrolment(user, via="cli"))
+    try:
+        result = create_account(None, role=options["role"], email=options.get("email") or "",
+                                phone=options.get("phone") or "", name=options.get("name", ""),
+                                password=password, totp=bool(options.get("totp")), via="cli")
+    except PasswordRefused as exc:
+        raise UserError(f"password refused: {exc}") from exc
+    result.pop("user")
     return result
 
 

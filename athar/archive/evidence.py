@@ -5,11 +5,13 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import tempfile
+import zipfile
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from django.conf import settings
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Min, Q, QuerySet
 from django.utils import timezone
 
 from athar.archive.facilities import facility_key
@@ -64,6 +66,51 @@ def export_evidence(sightings: QuerySet[PhotoSighting], out_dir: Path, scope: di
     }
     (out_dir / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
     return {"out_dir": str(out_dir), "files": len(files), "audit_chain_head": manifest["audit_chain_head"]}
+
+
+def case_scope(case: Case) -> tuple[QuerySet[PhotoSighting], dict[str, Any]]:
+    """The sightings and the manifest's scope for one case's export."""
+    return (PhotoSighting.objects.filter(case=case),
+            {"type": "case", "id": str(case.pk), "label": case.label, "facility": case.facility.code})
+
+
+def facility_scope(facility: Facility) -> tuple[QuerySet[PhotoSighting], dict[str, Any]]:
+    """The sightings and the manifest's scope for every case of a facility."""
+    return (PhotoSighting.objects.filter(case__facility=facility),
+            {"type": "facility", "id": str(facility.pk), "code": facility.code})
+
+
+def export_evidence_zip(sightings: QuerySet[PhotoSighting], scope: dict[str, Any], actor: str) -> tuple[IO[bytes], str]:
+    """The same export as ``export_evidence`` (audited the same way), as one zip in an anonymous
+    temporary file (gone when closed) and its file name. The folder inside the zip is what
+    ``sha256sum -c SHA256SUMS`` checks once unpacked."""
+    name = f"athar-evidence-{scope['type']}-{scope['id']}"
+    archive = tempfile.TemporaryFile(suffix=".zip")  # noqa: SIM115 - returned open; the response closes it
+    with tempfile.TemporaryDirectory(prefix="athar-evidence-") as folder:
+        out_dir = Path(folder) / name
+        export_evidence(sightings, out_dir, scope, actor=actor)
+        with zipfile.ZipFile(archive, "w", compression=zipfile.ZIP_STORED) as zipped:  # JPEGs do not shrink
+            for path in sorted(out_dir.rglob("*")):
+                if path.is_file():
+                    zipped.write(path, f"{name}/{path.relative_to(out_dir).as_posix()}")
+    archive.seek(0)
+    return archive, f"{name}.zip"
+
+
+def facility_overview(facility: Facility) -> dict[str, Any]:
+    """One facility at a glance: cases, photographs, cases by identification status, the first and
+    last day photographed, and cases per year photographed."""
+    cases = Case.objects.filter(facility=facility)
+    dates = cases.aggregate(first=Min("photographed"), last=Max("photographed"))
+    by_status = dict(cases.values_list("status").annotate(n=Count("id")).values_list("status", "n"))
+    years: dict[int, int] = {}
+    for day in cases.exclude(photographed=None).values_list("photographed", flat=True).iterator():
+        years[day.year] = years.get(day.year, 0) + 1
+    return {"facility": facility, "cases": cases.count(),
+            "photos": PhotoSighting.objects.filter(case__facility=facility).count(),
+            "by_status": [(status, label, by_status.get(status, 0)) for status, label in Case.Status.choices],
+            "first": dates["first"], "last": dates["last"], "undated": cases.filter(photographed=None).count(),
+            "years": sorted(years.items())}
 
 
 def _file_entry(sighting: PhotoSighting, relpath: str) -> dict[str, Any]:

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from athar.archive.evidence import (
+    case_scope,
     export_evidence,
     facility_by_code,
+    facility_scope,
     facility_stats,
     find_case,
 )
@@ -17,7 +19,7 @@ from athar.archive.face_eval import evaluate
 from athar.archive.face_indexing import index_photos, pending_photos, rebuild_index
 from athar.archive.face_search import search
 from athar.archive.ingest import IngestOptions, ingest
-from athar.archive.models import Archive, Photo, PhotoSighting
+from athar.archive.models import Archive, Photo
 from athar.archive.verify import verify_store
 from athar.core.command import command, progress_bar, subcommand
 from athar.core.errors import UserError
@@ -49,13 +51,9 @@ def _export_arguments(parser: ArgumentParser) -> None:
             arguments=_export_arguments)
 def export_evidence_command(options: dict[str, Any]) -> dict[str, Any]:
     if options.get("case"):
-        case = find_case(options["case"])
-        sightings = PhotoSighting.objects.filter(case=case)
-        scope = {"type": "case", "id": str(case.pk), "label": case.label, "facility": case.facility.code}
+        sightings, scope = case_scope(find_case(options["case"]))
     else:
-        facility = facility_by_code(options["facility"])
-        sightings = PhotoSighting.objects.filter(case__facility=facility)
-        scope = {"type": "facility", "id": str(facility.pk), "code": facility.code}
+        sightings, scope = facility_scope(facility_by_code(options["facility"]))
     return export_evidence(sightings, Path(options["out_dir"]), scope)
 
 

@@ -24,7 +24,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 
 from athar.accounts.models import (
+    ADMIN_ROLES,
     ARCHIVE_ROLES,
+    CASEWORK_ROLES,
     CLAIM_ROLES,
     FILE_ROLES,
     REVIEW_ROLES,
@@ -69,6 +71,15 @@ def can_review(user: Any) -> bool:
 
 def can_archive(user: Any) -> bool:
     return has_role(user, *ARCHIVE_ROLES)
+
+
+def can_administer(user: Any) -> bool:
+    """Manage accounts and read the audit log."""
+    return has_role(user, *ADMIN_ROLES)
+
+
+def can_casework(user: Any) -> bool:
+    return has_role(user, *CASEWORK_ROLES)
 
 
 def can_file_reports(user: Any) -> bool:
@@ -156,13 +167,25 @@ def candidates_for_reports(reports: QuerySet[Report], for_family: bool = False) 
 def candidates_visible_to(user: Any) -> QuerySet[Candidate]:
     """Candidates ranked from the reports this user may see, each from that report's own evidence
     (never from another family's report linked to the same person); families only likely matches,
-    and only once a caseworker has taken them on. Reviewers and administrators see every ranking."""
+    and only once a caseworker has taken them on. Caseworkers see every ranked case of their
+    reports (the staff candidate list: they judge the ranking with the family; the family's own
+    pages still list likely matches only). Reviewers and administrators see every ranking."""
     role = role_of(user)
     if role in REVIEW_ROLES:
         return Candidate.objects.all()
-    if role == Role.CASEWORKER or (role == Role.FAMILY and taken_on(user)):
+    if role == Role.CASEWORKER:
+        return candidates_for_reports(reports_visible_to(user))
+    if role == Role.FAMILY and taken_on(user):
         return candidates_for_reports(reports_visible_to(user), for_family=True)
     return Candidate.objects.none()
+
+
+def staff_candidates(user: Any, report: Any) -> QuerySet[Candidate]:
+    """Every ranked case of the report's own current ranking, best first, for its caseworker or an
+    administrator (none for anyone else)."""
+    if not has_role(user, *CASEWORK_ROLES) or not can_view_report(user, report):
+        return Candidate.objects.none()
+    return candidates_for_reports(Report.objects.filter(pk=report.pk))
 
 
 def can_view_candidate(user: Any, candidate: Any) -> bool:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from athar.audit.chain import actor_for_user
 from athar.core.labels import facility_label, partial_date, place_name
-from athar.identification import claims, conflicts, notices, policy
+from athar.identification import claims, comparison, conflicts, notices, policy
 from athar.identification.models import (
     Candidate,
     Claim,
@@ -110,6 +110,16 @@ def candidate_view(candidate: Any, reports: QuerySet[Any] | None = None) -> dict
             "likely": candidate.likely_match}
 
 
+def candidate_scale(candidate: Any) -> dict[str, Any]:
+    """For staff: the candidate's probability as a per cent and what it means."""
+    return comparison.score_scale(candidate)
+
+
+def candidate_reasons(candidate: Any) -> list[dict[str, Any]]:
+    """For staff: the candidate's reasons in the page's language."""
+    return comparison.reason_rows(candidate.reasons)
+
+
 def reason_text(reason: Any) -> str:
     """One reason in the reader's language ('Sex: the same'), never the matching core's English."""
     return reason_parts(reason)["label"]
@@ -150,22 +160,31 @@ def _provisional_person(candidate: Any, user: Any) -> Any:
 
 # ---- reviewers -------------------------------------------------------------------------------
 
-def open_identifications() -> list[Any]:
-    """Identifications waiting for review, with their approvals so far (the two-reviewer rule)."""
+def open_identifications(user: Any = None) -> list[Any]:
+    """Identifications waiting for review, with their approvals so far (the two-reviewer rule).
+    ``mine`` says why ``user`` may not review one now: "reviewed" (their live review is in: another
+    reviewer must decide) or "claimed" (not independent); "" when it waits for them."""
     model = Identification
     rows: list[Any] = list(model.objects.filter(status="under_review").select_related("case__facility").order_by("created_at")[:200])
+    reviewed = set(Review.objects.filter(identification__in=rows, reviewer=user, reversed_at__isnull=True)
+                   .values_list("identification_id", flat=True)) if user is not None else set()
     for row in rows:
         row.approvals = row.reviews.filter(reversed_at__isnull=True, decision="approve").count()
-        row.claim_count = Claim.objects.filter(person=row.person, case=row.case, withdrawn_at__isnull=True).count()
+        claims_on = Claim.objects.filter(person=row.person, case=row.case)
+        row.claim_count = claims_on.filter(withdrawn_at__isnull=True).count()
+        claimed = user is not None and claims_on.filter(by=user).exists()
+        row.mine = "reviewed" if row.pk in reviewed else "claimed" if claimed else ""
     return rows
 
 
-def recently_decided() -> list[Any]:
-    """Identifications no longer under review (published, rejected, withdrawn), newest first: a
-    decision can be reversed from their comparison page."""
-    model = Identification
-    return list(model.objects.exclude(status="under_review").select_related("case__facility")
-                .order_by("-status_changed_at")[:50])
+def recent_decisions(user: Any = None, limit: int = 50) -> list[Any]:
+    """The reviewers' decisions (reviews), newest first, each with its identification and whether
+    ``user`` made it (``by_me``); reversed ones stay listed, marked, because they were decisions."""
+    rows = list(Review.objects.select_related("identification__case__facility")
+                .order_by("-created_at", "-pk")[:limit])
+    for row in rows:
+        row.by_me = user is not None and row.reviewer_id == user.pk
+    return rows
 
 
 def recently_resolved_conflicts() -> list[Any]:
@@ -204,8 +223,9 @@ def open_conflicts() -> list[Any]:
     return rows
 
 
-def identification_view(identification_id: int) -> dict[str, Any] | None:
-    """Everything the comparison page needs for one identification."""
+def identification_view(identification_id: int, user: Any = None) -> dict[str, Any] | None:
+    """Everything the comparison page needs for one identification; ``my_review`` is ``user``'s live
+    review and ``claimed_by_me`` whether ``user`` claimed it (then they may not decide)."""
     model = Identification
     ident = model.objects.filter(pk=identification_id).select_related("case__facility", "person").first()
     if ident is None:
@@ -217,10 +237,16 @@ def identification_view(identification_id: int) -> dict[str, Any] | None:
     reviews = list(ident.reviews.filter(reversed_at__isnull=True).order_by("created_at"))
     conflicts = list(Conflict.objects.filter(Q(person=ident.person) | Q(case=ident.case),
                                                        resolved_at__isnull=True))
-    return {"obj": ident, "case": ident.case, "reports": reports, "report": reports[0] if reports else None,
+    report = reports[0] if reports else None
+    mine = next((r for r in reviews if user is not None and r.reviewer_id == user.pk), None)
+    return {"obj": ident, "case": ident.case, "reports": reports, "report": report,
             "reasons": [reason_text(r) for r in (candidate.reasons if candidate else [])],
+            "reason_rows": comparison.reason_rows(candidate.reasons if candidate else []),
+            "scale": comparison.score_scale(candidate) if candidate else None,
+            "facts": [comparison.facts_side_by_side(r, ident.case) for r in reports],
             "score": candidate.score if candidate else None, "claims": claims, "reviews": reviews,
-            "approvals": sum(1 for r in reviews if r.decision == "approve"), "conflicts": conflicts}
+            "approvals": sum(1 for r in reviews if r.decision == "approve"), "conflicts": conflicts,
+            "my_review": mine, "claimed_by_me": user is not None and any(c.by_id == user.pk for c in claims)}
 
 
 def decide(identification: Any, user: Any, decision: str, reason: str) -> Any:
@@ -284,3 +310,28 @@ def publish(identification_id: int, user: Any) -> Any:
 
 def open_inform_tasks(user: Any) -> list[Any]:
     return list(notices.open_tasks(user)[:50])
+
+
+# ---- caseworkers: the staff candidate list of one report ----------------------------------------
+
+def staff_candidate_list(user: Any, report: Any, facility: Any = None, since: Any = None, until: Any = None,
+                         sex: str = "") -> dict[str, Any]:
+    """Every ranked case of the report's own current ranking (best first) with its probability on
+    a stated scale, its reasons and the facts side by side; filtered by the case's facility, the
+    day it was photographed and its sex. Empty for anyone but the report's caseworker or an admin."""
+    rows = policy.staff_candidates(user, report).select_related("case__facility__agency", "ranking")
+    ranked = rows.count()
+    if facility is not None:
+        rows = rows.filter(case__facility=facility)
+    if since:
+        rows = rows.filter(case__photographed__gte=since)
+    if until:
+        rows = rows.filter(case__photographed__lte=until)
+    if sex:
+        rows = rows.filter(case__sex=sex)
+    ranking = current_rankings(Report.objects.filter(pk=report.pk)).first()
+    items = [{"obj": c, "case": c.case, "scale": comparison.score_scale(c),
+              "reasons": comparison.reason_rows(c.reasons), "facts": comparison.facts_side_by_side(report, c.case)}
+             for c in rows]
+    return {"report": report, "ranking": ranking, "ranked": ranked, "items": items,
+            "threshold": comparison.percent(comparison.likely_threshold(ranking.algorithm)) if ranking else ""}

@@ -149,6 +149,15 @@ class CaseForm(forms.ModelForm):
         widgets = {"photographed": forms.DateInput(attrs={"type": "date"}), "marks": forms.Textarea(attrs={"rows": 3}),
                    "notes": forms.Textarea(attrs={"rows": 3})}
 
+    def clean(self) -> dict[str, Any]:
+        """An age range in order: "from" never above "to" (60 to 20 is refused, not swapped)."""
+        data = super().clean() or {}
+        low, high = data.get("age_min"), data.get("age_max")
+        if low is not None and high is not None and low > high:
+            self.add_error("age_max", _("The estimated age “to” (%(high)s) is below “from” (%(low)s): give the "
+                                        "lower age first.") % {"low": low, "high": high})
+        return data
+
 
 class ImportForm(forms.Form):
     file = forms.FileField(label=_("List of reports (CSV or Excel)"), widget=forms.ClearableFileInput(attrs={"accept": ".csv,.xlsx"}))

@@ -4,6 +4,7 @@ from django.urls import path
 
 from athar.web import converters
 from athar.web.views import (
+    administration,
     archivist,
     candidates,
     caseworker,
@@ -11,6 +12,7 @@ from athar.web.views import (
     linkage,
     photos,
     public,
+    ranking,
     reports,
     reviewer,
 )
@@ -47,6 +49,7 @@ urlpatterns = [
     # caseworkers
     path("caseworker/", caseworker.home, name="caseworker_home"),
     path("caseworker/invitations/", caseworker.invite, name="invite"),
+    path("caseworker/invitations/<int:invitation_id>/revoke/", caseworker.revoke_invitation, name="invite_revoke"),
     path("caseworker/notices/read/", caseworker.read_notices, name="notices_read"),
     path("caseworker/families/<family:user_id>/take/", caseworker.take_family, name="take_family"),
     path("caseworker/import/", caseworker.import_reports, name="import"),
@@ -68,10 +71,22 @@ urlpatterns = [
     path("archive/", archivist.archives, name="archives"),
     path("archive/<int:archive_id>/", archivist.archive, name="archive"),
     path("archive/facilities/", archivist.facilities, name="facilities"),
+    path("archive/facilities/<int:facility_id>/", archivist.facility, name="facility"),
+    path("archive/facilities/<int:facility_id>/evidence/", archivist.facility_evidence, name="facility_evidence"),
+    path("archive/cases/<int:case_id>/evidence/", archivist.case_evidence, name="case_evidence"),
     path("archive/cases/<int:case_id>/", archivist.case, name="case"),
     path("archive/cases/<int:case_id>/edit/", archivist.case_edit, name="case_edit"),
     path("archive/cases/<int:case_id>/reveal/", archivist.case_reveal, name="case_reveal"),
     path("archive/ingests/", archivist.ingest_runs, name="ingest_runs"),
     path("archive/ingests/<int:run_id>/", archivist.ingest_run, name="ingest_run"),
     path("archive/verify/", archivist.verify, name="verify"),
+    path("caseworker/reports/<report:report_id>/ranked/", ranking.staff_candidates, name="staff_candidates"),
+    # administrators
+    path("admin/users/", administration.user_list, name="admin_users"),
+    path("admin/users/new/", administration.user_new, name="admin_user_new"),
+    path("admin/users/<int:user_id>/", administration.user_detail, name="admin_user"),
+    path("admin/users/<int:user_id>/active/", administration.user_active, name="admin_user_active"),
+    path("admin/users/<int:user_id>/two-factor/", administration.user_reset_two_factor, name="admin_user_2fa"),
+    path("admin/audit/", administration.audit_log, name="audit_log"),
+    path("admin/audit/verify/", administration.audit_verify, name="audit_verify"),
 ]

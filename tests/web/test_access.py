@@ -38,6 +38,11 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "take_family": {"user_id": world.family.pk},
         "report_export": {"report_id": world.report.pk}, "report_erase": {"report_id": world.report.pk},
         "publication": {"identification_id": 1},
+        "admin_user": {"user_id": world.reviewer.pk}, "admin_user_active": {"user_id": world.reviewer.pk},
+        "admin_user_2fa": {"user_id": world.reviewer.pk},
+        "staff_candidates": {"report_id": world.report.pk}, "invite_revoke": {"invitation_id": 1},
+        "facility": {"facility_id": world.case.facility_id}, "facility_evidence": {"facility_id": world.case.facility_id},
+        "case_evidence": {"case_id": world.case.pk},
     }
 
 
@@ -97,7 +102,7 @@ def test_another_family_sees_nothing_of_this_family(world, client_for):
 @pytest.mark.django_db
 def test_another_caseworker_sees_nothing_of_this_family(world, client_for):
     client = client_for(world.other_caseworker)
-    for name in ("report", "consent", "report_photos", "candidates", "report_photo", "pick_face"):
+    for name in ("report", "consent", "report_photos", "candidates", "report_photo", "pick_face", "staff_candidates"):
         response = client.get(_url(world, name))
         assert response.status_code in (403, 404), name
     html = client.get(reverse("web:caseworker_home")).content.decode()
@@ -155,7 +160,7 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
                    "compare": {"identification_id": claims.Identification.objects.get().pk},
                    "publication": {"identification_id": claims.Identification.objects.get().pk}})
     audiences = {"family": world.family, "caseworker": world.caseworker, "reviewer": world.reviewer,
-                 "archivist": world.archivist}
+                 "archivist": world.archivist, "admin": world.admin}
     seen_ok = set()
     for user in audiences.values():
         client = client_for(user)
@@ -168,4 +173,5 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
                 seen_ok.add(name)
     assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
             "caseworker_home", "family_home", "import", "invite", "verify", "link_review", "report_export",
-            "report_erase", "publication"} <= seen_ok
+            "report_erase", "publication", "admin_users", "admin_user", "admin_user_new", "audit_log",
+            "staff_candidates", "facility"} <= seen_ok

@@ -3,17 +3,20 @@ ingest runs with their refused files, and the ``verify`` check."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from athar.archive.evidence import case_scope, export_evidence_zip, facility_overview, facility_scope
 from athar.archive.models import Archive, Case, Facility, IngestRun
 from athar.archive.verify import verify_store
 from athar.audit.chain import actor_for_user, record
@@ -57,6 +60,42 @@ def facilities(request: HttpRequest) -> HttpResponse:
     _require_archivist(request)
     rows = Facility.objects.select_related("agency").annotate(n_cases=Count("cases"))
     return render(request, "web/archivist/facilities.html", {"facilities": rows})
+
+
+@login_required
+def facility(request: HttpRequest, facility_id: int) -> HttpResponse:
+    """One facility: its cases (paginated), photographs, identifications and dates."""
+    _require_archivist(request)
+    item = get_object_or_404(Facility.objects.select_related("agency"), pk=facility_id)
+    cases = Case.objects.filter(facility=item).select_related("archive").order_by("photographed", "label")
+    page = Paginator(cases, 50).get_page(request.GET.get("page"))
+    return render(request, "web/archivist/facility.html", {"o": facility_overview(item), "page": page})
+
+
+def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]]) -> HttpResponse:
+    sightings, scope = scoped
+    archive, name = export_evidence_zip(sightings, scope, actor=actor_for_user(request.user))
+    response = FileResponse(archive, as_attachment=True, filename=name, content_type="application/zip")
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@login_required
+@require_POST
+def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponse:
+    """Every original of the facility's cases with SHA256SUMS and manifest.json, as a zip (audited
+    ``export.evidence``, as ``athar export evidence --facility``)."""
+    _require_archivist(request)
+    return _evidence_download(request, facility_scope(get_object_or_404(Facility, pk=facility_id)))
+
+
+@login_required
+@require_POST
+def case_evidence(request: HttpRequest, case_id: int) -> HttpResponse:
+    """One case's originals with SHA256SUMS and manifest.json, as a zip (audited)."""
+    _require_archivist(request)
+    return _evidence_download(request, case_scope(get_object_or_404(Case.objects.select_related("facility"),
+                                                                    pk=case_id)))
 
 
 @login_required

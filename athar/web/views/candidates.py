@@ -37,7 +37,7 @@ def visible_candidate(request: HttpRequest, candidate_id: int) -> Any:
 def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
     """The likely matches for one report; when there are none, that is all the family sees."""
     report = visible_report(request, report_id)
-    candidates = list(policy.candidates_visible_to(request.user).filter(ranking__report=report))
+    candidates = list(policy.candidates_visible_to(request.user).filter(ranking__report=report, likely_match=True))
     return render(request, "web/family/candidates.html", {
         "report": report, "summary": ident.report_summary(report, request.user),
         "candidates": [ident.candidate_view(c, policy.reports_visible_to(request.user)) for c in candidates],
@@ -46,10 +46,13 @@ def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
 
 def _candidate_page(request: HttpRequest, item: Any, ready: bool, level: int) -> HttpResponse:
     view = ident.candidate_view(item, policy.reports_visible_to(request.user))
+    staff = not policy.is_family(request.user)
     return render(request, "web/family/candidate.html", {
+        "scale": ident.candidate_scale(item) if staff else None,
+        "reason_rows": ident.candidate_reasons(item) if staff else None,
         "c": view, "ready": ready, "images": case_images(request, view["case"], level) if ready else None,
         "form": ClaimForm(), "can_claim": policy.can_claim(request.user, item),
-        "claim": ident.claim_of(item, request.user), "show_reasons": not policy.is_family(request.user),
+        "claim": ident.claim_of(item, request.user), "show_reasons": staff,
     })
 
 

@@ -12,9 +12,11 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from athar.accounts import enrolment
 from athar.accounts.caseworkers import TakeOnRefused, take_on
 from athar.accounts.models import Invitation, Role, User, format_code, signed_in
 from athar.audit.chain import actor_for_user, record
@@ -40,11 +42,21 @@ def home(request: HttpRequest) -> HttpResponse:
     _require_caseworker(request)
     reports = policy.reports_visible_to(request.user).select_related("reporter_user").order_by("-filed_at")[:200]
     return render(request, "web/caseworker/home.html", {
-        "reports": [ident.report_summary(r) for r in reports], "families": policy.families_of(request.user),
+        "reports": [ident.report_summary(r) for r in reports], "families": _families_with_reports(request.user),
         "notices": notices.notices_of(request.user)[:30], "unread": notices.unread_count(request.user),
         "tasks": ident.open_inform_tasks(request.user),
         "waiting": _waiting_families(),
     })
+
+
+def _families_with_reports(user: Any) -> list[dict[str, Any]]:
+    """The families I look after, each with the reports of theirs I may open."""
+    visible = policy.reports_visible_to(user)
+    families = list(policy.families_of(user).order_by("display_name", "pk")[:200])
+    reports: dict[int, list[Any]] = {}
+    for report in visible.filter(reporter_user__in=families).order_by("-filed_at"):
+        reports.setdefault(report.reporter_user_id, []).append(report)
+    return [{"user": f, "reports": reports.get(f.pk, [])} for f in families]
 
 
 def _waiting_families() -> list[dict[str, Any]]:
@@ -90,13 +102,31 @@ def invite(request: HttpRequest) -> HttpResponse:
     """Make a one-time invitation code for a family (shown once, to read out or write down)."""
     caseworker = _require_caseworker(request)
     code = None
+    made_for = ""
     if request.method == "POST":
-        invitation, plain = Invitation.issue(caseworker)
+        made_for = request.POST.get("label", "").strip()
+        invitation, plain = Invitation.issue(caseworker, made_for)
         record("invitation.created", object_type="invitation", object_id=invitation.pk,
                actor=actor_for_user(caseworker))
         code = format_code(plain)
-    invitations = Invitation.objects.filter(caseworker=caseworker)[:50]
-    return render(request, "web/caseworker/invite.html", {"code": code, "invitations": invitations})
+    invitations = Invitation.objects.filter(caseworker=caseworker).select_related("used_by")[:50]
+    return render(request, "web/caseworker/invite.html", {"code": code, "made_for": made_for,
+                                                          "invitations": invitations, "now": timezone.now()})
+
+
+@login_required
+@require_POST
+def revoke_invitation(request: HttpRequest, invitation_id: int) -> HttpResponse:
+    """Take back an unused invitation of mine (audited); another caseworker's answers 404."""
+    caseworker = _require_caseworker(request)
+    invitation = Invitation.objects.filter(pk=invitation_id, caseworker=caseworker).first()
+    if invitation is None:
+        raise Http404
+    if enrolment.revoke_invitation(invitation, caseworker):
+        messages.success(request, _("The invitation was revoked: its code no longer works."))
+    else:
+        messages.error(request, _("This invitation was already used, revoked or expired."))
+    return redirect("web:invite")
 
 
 @login_required

@@ -76,6 +76,6 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     role = policy.role_of(request.user)
     targets: dict[str, str] = {
         Role.FAMILY: "web:family_home", Role.CASEWORKER: "web:caseworker_home",
-        Role.REVIEWER: "web:review_queue", Role.ARCHIVIST: "web:archives", Role.ADMIN: "web:review_queue",
+        Role.REVIEWER: "web:review_queue", Role.ARCHIVIST: "web:archives", Role.ADMIN: "web:admin_users",
     }
     return redirect(targets.get(role, "web:home"))

@@ -31,8 +31,10 @@ def _require_reviewer(request: HttpRequest) -> None:
 @login_required
 def queue(request: HttpRequest) -> HttpResponse:
     _require_reviewer(request)
-    return render(request, "web/reviewer/queue.html", {"items": ident.open_identifications(),
-                                                       "decided": ident.recently_decided()})
+    rows = ident.open_identifications(request.user)
+    return render(request, "web/reviewer/queue.html", {
+        "items": [r for r in rows if not r.mine], "waiting": [r for r in rows if r.mine],
+        "decided": ident.recent_decisions(request.user)})
 
 
 @login_required
@@ -42,8 +44,8 @@ def conflicts(request: HttpRequest) -> HttpResponse:
                                                            "resolved": ident.recently_resolved_conflicts()})
 
 
-def _view(identification_id: int) -> dict[str, Any]:
-    view = ident.identification_view(identification_id)
+def _view(identification_id: int, user: Any = None) -> dict[str, Any]:
+    view = ident.identification_view(identification_id, user)
     if view is None:
         raise Http404
     return view
@@ -55,7 +57,7 @@ def compare(request: HttpRequest, identification_id: int) -> HttpResponse:
     """The family's photo beside the case's face crop, the facts side by side, the score's reasons.
     A POST is the reviewer's explicit choice to see more of the case, for this page only."""
     _require_reviewer(request)
-    view = _view(identification_id)
+    view = _view(identification_id, request.user)
     level = chosen_level(request)
     if level != policy.HIDDEN:
         record_reveal(request, view["case"], level, "identification", identification_id)
