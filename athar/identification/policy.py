@@ -168,6 +168,10 @@ def report_of_stale_candidate(user: Any, candidate_id: int) -> Report | None:
     row = Candidate.objects.filter(pk=candidate_id).select_related("ranking__report").first()
     if row is None or row.ranking.report is None:
         return None
+    if row.ranking.is_current and row.ranking.report.is_current:
+        return None  # not stale: hidden from this user (not a likely match, not taken on yet)
+    if not (role_of(user) == Role.CASEWORKER or taken_on(user)):
+        return None  # sees no candidates at all
     return reports_visible_to(user).filter(lineage=row.ranking.report.lineage).first()
 
 
