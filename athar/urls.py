@@ -22,3 +22,9 @@ urlpatterns += i18n_patterns(
     path("", include("athar.web.urls")),
     prefix_default_language=False,
 )
+
+# Error pages in the visitor's language with the quick exit (athar/web/views/errors.py).
+handler400 = "athar.web.views.errors.bad_request"
+handler403 = "athar.web.views.errors.permission_denied"
+handler404 = "athar.web.views.errors.page_not_found"
+handler500 = "athar.web.views.errors.server_error"

@@ -60,7 +60,7 @@ class RedeemForm(NewPasswordMixin, forms.Form):
                            widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autocapitalize": "characters"}))
     phone = forms.CharField(label=_("Phone number (optional)"), max_length=32, required=False,
                             help_text=_("To sign in with your phone number next time. Without it, you sign in with the code."),
-                            widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+                            widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel", "dir": "ltr"}))
     password = forms.CharField(label=_("Choose a password"), strip=False,
                                help_text=_("At least 10 characters. Write it somewhere safe."),
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
@@ -78,7 +78,7 @@ class RegisterForm(NewPasswordMixin, forms.Form):
 
     phone = forms.CharField(label=_("Phone number"), max_length=32,
                             help_text=_("You will sign in with it. Include the country code, for example +963 944 123 456."),
-                            widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel"}))
+                            widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel", "dir": "ltr"}))
     email = forms.EmailField(label=_("Email (optional)"), required=False,
                              widget=forms.EmailInput(attrs={"autocomplete": "email"}))
     password = forms.CharField(label=_("Choose a password"), strip=False,

@@ -188,6 +188,22 @@ def staff_candidates(user: Any, report: Any) -> QuerySet[Candidate]:
     return candidates_for_reports(Report.objects.filter(pk=report.pk))
 
 
+def report_of_stale_candidate(user: Any, candidate_id: int) -> Report | None:
+    """A candidate this user no longer sees because its report was compared again (or filed in a
+    new version): the current version of that report when the user may see it, else None.
+
+    Says nothing about reports the user may not see, so a stale link never reveals another family's
+    report; a candidate whose ranking was already removed cannot be traced (None)."""
+    row = Candidate.objects.filter(pk=candidate_id).select_related("ranking__report").first()
+    if row is None or row.ranking.report is None:
+        return None
+    if row.ranking.is_current and row.ranking.report.is_current:
+        return None  # not stale: hidden from this user (not a likely match, not taken on yet)
+    if not (role_of(user) == Role.CASEWORKER or taken_on(user)):
+        return None  # sees no candidates at all
+    return reports_visible_to(user).filter(lineage=row.ranking.report.lineage).first()
+
+
 def can_view_candidate(user: Any, candidate: Any) -> bool:
     return candidates_visible_to(user).filter(pk=candidate.pk).exists()
 

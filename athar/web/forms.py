@@ -8,8 +8,50 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from athar.archive.models import Case
+from athar.core.dates import ARABIC_DIGITS
 
-YEAR_ATTRS = {"inputmode": "numeric", "autocomplete": "off"}
+# Numbers as people type them: a text input (a browser's number input silently drops ١٩٧١) that
+# opens the phone's digit keyboard and accepts Western, Arabic-Indic and Persian digits.
+DIGITS_PATTERN = "[0-9\u0660-\u0669\u06F0-\u06F9]*"
+NUMBER_ATTRS = {"inputmode": "numeric", "pattern": DIGITS_PATTERN, "autocomplete": "off", "dir": "ltr"}
+
+
+def western_digits(text: str) -> str:
+    """١٩٧١ and ۱۹۷۱ as 1971 (athar.core.dates.ARABIC_DIGITS, the one digit table)."""
+    return text.strip().translate(ARABIC_DIGITS)
+
+
+class NumberField(forms.IntegerField):
+    """A whole number typed with any of the three digit sets; a clear error for anything else."""
+
+    default_error_messages = {
+        "invalid": _("Write a number with digits only, for example 1971 or ١٩٧١."),
+        "min_value": _("The number must be at least %(limit_value)s."),
+        "max_value": _("The number must be at most %(limit_value)s."),
+    }
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.TextInput(attrs=dict(NUMBER_ATTRS)))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> int | None:
+        if isinstance(value, str):
+            value = western_digits(value)
+            if value and not value.isascii():
+                raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class DigitsTextField(forms.CharField):
+    """A number that may hold other signs (a detainee number such as ٢١٥/١٢٣٤): kept as typed, its
+    digits written the one way so that staff find it and the ranking compares it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off", "dir": "ltr"}))
+        super().__init__(**kwargs)
+
+    def to_python(self, value: Any) -> str:
+        return western_digits(super().to_python(value))
 
 
 class MultipleFileInput(forms.ClearableFileInput):
@@ -50,8 +92,8 @@ class PersonForm(forms.Form):
 
 
 class BirthForm(forms.Form):
-    birth_year = forms.IntegerField(label=_("Year of birth"), min_value=1900, max_value=2030, required=False,
-                                    help_text=_("An approximate year is fine."), widget=forms.NumberInput(attrs=YEAR_ATTRS))
+    birth_year = NumberField(label=_("Year of birth"), min_value=1900, max_value=2030, required=False,
+                             help_text=_("An approximate year is fine."))
     birth_year_approximate = forms.BooleanField(label=_("The year is approximate"), required=False)
     governorate = forms.ChoiceField(label=_("Home governorate"), required=False)
     city = forms.CharField(label=_("Hometown, town or village"), max_length=120, required=False,
@@ -67,20 +109,16 @@ PRECISION_CHOICES = [("day", _("exact day")), ("month", _("month only")), ("year
 
 
 class ArrestForm(forms.Form):
-    arrest_year = forms.IntegerField(label=_("Year of arrest"), min_value=1970, max_value=2030, required=False,
-                                     widget=forms.NumberInput(attrs=YEAR_ATTRS))
-    arrest_month = forms.IntegerField(label=_("Month (1–12), if known"), min_value=1, max_value=12, required=False,
-                                      widget=forms.NumberInput(attrs=YEAR_ATTRS))
-    arrest_day = forms.IntegerField(label=_("Day, if known"), min_value=1, max_value=31, required=False,
-                                    widget=forms.NumberInput(attrs=YEAR_ATTRS))
+    arrest_year = NumberField(label=_("Year of arrest"), min_value=1970, max_value=2030, required=False)
+    arrest_month = NumberField(label=_("Month (1–12), if known"), min_value=1, max_value=12, required=False)
+    arrest_day = NumberField(label=_("Day, if known"), min_value=1, max_value=31, required=False)
     arrest_place = forms.CharField(label=_("Place of arrest"), max_length=200, required=False,
                                    widget=forms.TextInput(attrs={"list": "places"}))
     arresting_agency = forms.CharField(label=_("Agency or branch that arrested him or her, if known"), max_length=200,
                                        required=False, help_text=_("For example: Branch 215, Palestine Branch, Air Force Intelligence."),
                                        widget=forms.TextInput(attrs={"list": "agencies"}))
-    detainee_number = forms.CharField(label=_("His or her detainee number, if you know it"), max_length=40,
-                                      required=False, help_text=_("The number a released detainee or a document gave you. Leave it empty if you do not know it."),
-                                      widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}))
+    detainee_number = DigitsTextField(label=_("His or her detainee number, if you know it"), max_length=40,
+                                      required=False, help_text=_("The number a released detainee or a document gave you. Leave it empty if you do not know it."))
 
     def clean(self) -> dict[str, Any]:
         import datetime as dt
@@ -146,6 +184,8 @@ class CaseForm(forms.ModelForm):
         model = Case
         fields = ["detainee_number", "hospital_number", "photographed", "photographed_precision", "sex",
                   "age_min", "age_max", "marks", "notes"]
+        field_classes = {"age_min": NumberField, "age_max": NumberField, "detainee_number": DigitsTextField,
+                         "hospital_number": DigitsTextField}
         widgets = {"photographed": forms.DateInput(attrs={"type": "date"}), "marks": forms.Textarea(attrs={"rows": 3}),
                    "notes": forms.Textarea(attrs={"rows": 3})}
 

@@ -26,6 +26,7 @@ urlpatterns = [
     path("about/", public.about, name="about"),
     path("method/", public.method, name="method"),
     path("support/", public.support, name="support"),
+    path("privacy/", public.privacy, name="privacy"),
     path("identified/", public.identified, name="identified"),
     path("statistics/", public.stats, name="stats"),
     path("me/", public.dashboard, name="dashboard"),

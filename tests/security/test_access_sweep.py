@@ -15,7 +15,7 @@ from tests.security.helpers import stored_case
 
 pytestmark = pytest.mark.django_db
 
-PUBLIC = {"web:home", "web:about", "web:method", "web:support", "web:identified", "web:stats",
+PUBLIC = {"web:home", "web:about", "web:method", "web:support", "web:identified", "web:stats", "web:privacy",
           "accounts:login", "accounts:logout", "accounts:quick_exit", "accounts:redeem", "accounts:register", "set_language",
           "web:dashboard"}
 STAFF_AREAS = ("web:review", "web:conflicts", "web:compare", "web:decide", "web:archive", "web:facilities",

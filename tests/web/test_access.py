@@ -14,7 +14,7 @@ from django.urls import get_resolver, reverse
 from athar.archive.models import Derivative
 from athar.identification import policy
 
-PUBLIC = {"home", "about", "method", "support", "identified", "stats"}
+PUBLIC = {"home", "about", "method", "support", "identified", "stats", "privacy"}
 
 
 def _kwargs(world: Any) -> dict[str, dict[str, Any]]:

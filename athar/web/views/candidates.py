@@ -9,6 +9,7 @@ stop is on every step.
 
 from __future__ import annotations
 
+from functools import wraps
 from typing import Any
 
 from django.contrib import messages
@@ -26,11 +27,41 @@ from athar.web.views.family import visible_report
 from athar.web.views.photos import case_images, chosen_level, record_reveal
 
 
+class StaleCandidate(Exception):
+    """The link names a candidate of an earlier comparison of a report this user may see."""
+
+    def __init__(self, report: Any) -> None:
+        super().__init__(report.pk)
+        self.report = report
+
+
 def visible_candidate(request: HttpRequest, candidate_id: int) -> Any:
+    """The candidate if this person may see it; a stale one leads to its report's current list;
+    404 otherwise (never reveal that it exists)."""
     candidate = policy.candidates_visible_to(request.user).filter(pk=candidate_id).first()
     if candidate is None:
+        report = policy.report_of_stale_candidate(request.user, candidate_id)
+        if report is not None:
+            raise StaleCandidate(report)
         raise Http404
     return candidate
+
+
+def stale_redirect(request: HttpRequest, exc: StaleCandidate) -> HttpResponse:
+    messages.info(request, _("This link came from an earlier comparison. The report was compared again "
+                             "(or changed), so here is what it shows now."))
+    return redirect("web:candidates", report_id=exc.report.pk)
+
+
+def leads_to_current(view: Any) -> Any:
+    """Wrap a candidate view: a stale candidate link goes to its report's current candidates."""
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        try:
+            return view(request, *args, **kwargs)
+        except StaleCandidate as exc:
+            return stale_redirect(request, exc)
+    return wrapped
 
 
 @login_required
@@ -57,6 +88,7 @@ def _candidate_page(request: HttpRequest, item: Any, ready: bool, level: int) ->
 
 
 @login_required
+@leads_to_current
 def candidate(request: HttpRequest, candidate_id: int) -> HttpResponse:
     """The warning, then (``?ready=1``) the facts and blurred pictures: never more on a GET."""
     item = visible_candidate(request, candidate_id)
@@ -65,6 +97,7 @@ def candidate(request: HttpRequest, candidate_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@leads_to_current
 def reveal(request: HttpRequest, candidate_id: int) -> HttpResponse:
     """The explicit choice to see the face (level 1) or, from the page showing the face, the other
     photos (level 2): answered with this page at that level, for this page only."""
@@ -78,6 +111,7 @@ def reveal(request: HttpRequest, candidate_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+@leads_to_current
 def claim(request: HttpRequest, candidate_id: int) -> HttpResponse:
     item = visible_candidate(request, candidate_id)
     if not policy.can_claim(request.user, item):

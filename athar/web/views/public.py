@@ -36,6 +36,13 @@ def method(request: HttpRequest) -> HttpResponse:
     return render(request, "web/public/method.html", {"rates": method_figures.measured_error_rates()})
 
 
+def privacy(request: HttpRequest) -> HttpResponse:
+    """What athar keeps, who sees it, for how long, and how to take it out or erase it. A family
+    signed in finds the download and erase links of its own reports here too."""
+    reports = policy.reports_visible_to(request.user).order_by("-filed_at") if policy.is_family(request.user) else []
+    return render(request, "web/public/privacy.html", {"reports": reports})
+
+
 def support(request: HttpRequest) -> HttpResponse:
     return render(request, "web/public/support.html")
 
