@@ -27,7 +27,10 @@ CATALOGUE = Path(__file__).resolve().parents[2] / "athar" / "locale" / "ar" / "L
 ALLOWED_WORDS = {"english", "athar", "api", "csv", "xlsx", "json", "dna", "id", "sha256", "utc", "ok", "qr",
                  "totp", "openapi", "lfw", "gps", "exif", "pdf", "url", "https", "http", "www"}
 HIDDEN_BLOCKS = re.compile(r"<(script|style|template)\b.*?</\1>", re.S | re.I)
-ATTRIBUTES_SHOWN = re.compile(r'\b(?:title|aria-label|placeholder|alt|value)="([^"]*)"')
+# Machine text shown as such: audit records verbatim (tamper-evident), fingerprints, commands.
+MACHINE_TEXT = re.compile(r"<code\b.*?</code>", re.S | re.I)
+ATTRIBUTES_SHOWN = re.compile(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"')
+BUTTON_VALUES = re.compile(r'<input\b[^>]*\btype="(?:submit|button|reset)"[^>]*\bvalue="([^"]*)"')
 TAG = re.compile(r"<[^>]+>")
 RAW_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
 ENGLISH_RUN = re.compile(r"\b[A-Za-z][a-z]+(?:[ ,'-]+[A-Za-z][a-z]+){2,}\b")
@@ -47,8 +50,8 @@ def catalogue_ids() -> set[str]:
 
 def visible_text(page: str) -> str:
     """What a reader sees or hears: text and the attributes screen readers read, entities decoded."""
-    page = HIDDEN_BLOCKS.sub(" ", page)
-    shown = " ".join(ATTRIBUTES_SHOWN.findall(page))
+    page = MACHINE_TEXT.sub(" ", HIDDEN_BLOCKS.sub(" ", page))
+    shown = " ".join(ATTRIBUTES_SHOWN.findall(page) + BUTTON_VALUES.findall(page))
     body = TAG.sub(" ", page)
     return html.unescape(f"{body} {shown}")
 
@@ -91,7 +94,7 @@ def lived_in(world: Any) -> Any:
 
 def pages_of(world: Any) -> Iterator[tuple[str, Any, str]]:
     """(role, user, url) for every page each role can open."""
-    public = ["web:home", "web:about", "web:method", "web:support", "web:identified", "web:stats"]
+    public = ["web:home", "web:about", "web:method", "web:support", "web:identified", "web:stats", "web:privacy"]
     for name in public:
         yield "visitor", None, reverse(name)
     family = ["web:family_home", "web:report_new"]
@@ -104,6 +107,10 @@ def pages_of(world: Any) -> Iterator[tuple[str, Any, str]]:
     yield "family", world.family, reverse("web:candidate", args=[world.candidate.pk])
     for name in ("web:caseworker_home", "web:invite", "web:import"):
         yield "caseworker", world.caseworker, reverse(name)
+    yield "caseworker", world.caseworker, reverse("web:staff_candidates", args=[report])
+    for name in ("web:admin_users", "web:admin_user_new", "web:audit_log"):
+        yield "admin", world.admin, reverse(name)
+    yield "admin", world.admin, reverse("web:admin_user", args=[world.family.pk])
     for name in ("web:review_queue", "web:conflicts", "web:link_review"):
         yield "reviewer", world.reviewer, reverse(name)
     if world.identification is not None:
@@ -112,6 +119,7 @@ def pages_of(world: Any) -> Iterator[tuple[str, Any, str]]:
         yield "archivist", world.archivist, reverse(name)
     yield "archivist", world.archivist, reverse("web:archive", args=[world.case.archive_id])
     yield "archivist", world.archivist, reverse("web:case", args=[world.case.pk])
+    yield "archivist", world.archivist, reverse("web:facility", args=[world.case.facility_id])
     yield "archivist", world.archivist, reverse("web:case_edit", args=[world.case.pk])
     run = IngestRun.objects.order_by("pk").last()
     yield "archivist", world.archivist, reverse("web:ingest_run", args=[run.pk])
@@ -144,3 +152,15 @@ def test_the_checker_finds_english_keys_and_untranslated_ids() -> None:
     assert any(f.startswith("English: 'this is not translated") for f in found)
     assert english_left(visible_text("<p>تم حفظ البلاغ</p><p>محمد Mohammed</p><a>English</a>"), known,
                         ALLOWED_WORDS | {"mohammed"}) == []
+
+
+@pytest.mark.django_db
+def test_error_pages_speak_arabic(world: Any, client_for: Any) -> None:
+    """A page that is not there (404) and one that is refused (403), in Arabic, right to left."""
+    known_ids = catalogue_ids()
+    missing = client_for(world.family).get("/this-page-does-not-exist/")
+    refused = client_for(world.family).get(reverse("web:archives"))
+    for response in (missing, refused):
+        page = response.content.decode()
+        assert response.status_code in (403, 404) and 'dir="rtl"' in page
+        assert english_left(visible_text(page), known_ids, ALLOWED_WORDS) == []
