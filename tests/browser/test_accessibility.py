@@ -66,17 +66,19 @@ def walk_pages(role: str, world: Any) -> list[str]:
     if role == "family":
         return [reverse("web:family_home"), reverse("web:report", args=[world.report.pk]),
                 reverse("web:candidates", args=[world.report.pk]), reverse("web:candidate", args=[world.candidate.pk]),
-                reverse("web:report_new"), reverse("web:about"), reverse("web:method")]
+                reverse("web:report_new"), reverse("web:about"), reverse("web:method"), reverse("web:privacy")]
     if role == "caseworker":
         return [reverse("web:caseworker_home"), reverse("web:report", args=[world.report.pk]),
-                reverse("web:invite"), reverse("web:import")]
+                reverse("web:staff_candidates", args=[world.report.pk]), reverse("web:invite"), reverse("web:import")]
     if role == "reviewer":
         return [reverse("web:review_queue"), reverse("web:compare", args=[world.identification.pk]),
                 reverse("web:conflicts"), reverse("web:link_review")]
     if role == "archivist":
-        return [reverse("web:archives"), reverse("web:facilities"), reverse("web:case", args=[world.case.pk]),
+        return [reverse("web:archives"), reverse("web:facilities"), reverse("web:facility", args=[world.case.facility_id]),
+                reverse("web:case", args=[world.case.pk]),
                 reverse("web:case_edit", args=[world.case.pk]), reverse("web:ingest_runs")]
-    return [reverse("web:stats"), reverse("web:identified"), reverse("web:home")]
+    return [reverse("web:admin_users"), reverse("web:admin_user_new"), reverse("web:audit_log"),
+            reverse("web:stats"), reverse("web:identified")]
 
 
 def sign_in(page: Any, base: str, login: str) -> None:
