@@ -132,7 +132,7 @@ def _report_out(report: Any, user: Any) -> dict[str, Any]:
 
 @api.get("/reports", response={200: list[ReportOut], **REFUSALS}, url_name="reports")
 @paginate(LimitOffsetPagination)
-def list_reports(request: HttpRequest) -> list[dict[str, Any]]:
+def list_reports(request: HttpRequest) -> Sequence[dict[str, Any]]:
     """The reports the caller may see (a family: its own; a caseworker: its families'), a page at a
     time (``limit``, ``offset``; ``count`` is the total)."""
     return LazyRows(policy.reports_visible_to(request.user).order_by("pk"), lambda r: _report_out(r, request.user))
@@ -173,7 +173,7 @@ def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:
 
 @api.get("/reports/{report_id}/candidates", response={200: list[CandidateOut], **REFUSALS}, url_name="candidates")
 @paginate(LimitOffsetPagination)
-def list_candidates(request: HttpRequest, report_id: str) -> list[dict[str, Any]]:
+def list_candidates(request: HttpRequest, report_id: str) -> Sequence[dict[str, Any]]:
     """Likely matches of one report, ranked from its own evidence (never photos; those stay behind
     the web's reveal steps). A family no caseworker has taken on yet gets none."""
     report = _visible_report(request, report_id)
@@ -217,7 +217,7 @@ def _claim_out(claim: Claim) -> dict[str, Any]:
 
 @api.get("/claims", response={200: list[ClaimOut], **REFUSALS}, url_name="claims")
 @paginate(LimitOffsetPagination)
-def list_claims(request: HttpRequest) -> list[dict[str, Any]]:
+def list_claims(request: HttpRequest) -> Sequence[dict[str, Any]]:
     """The caller's own claims and those made from the reports it may see (reviewers: all). A
     family never receives another family's claims on the same person."""
     rows = policy.claims_visible_to(request.user).select_related("case").order_by("pk")

@@ -180,8 +180,8 @@ def open_identifications(user: Any = None) -> list[Any]:
 def recent_decisions(user: Any = None, limit: int = 50) -> list[Any]:
     """The reviewers' decisions (reviews), newest first, each with its identification and whether
     ``user`` made it (``by_me``); reversed ones stay listed, marked, because they were decisions."""
-    rows = list(Review.objects.select_related("identification__case__facility")
-                .order_by("-created_at", "-pk")[:limit])
+    rows: list[Any] = list(Review.objects.select_related("identification__case__facility")
+                           .order_by("-created_at", "-pk")[:limit])
     for row in rows:
         row.by_me = user is not None and row.reviewer_id == user.pk
     return rows

@@ -13,7 +13,6 @@ Spark; docs/linkage.md). This module is the database side:
 
 from __future__ import annotations
 
-import inspect
 import logging
 import time
 from collections import Counter, defaultdict
@@ -136,8 +135,6 @@ def explain(pairs: pd.DataFrame, result: Any) -> list[str]:
             pairs[column] = pairs[column].fillna("")
         elif column.startswith("level_"):
             pairs[column] = pairs[column].fillna("missing")
-    if len(inspect.signature(explain_pairs).parameters) > 1:  # older form took the level labels
-        return list(explain_pairs(pairs, getattr(result, "level_labels", {})))
     return list(explain_pairs(pairs))
 
 
@@ -198,7 +195,8 @@ def write_back(run: LinkageRun, result: Any, lineage: dict[str, str], actor: str
         fresh = [cid for cid, person in chosen.items() if person is None]
         made = create_persons(len(fresh))
         chosen.update(zip(fresh, made))
-        insert_links(run.pk, _links(clusters, chosen, reasons))
+        persons = {cid: int(person) for cid, person in chosen.items() if person is not None}  # every one, now
+        insert_links(run.pk, _links(clusters, persons, reasons))
         review = _review_pairs(run, result)
         clock.lap("insert_seconds")
         LinkageRun.objects.filter(is_current=True).update(is_current=False)
@@ -226,7 +224,7 @@ class Clock:
         self.last = now
 
 
-def _links(clusters: dict[str, list[str]], chosen: dict[str, int | None],
+def _links(clusters: dict[str, list[str]], chosen: dict[str, int],
            reasons: dict[str, tuple[Any, ...]]) -> Iterator[tuple[int, int, float | None, dict[str, Any]]]:
     for cid, members in clusters.items():
         for uid in members:

@@ -81,7 +81,7 @@ class PlaceResolver:
     def load(cls) -> PlaceResolver:
         ensure_governorates()
         resolver = cls()
-        order = {Place.Level.SUBDISTRICT: 0, Place.Level.COMMUNITY: 0, Place.Level.DISTRICT: 1,
+        order: dict[str, int] = {Place.Level.SUBDISTRICT: 0, Place.Level.COMMUNITY: 0, Place.Level.DISTRICT: 1,
                  Place.Level.GOVERNORATE: 2}
         places = sorted(Place.objects.all(), key=lambda p: order.get(p.level, 0))
         for place in places:  # higher levels last, so they win a shared spelling

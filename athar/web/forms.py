@@ -51,7 +51,7 @@ class DigitsTextField(forms.CharField):
         super().__init__(**kwargs)
 
     def to_python(self, value: Any) -> str:
-        return western_digits(super().to_python(value))
+        return western_digits(super().to_python(value) or "")
 
 
 class MultipleFileInput(forms.ClearableFileInput):

@@ -186,7 +186,8 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
                     get["mother_name"], full))
     votes = order_votes(rows)
     for row in rows:
-        for part, keys in zip(NAME_PARTS, _name_columns(*row, votes)):
+        first, father, grandfather, family, mother, full_name = row
+        for part, keys in zip(NAME_PARTS, _name_columns(first, father, grandfather, family, mother, full_name, votes)):
             for k, value in zip(KEY_NAMES, keys):
                 if k != "rasm" or part in RASM_PARTS:
                     columns[f"{part}_{k}"].append(value)

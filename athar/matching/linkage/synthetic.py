@@ -89,7 +89,8 @@ class _Draw:
         import bisect
 
         i = min(bisect.bisect_left(self.cum, self.rng.random()), len(self.items) - 1)
-        return tuple(self.items[i])  # type: ignore[return-value]
+        first, second = self.items[i]
+        return first, second
 
 
 def generate_persons(n_persons: int, seed: int = 0) -> list[Person]:

@@ -86,7 +86,8 @@ def read_written_name(text: str | None) -> WrittenName:
 
 
 def _brackets(text: str, rules: list[str]) -> tuple[str, list[str], list[str]]:
-    kunya, notes = [], []
+    kunya: list[str] = []
+    notes: list[str] = []
     for inner in _BRACKETS.findall(text):
         inner = inner.strip()
         if not inner:

@@ -76,7 +76,7 @@ class Algorithm:
     name: str
     version: str
     weights: dict[str, dict[str, float]]
-    face: dict[str, float]
+    face: dict[str, Any]  # weights and knots (floats), and the face model and pipeline names
     prior_in_archive: float
     likely_match_probability: float
     shortlist_min_score: float

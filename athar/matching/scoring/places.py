@@ -28,7 +28,10 @@ class FacilityTable:
 
     @classmethod
     def from_rows(cls, facilities: Iterable[dict[str, Any]], agencies: Iterable[dict[str, Any]]) -> FacilityTable:
-        by_number, by_name, agency_of, agency_by_name = {}, {}, {}, {}
+        by_number: dict[int, str] = {}
+        by_name: dict[str, str] = {}
+        agency_of: dict[str, str] = {}
+        agency_by_name: dict[str, str] = {}
         for a in agencies:
             for key in alias_keys([a["code"], a.get("name_en", ""), a.get("name_ar", ""), *a.get("aliases", [])]):
                 agency_by_name.setdefault(key, a["code"])

@@ -12,6 +12,7 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count
 from django.http import FileResponse, HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -72,7 +73,7 @@ def facility(request: HttpRequest, facility_id: int) -> HttpResponse:
     return render(request, "web/archivist/facility.html", {"o": facility_overview(item), "page": page})
 
 
-def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]]) -> HttpResponse:
+def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]]) -> FileResponse:
     sightings, scope = scoped
     archive, name = export_evidence_zip(sightings, scope, actor=actor_for_user(request.user))
     response = FileResponse(archive, as_attachment=True, filename=name, content_type="application/zip")
@@ -82,7 +83,7 @@ def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]])
 
 @login_required
 @require_POST
-def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponse:
+def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponseBase:
     """Every original of the facility's cases with SHA256SUMS and manifest.json, as a zip (audited
     ``export.evidence``, as ``athar export evidence --facility``)."""
     _require_archivist(request)
@@ -91,7 +92,7 @@ def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def case_evidence(request: HttpRequest, case_id: int) -> HttpResponse:
+def case_evidence(request: HttpRequest, case_id: int) -> HttpResponseBase:
     """One case's originals with SHA256SUMS and manifest.json, as a zip (audited)."""
     _require_archivist(request)
     return _evidence_download(request, case_scope(get_object_or_404(Case.objects.select_related("facility"),
