@@ -104,7 +104,8 @@ def facility_overview(facility: Facility) -> dict[str, Any]:
     by_status = dict(cases.values_list("status").annotate(n=Count("id")).values_list("status", "n"))
     years: dict[int, int] = {}
     for day in cases.exclude(photographed=None).values_list("photographed", flat=True).iterator():
-        years[day.year] = years.get(day.year, 0) + 1
+        if day is not None:
+            years[day.year] = years.get(day.year, 0) + 1
     return {"facility": facility, "cases": cases.count(),
             "photos": PhotoSighting.objects.filter(case__facility=facility).count(),
             "by_status": [(status, label, by_status.get(status, 0)) for status, label in Case.Status.choices],

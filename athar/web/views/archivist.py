@@ -71,7 +71,7 @@ def facility(request: HttpRequest, facility_id: int) -> HttpResponse:
     return render(request, "web/archivist/facility.html", {"o": facility_overview(item), "page": page})
 
 
-def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]]) -> HttpResponse:
+def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]]) -> FileResponse:
     sightings, scope = scoped
     archive, name = export_evidence_zip(sightings, scope, actor=actor_for_user(request.user))
     response = FileResponse(archive, as_attachment=True, filename=name, content_type="application/zip")
@@ -81,7 +81,7 @@ def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]])
 
 @login_required
 @require_POST
-def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponse:
+def facility_evidence(request: HttpRequest, facility_id: int) -> FileResponse:
     """Every original of the facility's cases with SHA256SUMS and manifest.json, as a zip (audited
     ``export.evidence``, as ``athar export evidence --facility``)."""
     _require_archivist(request)
@@ -90,7 +90,7 @@ def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def case_evidence(request: HttpRequest, case_id: int) -> HttpResponse:
+def case_evidence(request: HttpRequest, case_id: int) -> FileResponse:
     """One case's originals with SHA256SUMS and manifest.json, as a zip (audited)."""
     _require_archivist(request)
     return _evidence_download(request, case_scope(get_object_or_404(Case.objects.select_related("facility"),
