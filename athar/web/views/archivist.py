@@ -12,7 +12,6 @@ from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count
 from django.http import FileResponse, HttpRequest, HttpResponse
-from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -83,7 +82,7 @@ def _evidence_download(request: HttpRequest, scoped: tuple[Any, dict[str, Any]])
 
 @login_required
 @require_POST
-def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponseBase:
+def facility_evidence(request: HttpRequest, facility_id: int) -> FileResponse:
     """Every original of the facility's cases with SHA256SUMS and manifest.json, as a zip (audited
     ``export.evidence``, as ``athar export evidence --facility``)."""
     _require_archivist(request)
@@ -92,7 +91,7 @@ def facility_evidence(request: HttpRequest, facility_id: int) -> HttpResponseBas
 
 @login_required
 @require_POST
-def case_evidence(request: HttpRequest, case_id: int) -> HttpResponseBase:
+def case_evidence(request: HttpRequest, case_id: int) -> FileResponse:
     """One case's originals with SHA256SUMS and manifest.json, as a zip (audited)."""
     _require_archivist(request)
     return _evidence_download(request, case_scope(get_object_or_404(Case.objects.select_related("facility"),
