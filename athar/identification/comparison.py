@@ -56,6 +56,24 @@ SCALE = _("The percentage is the ranking's probability that this case is the per
           "identify anyone. A family is shown a case only when it is ranked first and reaches %(threshold)s.")
 
 
+def reason_label(reason: dict[str, Any]) -> str:
+    """'Sex: the same' in the active language; the technical detail when the level is unknown here."""
+    feature, level = str(reason.get("feature", "")), str(reason.get("level", ""))
+    if feature not in FEATURES or level not in LEVELS:
+        return str(reason.get("detail") or feature)
+    return f"{FEATURES[feature]}: {LEVELS[level]}"
+
+
+def reason_parts(reason: Any) -> dict[str, Any]:
+    """One reason as structured data (the API): feature, level, weight (log-odds, + for, − against),
+    a label in the active language and the algorithm's own detail (English)."""
+    if not isinstance(reason, dict):
+        return {"feature": "", "level": "", "weight": 0.0, "label": str(reason), "detail": str(reason)}
+    return {"feature": str(reason.get("feature", "")), "level": str(reason.get("level", "")),
+            "weight": float(reason.get("weight") or 0.0), "label": reason_label(reason),
+            "detail": str(reason.get("detail") or "")}
+
+
 def reason_rows(reasons: list[Any]) -> list[dict[str, Any]]:
     """Each reason as a feature and a level in the page's language, its weight and its direction
     (for or against), and the algorithm's own detail (in English, kept verbatim)."""

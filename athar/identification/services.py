@@ -26,7 +26,7 @@ from athar.identification.models import (
 )
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
-from athar.identification.reasons import reason_parts
+from athar.identification.comparison import reason_parts
 from athar.registry.lookup import ensure_person, person_of, reports_of
 from athar.registry.models import Report
 
