@@ -17,19 +17,19 @@ from athar.audit.chain import actor_for_user, record
 from athar.core.crypto import DecryptionError
 from athar.registry import keys
 from athar.registry.importing import contact_owner
-from athar.registry.models import Report, ReportLink, ReportPhoto
+from athar.registry.models import Report, ReportDraft, ReportLink, ReportPhoto
 from athar.registry.photos import remove_photo_files
 from athar.registry.signals import report_erased
 
 TOMBSTONE = "[erased]"
 PERSONAL_TEXT = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
                  "family_name", "mother_name", "birth_place", "governorate", "city", "neighbourhood",
-                 "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "reporter_relation",
-                 "notes")
-PERSONAL_NULL = ("birth_year", "birth_date", "arrest_date", "reporter_contact", "birth_place_ref",
+                 "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "clothing",
+                 "belongings", "dental", "medical", "reporter_relation", "notes")
+PERSONAL_NULL = ("birth_year", "birth_date", "arrest_date", "height_cm", "reporter_contact", "birth_place_ref",
                  "governorate_ref", "city_ref", "arrest_place_ref")
 EXPORT_FIELDS = ("source", "report_id", "version", "filed_at", "reporter_relation", "consent", *PERSONAL_TEXT[:-2],
-                 "sex", "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
+                 "sex", "height_cm", "build", "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
                  "reported_status", "notes", "extra", "erased_at")
 
 
@@ -82,9 +82,11 @@ def erase_report(report: Report, *, actor: str = "system", reason_code: str = "f
             for name in PERSONAL_NULL:
                 setattr(version, name, None)
             version.extra, version.consent, version.sex, version.erased_at = {}, {}, "U", now
+            version.build = ""
             version.save()
         shredded = keys.shred(contact_owner(report.lineage))
         ReportPhoto.objects.filter(pk__in=[p.pk for p in photos]).delete()
+        ReportDraft.objects.filter(amends__in=versions).delete()  # a change being written is erased too
         persons = sorted(set(ReportLink.objects.filter(report__in=versions).values_list("person_id", flat=True)))
         report_erased.send(sender=Report, reports=versions, persons=persons)
         record("registry.erase_report", object_type="report", object_id=report.pk, actor=actor,
