@@ -253,6 +253,7 @@ ATHAR_RATE_LIMITED_VIEWS = {
     "accounts:login": "login",
     "accounts:redeem": "login",
     "accounts:register": "login",
+    "accounts:reset_password": "login",
     "two_factor:verify": "login",
     "two_factor:enrol": "login",
     "admin:login": "login",

@@ -38,7 +38,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "import_template": {"lang": "ar", "fmt": "xlsx"},
         "link_decide": {"pair_id": 1}, "link_reverse": {"decision_id": 1},
         "conflict_reopen": {"conflict_id": 1}, "review_reverse": {"identification_id": 1, "review_id": 1},
-        "take_family": {"user_id": world.family.pk},
+        "take_family": {"user_id": world.family.pk}, "reset_code": {"user_id": world.family.pk},
         "report_export": {"report_id": world.report.pk}, "report_erase": {"report_id": world.report.pk},
         "publication": {"identification_id": 1},
     }
