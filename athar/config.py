@@ -73,6 +73,9 @@ SETTINGS: tuple[Setting, ...] = (
             "it)."),
     Setting("ATHAR_HSTS_SECONDS", 60 * 60 * 24 * 365, "production only: how long browsers keep to https "
             "(HSTS, with subdomains and preload)."),
+    Setting("ATHAR_ORGANISATION_CONTACT", "", "how families reach the organisation that runs athar, shown on "
+            "their page and the support page (a phone number, an address, opening hours: plain text, one line "
+            "per item); empty: families are told to ask their caseworker."),
     Setting("ATHAR_QUICK_EXIT_URL", "https://www.google.com/", "the neutral site the quick exit sends the browser "
             "to, after signing out (an absolute `https://` address; anything else is refused at start-up). Choose "
             "a site that is ordinary where the families live."),

@@ -182,6 +182,7 @@ if PRODUCTION:
 
 # Quick exit (athar.accounts.views.quick_exit) signs out and sends the browser to this neutral site.
 ATHAR_QUICK_EXIT_URL = env_exit_url("ATHAR_QUICK_EXIT_URL")
+ATHAR_ORGANISATION_CONTACT = env_str("ATHAR_ORGANISATION_CONTACT")
 
 # Content-Security-Policy (django-csp 4): no inline scripts or styles, nothing from elsewhere.
 CONTENT_SECURITY_POLICY = {
@@ -253,6 +254,7 @@ ATHAR_RATE_LIMITED_VIEWS = {
     "accounts:login": "login",
     "accounts:redeem": "login",
     "accounts:register": "login",
+    "accounts:reset_password": "login",
     "two_factor:verify": "login",
     "two_factor:enrol": "login",
     "admin:login": "login",

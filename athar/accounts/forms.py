@@ -90,3 +90,15 @@ class RegisterForm(NewPasswordMixin, forms.Form):
 
     def clean_email(self) -> str:
         return self.cleaned_data.get("email", "").strip().lower()
+
+
+class ResetPasswordForm(NewPasswordMixin, forms.Form):
+    """A family that forgot its password: the code from its caseworker and a new password."""
+
+    code = forms.CharField(label=_("Code from your caseworker"), max_length=32,
+                           help_text=_("Your caseworker gives you this code in person or on the phone. It works once."),
+                           widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "autocapitalize": "characters",
+                                                         "dir": "ltr"}))
+    password = forms.CharField(label=_("Choose a new password"), strip=False,
+                               help_text=_("At least 10 characters. Write it somewhere safe."),
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))

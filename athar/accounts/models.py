@@ -235,3 +235,31 @@ class Invitation(models.Model):
     @classmethod
     def find_usable(cls, code: str) -> Invitation | None:
         return cls.objects.usable().filter(code_hash=code_hash(code)).first()
+
+
+# ---- account recovery without email or SMS: a code from the family's caseworker ----------------
+
+RESET_CODE_HOURS = 72
+
+
+class ResetCodeQuerySet(models.QuerySet["ResetCode"]):
+    def usable(self) -> ResetCodeQuerySet:
+        return self.filter(used_at=None, revoked_at=None, expires_at__gt=timezone.now())
+
+
+class ResetCode(models.Model):
+    """A one-time code a caseworker gives one of their families to choose a new password; only its
+    hash is stored; it expires, is used once, and a new one revokes the one before."""
+
+    code_hash = models.CharField(max_length=64, unique=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reset_codes")
+    issued_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reset_codes_issued")
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ResetCodeQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]

@@ -9,5 +9,6 @@ urlpatterns = [
     path("quick-exit/", views.quick_exit, name="quick_exit"),
     path("invitation/", views.redeem, name="redeem"),
     path("register/", views.register, name="register"),
+    path("new-password/", views.reset_password_page, name="reset_password"),
     path("caseworker-code/", views.agreement, name="agreement"),
 ]

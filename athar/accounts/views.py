@@ -28,10 +28,12 @@ from athar.accounts.enrolment import (
 from athar.accounts.forms import (
     RedeemForm,
     RegisterForm,
+    ResetPasswordForm,
     SignInForm,
     login_from_identifier,
 )
 from athar.accounts.models import User, signed_in
+from athar.accounts.recovery import ResetCodeUnusable, reset_password
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -127,3 +129,17 @@ def agreement(request: HttpRequest) -> HttpResponse:
         code = agreement_code(signed_in(request.user))
         return render(request, "accounts/agreement.html", {"code": code, "waiting": code is not None})
     return render(request, "accounts/agreement.html", {"code": None, "waiting": waiting(request.user)})
+
+
+def reset_password_page(request: HttpRequest) -> HttpResponse:
+    """A family chooses a new password with the one-time code its caseworker gave it."""
+    form = ResetPasswordForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            reset_password(form.cleaned_data["code"], form.cleaned_data["password"])
+        except ResetCodeUnusable as exc:
+            form.add_error("code", str(exc))
+        else:
+            messages.success(request, _("Your new password is set. Sign in with it now."))
+            return redirect("accounts:login")
+    return render(request, "accounts/reset_password.html", {"form": form})

@@ -22,8 +22,8 @@ from athar.archive.models import Case, Facility
 from athar.core.signed_ids import sign_id, unsign_id
 from athar.identification import policy
 from athar.identification import services as ident
-from athar.identification.models import Claim, Verdict
 from athar.identification.comparison import reason_parts
+from athar.identification.models import Claim, Verdict
 
 
 class ErrorOut(Schema):

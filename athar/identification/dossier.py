@@ -95,7 +95,9 @@ def _report(r: Any) -> dict[str, Any]:
     return {"id": r.pk, "source": r.source, "report_id": r.report_id, "version": r.version,
             "sex": r.sex, "birth_year": r.birth_year, "arrest_date": r.arrest_date,
             "arrest_date_precision": r.arrest_date_precision, "arresting_agency": r.arresting_agency,
-            "distinguishing_marks": r.distinguishing_marks, "reporter_relation": r.reporter_relation,
+            "distinguishing_marks": r.distinguishing_marks, "dental": r.dental, "medical": r.medical,
+            "height_cm": r.height_cm, "build": r.build, "clothing": r.clothing, "belongings": r.belongings,
+            "reporter_relation": r.reporter_relation,
             "photos": [p.sha256 for p in ReportPhoto.objects.filter(report=r).order_by("id")]}
 
 

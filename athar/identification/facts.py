@@ -46,6 +46,13 @@ def report_number(report: Report) -> str:
     return ""
 
 
+def marks_text(reports: list[Report]) -> str:
+    """Marks, teeth and medical details together: archive cases record missing or gold teeth, old
+    fractures, amputations and scars in one text, and the marks comparison reads them all."""
+    texts = (t.strip() for r in reports for t in (r.distinguishing_marks, r.dental, r.medical))
+    return "; ".join(t for t in texts if t)
+
+
 def person_facts(subject_id: str, reports: Iterable[Report], ftable: FacilityTable, has_photo: bool) -> PersonFacts:
     """Merge a person's reports into one set of facts (see the module docstring)."""
     reports = [r for r in reports if r.erased_at is None]
@@ -66,7 +73,7 @@ def person_facts(subject_id: str, reports: Iterable[Report], ftable: FacilityTab
         arrest_precision=dated[0].arrest_date_precision if dated else "unknown",
         facility_codes=frozenset(facilities), agency_codes=frozenset(agencies),
         facility_named=any(r.arresting_agency.strip() for r in reports),
-        marks_text="; ".join(r.distinguishing_marks for r in reports if r.distinguishing_marks.strip()),
+        marks_text=marks_text(reports),
         detainee_number=next((report_number(r) for r in reports if report_number(r)), ""),
         has_photo=has_photo,
     )

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy
 from athar.audit.chain import actor_for_user
 from athar.core.labels import facility_label, partial_date, place_name
 from athar.identification import claims, comparison, conflicts, notices, policy
+from athar.identification.comparison import reason_parts
 from athar.identification.models import (
     Candidate,
     Claim,
@@ -26,7 +27,6 @@ from athar.identification.models import (
 )
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
-from athar.identification.comparison import reason_parts
 from athar.registry.lookup import ensure_person, person_of, reports_of
 from athar.registry.models import Report
 

@@ -86,6 +86,12 @@ class ReportedStatus(models.TextChoices):
     UNKNOWN = "unknown", _("not stated")
 
 
+class Build(models.TextChoices):
+    SLIM = "slim", _("slim")
+    MEDIUM = "medium", _("medium")
+    HEAVY = "heavy", _("heavy")
+
+
 class Report(models.Model):
     """One report about a missing person, exactly as filed (a new version is a new row)."""
 
@@ -146,6 +152,15 @@ class Report(models.Model):
     # The number the detainee carried (on the body in the archive photos), when the family knows it.
     detainee_number = models.CharField(max_length=40, blank=True)
     distinguishing_marks = models.TextField(blank=True)
+    # What families know and forensic teams use (DVI ante-mortem data). Dental and medical details
+    # feed the marks comparison (archive cases record missing teeth, old fractures, scars); the
+    # archives hold no height, build, clothing or belongings yet: these are kept and shown to staff.
+    height_cm = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("height (cm)"))
+    build = models.CharField(max_length=8, choices=Build.choices, blank=True, verbose_name=_("build"))
+    clothing = models.TextField(blank=True, verbose_name=_("clothing at arrest"))
+    belongings = models.TextField(blank=True, verbose_name=_("belongings at arrest"))
+    dental = models.TextField(blank=True, verbose_name=_("teeth"))
+    medical = models.TextField(blank=True, verbose_name=_("medical details"))
     reported_status = models.CharField(max_length=10, choices=ReportedStatus.choices, default=ReportedStatus.UNKNOWN)
     notes = models.TextField(blank=True)
     extra = models.JSONField(default=dict, blank=True, verbose_name=_("columns athar does not know"))
@@ -174,6 +189,25 @@ class ReportPhoto(models.Model):
     derivatives = models.JSONField(default=dict, blank=True)  # kind -> media-relative path
     faces = models.JSONField(default=list, blank=True)  # [{box, quality, embedding_b64, model, version}]
     created_at = models.DateTimeField(auto_now_add=True)
+
+
+class ReportDraft(models.Model):
+    """A report being written (or a filed one being changed), saved at each step of the form so
+    that it survives signing out; deleted once filed. One new report and one change per report
+    at a time for each account."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="report_drafts")
+    amends = models.ForeignKey(Report, null=True, blank=True, on_delete=models.CASCADE, related_name="drafts")
+    data = models.JSONField(default=dict, blank=True)
+    step = models.CharField(max_length=16, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner"], condition=models.Q(amends__isnull=True), name="draft_one_new"),
+            models.UniqueConstraint(fields=["owner", "amends"], name="draft_one_per_report"),
+        ]
 
 
 class DataKey(models.Model):

@@ -17,20 +17,21 @@ from athar.audit.chain import actor_for_user, record
 from athar.core.crypto import DecryptionError
 from athar.registry import keys
 from athar.registry.importing import contact_owner
-from athar.registry.models import Report, ReportLink, ReportPhoto
+from athar.registry.models import Report, ReportDraft, ReportLink, ReportPhoto
 from athar.registry.photos import remove_photo_files
 from athar.registry.signals import report_erased
 
 TOMBSTONE = "[erased]"
 PERSONAL_TEXT = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
                  "family_name", "mother_name", "birth_place", "governorate", "city", "neighbourhood",
-                 "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "reporter_relation",
-                 "notes", "name_nickname", "name_place")
+                 "arrest_place", "arresting_agency", "detainee_number", "distinguishing_marks", "clothing",
+                 "belongings", "dental", "medical", "reporter_relation", "notes", "name_nickname", "name_place")
 PERSONAL_LISTS = ("name_titles", "name_kunya", "name_notes")
-PERSONAL_NULL = ("birth_year", "birth_date", "arrest_date", "reporter_contact", "birth_place_ref",
+PERSONAL_NULL = ("birth_year", "birth_date", "arrest_date", "height_cm", "reporter_contact", "birth_place_ref",
                  "governorate_ref", "city_ref", "arrest_place_ref")
 EXPORT_FIELDS = ("source", "report_id", "version", "filed_at", "reporter_relation", "consent", *PERSONAL_TEXT[:-4],
-                 "name_titles", "name_kunya", "name_nickname", "name_notes", "name_place", "sex", "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
+                 "name_titles", "name_kunya", "name_nickname", "name_notes", "name_place", "sex", "height_cm", "build",
+                 "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
                  "reported_status", "notes", "extra", "erased_at")
 
 
@@ -85,9 +86,11 @@ def erase_report(report: Report, *, actor: str = "system", reason_code: str = "f
             for name in PERSONAL_LISTS:
                 setattr(version, name, [])
             version.extra, version.consent, version.sex, version.erased_at = {}, {}, "U", now
+            version.build = ""
             version.save()
         shredded = keys.shred(contact_owner(report.lineage))
         ReportPhoto.objects.filter(pk__in=[p.pk for p in photos]).delete()
+        ReportDraft.objects.filter(amends__in=versions).delete()  # a change being written is erased too
         persons = sorted(set(ReportLink.objects.filter(report__in=versions).values_list("person_id", flat=True)))
         report_erased.send(sender=Report, reports=versions, persons=persons)
         record("registry.erase_report", object_type="report", object_id=report.pk, actor=actor,

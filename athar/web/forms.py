@@ -81,8 +81,9 @@ class PersonForm(forms.Form):
                                       widget=forms.TextInput(attrs={"dir": "ltr", "lang": "en", "autocomplete": "off"}))
     father_name = forms.CharField(label=_("Father's name"), max_length=120, required=False)
     mother_name = forms.CharField(label=_("Mother's name and family"), max_length=200, required=False)
-    sex = forms.ChoiceField(label=_("Sex"), choices=[("M", _("male")), ("F", _("female")), ("U", _("not stated"))],
-                            initial="M", widget=forms.RadioSelect)
+    sex = forms.ChoiceField(label=_("Sex"), choices=[("M", _("male")), ("F", _("female")), ("U", _("I do not know"))],
+                            widget=forms.RadioSelect,  # nothing chosen for the family: "I do not know" is an answer
+                            error_messages={"required": _("Choose one answer; \"I do not know\" is fine.")})
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -129,6 +130,7 @@ class ArrestForm(forms.Form):
             raise forms.ValidationError(_("Give the year of arrest too."))
         if day and not month:
             raise forms.ValidationError(_("Give the month too, or leave the day empty."))
+        data["arrest_date"] = None  # a year taken out takes the date out of the draft too
         if year:
             try:
                 data["arrest_date"] = dt.date(year, month or 1, day or 1)
@@ -143,6 +145,28 @@ class MarksForm(forms.Form):
         label=_("Distinguishing marks"), required=False, widget=forms.Textarea(attrs={"rows": 4}),
         help_text=_("Tattoos and what they show, scars, burns, missing or gold teeth, old fractures — and where on the body, with the side if you know it."))
     reporter_relation = forms.CharField(label=_("Your relation to him or her"), max_length=120, required=False)
+
+
+class DetailsForm(forms.Form):
+    """What forensic teams use and families often know (all optional)."""
+
+    height_cm = NumberField(label=_("Height in centimetres, if you know it"), min_value=50, max_value=250,
+                            required=False, help_text=_("An approximate height is fine, for example 175."))
+    build = forms.ChoiceField(label=_("Build"), required=False, widget=forms.RadioSelect,
+                              choices=[("slim", _("slim")), ("medium", _("medium")), ("heavy", _("heavy")),
+                                       ("", _("I do not know"))])
+    clothing = forms.CharField(label=_("Clothing at the arrest"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                               help_text=_("What he or she wore that day, with colours, if you know."))
+    belongings = forms.CharField(label=_("Belongings at the arrest"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                                 help_text=_("A watch, a ring, a chain, glasses, papers…"))
+    dental = forms.CharField(label=_("Teeth"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                             help_text=_("Missing, broken or gold teeth, a crown, a bridge — and where in the mouth."))
+    medical = forms.CharField(label=_("Medical details"), required=False, widget=forms.Textarea(attrs={"rows": 2}),
+                              help_text=_("Old fractures, operations, a metal plate or pin, an illness — with the side of the body if you know."))
+
+
+class CheckForm(forms.Form):
+    """The summary step: nothing to fill in, a button to go on."""
 
 
 class PhotosForm(forms.Form):

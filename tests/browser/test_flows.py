@@ -60,9 +60,11 @@ def test_family_flow_in_arabic_on_a_phone(browser, live_server, make_user, tmp_p
     page.fill("input[name=full_name_ar]", "أحمد محمد الخطيب")
     page.fill("input[name=father_name]", "محمد")
     page.fill("input[name=mother_name]", "فاطمة الحسن")
+    assert page.locator("input[name=sex]:checked").count() == 0  # no default
+    page.check("input[name=sex][value=M]")
     shot("name")
     page.click("button[name=next]")
-    page.fill("input[name=birth_year]", "1987")
+    page.fill("input[name=birth_year]", "١٩٨٧")  # as families type it
     page.check("input[name=birth_year_approximate]")
     page.fill("input[name=city]", "دوما")
     shot("birth")
@@ -75,6 +77,14 @@ def test_family_flow_in_arabic_on_a_phone(browser, live_server, make_user, tmp_p
     page.fill("textarea[name=distinguishing_marks]", "ندبة فوق الحاجب الأيمن")
     shot("marks")
     page.click("button[name=next]")
+    page.fill("input[name=height_cm]", "١٧٥")
+    page.fill("textarea[name=clothing]", "قميص أزرق")
+    shot("details")
+    page.click("button[name=next]")
+    assert "قميص أزرق" in page.content() and "1987" in page.content()  # the summary before filing
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    shot("check")
+    page.click("button[name=next]")
     page.set_input_files("input[name=photos]", str(_alive_photo(tmp_path)))
     shot("photos")
     page.click("button[name=next]")
@@ -82,6 +92,7 @@ def test_family_flow_in_arabic_on_a_phone(browser, live_server, make_user, tmp_p
     shot("filed")
     report = Report.objects.get(full_name_ar="أحمد محمد الخطيب")
     assert report.photos.count() == 1 and report.consent["face_processing"] is True
+    assert (report.birth_year, report.height_cm, report.sex) == (1987, 175, "M")
 
     make_candidate(report, case)  # what the worker does after the comparison
     page.goto(live_server.url + "/family/")
@@ -158,4 +169,20 @@ def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_us
     shot("conflict")
     assert page.locator("section.conflict").count() == 1
     assert not watch.kinds() & {"view", "thumb", "face"}
+    context.close()
+
+
+def test_error_page_and_privacy_in_arabic_on_a_phone(browser, live_server, shots):
+    context = browser.new_context(viewport=PHONE, locale="ar", is_mobile=True, has_touch=True)
+    page = context.new_page()
+    shot = shots(page, "errors")
+    response = page.goto(live_server.url + "/no-such-page/")
+    assert response.status == 404
+    assert page.locator("html").get_attribute("dir") == "rtl"
+    assert page.locator("#quick-exit").is_visible()
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    shot("404")
+    page.goto(live_server.url + "/privacy/")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"] + 1
+    shot("privacy")
     context.close()

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import template
 from django.urls import translate_url
-from django.utils.html import format_html
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from athar.archive.ingest import count_rows
@@ -26,6 +28,22 @@ def language_switch(context: dict[str, Any]) -> str:
     path = request.get_full_path() if request else "/"
     return format_html('<a href="{}" lang="{}" hreflang="{}" class="lang-switch">{}</a>',
                        translate_url(path, code), code, code, label)
+
+
+PHONE_LIKE = re.compile(r"\+?[0-9\u0660-\u0669\u06F0-\u06F9][0-9\u0660-\u0669\u06F0-\u06F9 ()\-]{4,}[0-9\u0660-\u0669\u06F0-\u06F9]")
+
+
+@register.filter
+def ltr_numbers(text: str) -> str:
+    """Plain text with each phone-like number isolated left to right (``<bdi dir="ltr">``), so that
+    "+963 11 234 5678" keeps its order inside Arabic text; everything else escaped."""
+    parts, last = [], 0
+    for match in PHONE_LIKE.finditer(text or ""):
+        parts.append(escape(text[last:match.start()]))
+        parts.append(format_html('<bdi dir="ltr">{}</bdi>', match.group(0)))
+        last = match.end()
+    parts.append(escape((text or "")[last:]))
+    return mark_safe("".join(parts))  # every piece escaped above
 
 
 register.filter(partial_date)

@@ -18,7 +18,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts import enrolment
 from athar.accounts.caseworkers import TakeOnRefused, take_on
-from athar.accounts.models import Invitation, Role, User, format_code, signed_in
+from athar.accounts.models import RESET_CODE_HOURS, Invitation, Role, User, format_code, signed_in
+from athar.accounts.recovery import issue_reset_code
 from athar.audit.chain import actor_for_user, record
 from athar.identification import notices, policy
 from athar.identification import services as ident
@@ -84,6 +85,21 @@ def take_family(request: HttpRequest, user_id: int) -> HttpResponse:
         return redirect("web:caseworker_home")
     messages.success(request, _("The family is now in your queue."))
     return redirect("web:caseworker_home")
+
+
+@login_required
+@require_POST
+def reset_code(request: HttpRequest, user_id: int) -> HttpResponse:
+    """A one-time code for one of my families to choose a new password (shown once, audited)."""
+    _require_caseworker(request)
+    family = policy.families_of(request.user).filter(pk=user_id).first()
+    if family is None:
+        raise Http404
+    code = issue_reset_code(request.user, family)
+    response = render(request, "web/caseworker/reset_code.html", {
+        "family": family, "code": format_code(code), "hours": RESET_CODE_HOURS})
+    response["Cache-Control"] = "no-store, private"
+    return response
 
 
 @login_required

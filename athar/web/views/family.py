@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -11,16 +12,25 @@ from django.db import transaction
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts.models import Role
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
 from athar.identification import services as ident
+from athar.identification.jobs import enqueue_for_report
+from athar.registry.models import ReportDraft
 from athar.registry.privacy import erase_report, export_report
 from athar.web.faces import detect_faces, view_size
 from athar.web.filing import add_photo, consent_record
+from athar.web.filing import remove_photo as remove_report_photo
 from athar.web.forms import ConsentForm, PhotosForm
+
+
+def family_contact(user: Any) -> dict[str, Any]:
+    """Who looks after this family, and how to reach the organisation (ATHAR_ORGANISATION_CONTACT)."""
+    caseworker = user.caseworker if user.caseworker_id and user.caseworker.is_active else None
+    return {"caseworker": caseworker, "organisation_contact": settings.ATHAR_ORGANISATION_CONTACT.replace("\\n", "\n")}
 
 
 def visible_report(request: HttpRequest, report_id: int) -> Any:
@@ -36,7 +46,13 @@ def home(request: HttpRequest) -> HttpResponse:
     if not policy.is_family(request.user):
         return redirect("web:dashboard")
     reports = policy.reports_visible_to(request.user).order_by("-filed_at")
-    return render(request, "web/family/home.html", {"reports": [ident.report_summary(r, request.user) for r in reports]})
+    drafts = ReportDraft.objects.filter(owner=request.user).select_related("amends").order_by("-updated_at")
+    return render(request, "web/family/home.html", {
+        "reports": [ident.report_summary(r, request.user) for r in reports],
+        "new_draft": next((d for d in drafts if d.amends is None and d.data), None),
+        "changes": [d for d in drafts if d.amends is not None and d.amends.is_current],
+        **family_contact(request.user),
+    })
 
 
 @login_required
@@ -88,6 +104,20 @@ def photos(request: HttpRequest, report_id: int) -> HttpResponse:
     rows = [{"photo": p, "faces": _faces(p) if consented else [], "chosen": _chosen(p)} for p in item.photos.all()]
     return render(request, "web/family/photos.html", {"report": item, "form": form, "rows": rows,
                                                       "consented": consented})
+
+
+@login_required
+@require_POST
+def remove_photo(request: HttpRequest, report_id: int, photo_id: int) -> HttpResponse:
+    """Take out a photo uploaded by mistake (audited); the report is compared again without it."""
+    item = visible_report(request, report_id)
+    if not policy.can_edit_report(request.user, item):
+        raise PermissionDenied
+    photo = get_object_or_404(item.photos, pk=photo_id)
+    remove_report_photo(photo, request.user)
+    enqueue_for_report(item.pk)
+    messages.success(request, _("The photo was removed."))
+    return redirect("web:report_photos", report_id=item.pk)
 
 
 def _faces(photo: Any) -> list[dict[str, Any]]:

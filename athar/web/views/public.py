@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db.models import Count
 from django.db.models.functions import TruncMonth
@@ -44,7 +45,8 @@ def privacy(request: HttpRequest) -> HttpResponse:
 
 
 def support(request: HttpRequest) -> HttpResponse:
-    return render(request, "web/public/support.html")
+    return render(request, "web/public/support.html",
+                  {"organisation_contact": settings.ATHAR_ORGANISATION_CONTACT.replace("\\n", "\n")})
 
 
 def identified(request: HttpRequest) -> HttpResponse:
