@@ -6,7 +6,6 @@ import datetime as dt
 import re
 
 import pytest
-from django.contrib.auth import authenticate
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone

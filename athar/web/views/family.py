@@ -16,11 +16,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts.models import Role
 from athar.audit.chain import actor_for_user, record
-from athar.registry.models import ReportDraft
-from athar.registry.privacy import erase_report, export_report
 from athar.identification import policy
 from athar.identification import services as ident
 from athar.identification.jobs import enqueue_for_report
+from athar.registry.models import ReportDraft
+from athar.registry.privacy import erase_report, export_report
 from athar.web.faces import detect_faces, view_size
 from athar.web.filing import add_photo, consent_record
 from athar.web.filing import remove_photo as remove_report_photo

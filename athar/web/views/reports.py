@@ -19,10 +19,10 @@ from athar.accounts.models import Role
 from athar.archive.models import Agency, Facility
 from athar.identification import policy
 from athar.identification.jobs import enqueue_for_report
-from athar.web import forms as web_forms
 from athar.web import filing
-from athar.web.views.family import visible_report
+from athar.web import forms as web_forms
 from athar.web.templatetags.athar_web import facility_label, place_name
+from athar.web.views.family import visible_report
 
 STEPS: list[tuple[str, Any, Any]] = [
     ("family", web_forms.FamilyChoiceForm, gettext_lazy("Family")),
