@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 from django.utils.module_loading import autodiscover_modules
 from rich.console import Console
 from rich.progress import (
@@ -100,6 +100,7 @@ class AtharCommand(BaseCommand):
         """Human-readable result; the default lists the keys."""
         return "\n".join(f"{key}: {_short(value)}" for key, value in result.items())
 
+    @no_translations  # operators' messages and JSON in English, whatever the site's default language
     def handle(self, *args: Any, **options: Any) -> None:
         as_json = bool(options.get("json"))
         try:

@@ -66,3 +66,13 @@ def world(db: None, make_user: Callable[..., Any]) -> World:
     run = LinkageRun.objects.create(status="done", is_current=True, engine="test", algorithm="test",
                                     algorithm_version="1")
     return World(cases, make_user, run)
+
+
+@pytest.fixture(autouse=True)
+def english_messages() -> Any:
+    """Domain refusals are written with gettext: these tests read them in English (the site's
+    default language is Arabic; the Arabic is checked in tests/web)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield

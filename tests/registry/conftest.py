@@ -6,6 +6,7 @@ import csv
 import io
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,3 +25,13 @@ def write_csv(tmp_path: Path) -> Callable[..., Path]:
         return path
 
     return write
+
+
+@pytest.fixture(autouse=True)
+def english_messages() -> Any:
+    """Domain refusals are written with gettext: these tests read them in English (the site's
+    default language is Arabic; the Arabic is checked in tests/web)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield

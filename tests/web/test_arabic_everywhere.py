@@ -164,3 +164,18 @@ def test_error_pages_speak_arabic(world: Any, client_for: Any) -> None:
         page = response.content.decode()
         assert response.status_code in (403, 404) and 'dir="rtl"' in page
         assert english_left(visible_text(page), known_ids, ALLOWED_WORDS) == []
+
+
+@pytest.mark.django_db
+def test_a_refusal_of_the_rules_reaches_the_page_in_its_language(lived_in: Any) -> None:
+    """The two-reviewer rule refuses in the reader's language (the command line keeps English)."""
+    from django.utils import translation
+
+    from athar.core.errors import UserError
+
+    ident = lived_in.identification
+    claims.review(ident, lived_in.reviewer, "approve", "same scar")
+    for language, expected in (("ar", "راجعتم هذا التعرّف من قبل"), ("en", "you already reviewed this identification")):
+        with translation.override(language), pytest.raises(UserError) as refused:
+            claims.review(ident, lived_in.reviewer, "approve", "again")
+        assert expected in str(refused.value)
