@@ -12,13 +12,17 @@ from typing import Any
 
 from django.db.models import Count
 from django.http import Http404, HttpRequest
-from ninja import Schema
+from ninja import File, Schema, Status
+from ninja.files import UploadedFile
 
 from athar.api.api import api
 from athar.archive.models import Case, Facility
+from athar.audit.chain import actor_for_user, record
+from athar.identification.family_faces import rank_report_again
+from athar.registry.photos import store_upload
 from athar.web import access
-from athar.web.converters import sign_id, unsign_id
 from athar.web import identification as ident
+from athar.web.converters import sign_id, unsign_id
 
 
 class ReportOut(Schema):
@@ -33,6 +37,7 @@ class ReportOut(Schema):
     status: str
     candidates: int
     face_consent: bool
+    photos: int
 
 
 class CandidateOut(Schema):
@@ -60,7 +65,7 @@ def _report_out(report: Any, user: Any) -> dict[str, Any]:
             "full_name_ar": report.full_name_ar, "full_name_latin": report.full_name_latin,
             "birth_year": report.birth_year, "arrest_date": report.arrest_date,
             "arrest_date_precision": report.arrest_date_precision, "status": str(summary["status"]),
-            "candidates": summary["candidates"], "face_consent": summary["face_consent"]}
+            "candidates": summary["candidates"], "face_consent": summary["face_consent"], "photos": summary["photos"]}
 
 
 @api.get("/reports", response=list[ReportOut], url_name="reports")
@@ -89,6 +94,38 @@ def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
 @api.get("/reports/{report_id}", response=ReportOut, url_name="report")
 def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
     return _report_out(_visible_report(request, report_id), request.user)
+
+
+class PhotosOut(Schema):
+    report: str
+    added: int
+    photos: int
+    refused: list[dict[str, str]]
+
+
+@api.post("/reports/{report_id}/photos", response={201: PhotosOut, 400: PhotosOut, 403: dict}, url_name="report_photos")
+def add_photos(request: HttpRequest, report_id: str, photos: File[list[UploadedFile]]) -> Any:
+    """Add photos of the person alive (multipart, field ``photos``, one or several files), as the
+    web's photo page does: the family who filed the report or its caseworker. Every photo is used:
+    the report is ranked again with all of them (the face query is their mean). A file that is not
+    a readable photo is refused with its reason and the others are kept."""
+    report = _visible_report(request, report_id)
+    if not access.can_edit_report(request.user, report):
+        return Status(403, {"detail": "only the family who filed the report or its caseworker adds photos"})
+    added, refused = 0, []
+    for upload in photos:
+        try:
+            photo = store_upload(report, upload, request.user)
+        except ValueError as exc:
+            refused.append({"name": upload.name or "", "reason": str(exc)})
+            continue
+        record("report.photo_added", object_type="report", object_id=report.pk, actor=actor_for_user(request.user),
+               data={"photo": photo.pk, "sha256": photo.sha256, "via": "api"})
+        added += 1
+    if added:
+        rank_report_again(report)
+    out = {"report": sign_id("report", report.pk), "added": added, "photos": report.photos.count(), "refused": refused}
+    return Status(201 if added else 400, out)
 
 
 def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:
