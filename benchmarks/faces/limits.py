@@ -195,7 +195,7 @@ class Oracles:
 
     def clean_box(self, img: Image.Image, points: np.ndarray) -> Box | None:
         """The product detector's box of the person on the clean photo (the one holding the nose)."""
-        work, seen = self.pipe.prepare(img)
+        _, seen = self.pipe.prepare(img)
         nose = points[4]
         boxes = [d.box for d in self.model.detector.detect(np.asarray(seen))
                  if d.box.left <= nose[0] <= d.box.right and d.box.top <= nose[1] <= d.box.bottom]
@@ -293,8 +293,7 @@ def main() -> None:
         p_probes = [p[:1] for p in p_probes]
         rows: dict[str, list[np.ndarray]] = {}
         for name in args.variants:
-            v = table[name]()
-            rows[name], _ = ablation.vectors(v, f"{tag}-{cond}", lambda: photos.cases(cond), False)
+            rows[name], _ = ablation.vectors(table[name](), f"{tag}-{cond}", lambda c=cond: photos.cases(c), False)
         for name, cases in rows.items():
             probes = p_probes
             if name.startswith("S"):
