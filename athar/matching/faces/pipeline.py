@@ -23,12 +23,18 @@ from .datatypes import Box, DetectedFace, Detection, Embedder, FloatArray, UInt8
 from .dlib_models import HogDetector
 from .errors import FaceNumberOutOfRange, FaceTooSmall, NoFaceFound
 from .images import ImageSource, load_image
-from .orientation import upright_logits
 from .models_registry import DEFAULT_MODEL, FaceModel, get_face_model
+from .orientation import upright_logits
 from .quality import combine_quality, quality_parts
 from .roll import refine_rolled_landmarks
 from .rotation import (
-    ROTATIONS, box_to_original, points_from_turned, points_to_original, rotate_cw, turn_cw_any, turn_points,
+    ROTATIONS,
+    box_to_original,
+    points_from_turned,
+    points_to_original,
+    rotate_cw,
+    turn_cw_any,
+    turn_points,
 )
 
 MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
