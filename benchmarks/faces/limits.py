@@ -25,6 +25,9 @@ of each step are replayed from a copy of the generator's state, so the photos ar
 of ablation.py (whose cached P and S vectors are read, not recomputed, when present).
 
     OMP_NUM_THREADS=1 nice -n 10 .venv/bin/python benchmarks/faces/limits.py --split dev --conditions clean archive archive_b
+
+``--why`` also analyses again the cases whose kept faces are none of them the person, and says whether the
+person's head was among them (at a wrong turn, or misaligned) or another object was kept instead.
 """
 
 from __future__ import annotations
@@ -282,7 +285,43 @@ def causes(probes: list[np.ndarray], cases: list[np.ndarray], person: list[np.nd
     return out
 
 
+def why_not_the_person(photos: ablation.Photos, tag: str, condition: str, probes: list[np.ndarray],
+                       cases: list[np.ndarray], person: list[np.ndarray]) -> dict[str, Any]:
+    """For P's misses at rank 1 whose faces are none of them the person: is the person's head among the
+    kept faces (the carried nose inside a kept box), and how far is that face's eye line turned from the
+    oracle's (over 45°: a wrong turn)? The photos are analysed again by the product."""
+    s = photos.split
+    n = len(s.present)
+    sims = score_matrix(probes, cases)
+    images, mats = degraded_with_geometry(photos, condition)
+    pipe = FacePipeline()
+    out = {"wrong_turn": 0, "right_head_misaligned": 0, "another_object": 0, "faces": []}
+    for i in range(n):
+        if not len(cases[i]) or 1 + int(np.sum(sims[i] > sims[i][i])) == 1:
+            continue
+        if float(np.max(cases[i] @ person[i][0])) >= WRONG_FACE_BELOW:
+            continue
+        pts = carry(clean_points(Image.open(s.present[i][2]).convert("RGB")), mats[i])
+        nose = pts[4]
+        at = [f for f in pipe.analyse(images[i]) if f.box.left <= nose[0] <= f.box.right and f.box.top <= nose[1] <= f.box.bottom]
+        if not at:
+            out["another_object"] += 1
+            continue
+        f = at[0]
+        fe, e = f.landmarks[0:2].mean(0) - f.landmarks[2:4].mean(0), pts[0:2].mean(0) - pts[2:4].mean(0)
+        turn = (math.degrees(math.atan2(fe[1], fe[0]) - math.atan2(e[1], e[0])) + 180) % 360 - 180
+        out["wrong_turn" if abs(turn) > 45 else "right_head_misaligned"] += 1
+        out["faces"].append({"case": i, "eye_line_off_degrees": round(turn), "raw_length": round(float(f.feature_norm or 0), 2),
+                             "landmark_error_px": round(float(np.abs(f.landmarks - pts).mean()), 1)})
+    return out
+
+
 def main() -> None:
+    if "--why" in sys.argv:
+        sys.argv.remove("--why")
+        why = True
+    else:
+        why = False
     args, s, photos, tag = ablation.split_from_arguments(__doc__)
     table = ablation.variants()
     n_present, n_absent = len(s.present), len(s.absent)
@@ -308,6 +347,9 @@ def main() -> None:
             print(json.dumps({"variant": "P", "condition": cond, "causes": causes(p_probes, rows["P"], o["person"], n_present)}), flush=True)
             print(json.dumps({"variant": "O-align", "condition": cond,
                               "causes": causes(p_probes, o["O-align"], o["person"], n_present)}), flush=True)
+            if why:
+                print(json.dumps({"variant": "P", "condition": cond,
+                                  "not_the_person": why_not_the_person(photos, tag, cond, p_probes, rows["P"], o["person"])}), flush=True)
 
 
 if __name__ == "__main__":
