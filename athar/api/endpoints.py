@@ -14,16 +14,20 @@ from typing import Any
 
 from django.db.models import Count
 from django.http import Http404, HttpRequest
-from ninja import Schema
+from ninja import File, Schema, Status
+from ninja.files import UploadedFile
 from ninja.pagination import LimitOffsetPagination, paginate
 
 from athar.api.api import api
 from athar.archive.models import Case, Facility
+from athar.audit.chain import actor_for_user, record
 from athar.core.signed_ids import sign_id, unsign_id
 from athar.identification import policy
 from athar.identification import services as ident
 from athar.identification.comparison import reason_parts
+from athar.identification.family_faces import rank_report_again
 from athar.identification.models import Claim, Verdict
+from athar.registry.photos import store_upload
 
 
 class ErrorOut(Schema):
@@ -69,6 +73,7 @@ class ReportOut(Schema):
     status_label: str
     candidates: int
     face_consent: bool
+    photos: int
 
 
 class ReasonOut(Schema):
@@ -127,7 +132,8 @@ def _report_out(report: Any, user: Any) -> dict[str, Any]:
             "birth_year": report.birth_year, "arrest_date": report.arrest_date,
             "arrest_date_precision": report.arrest_date_precision, "status": summary["status_code"],
             "status_label": str(summary["status"]),
-            "candidates": summary["candidates"], "face_consent": summary["face_consent"]}
+            "candidates": summary["candidates"], "face_consent": summary["face_consent"],
+            "photos": summary["photos"]}
 
 
 @api.get("/reports", response={200: list[ReportOut], **REFUSALS}, url_name="reports")
@@ -158,6 +164,39 @@ def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
 @api.get("/reports/{report_id}", response={200: ReportOut, **REFUSALS}, url_name="report")
 def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
     return _report_out(_visible_report(request, report_id), request.user)
+
+
+class PhotosOut(Schema):
+    report: str
+    added: int
+    photos: int
+    refused: list[dict[str, str]]
+
+
+@api.post("/reports/{report_id}/photos", response={201: PhotosOut, 400: PhotosOut, 403: ErrorOut, **REFUSALS},
+          url_name="report_photos")
+def add_photos(request: HttpRequest, report_id: str, photos: File[list[UploadedFile]]) -> Any:
+    """Add photos of the person alive (multipart, field ``photos``, one or several files), as the
+    web's photo page does: the family who filed the report or its caseworker. Every photo is used:
+    the report is ranked again with all of them (the face query is their mean). A file that is not
+    a readable photo is refused with its reason and the others are kept."""
+    report = _visible_report(request, report_id)
+    if not policy.can_edit_report(request.user, report):
+        return Status(403, {"detail": "only the family who filed the report or its caseworker adds photos"})
+    added, refused = 0, []
+    for upload in photos:
+        try:
+            photo = store_upload(report, upload, request.user)
+        except ValueError as exc:
+            refused.append({"name": upload.name or "", "reason": str(exc)})
+            continue
+        record("report.photo_added", object_type="report", object_id=report.pk, actor=actor_for_user(request.user),
+               data={"photo": photo.pk, "sha256": photo.sha256, "via": "api"})
+        added += 1
+    if added:
+        rank_report_again(report)
+    out = {"report": sign_id("report", report.pk), "added": added, "photos": report.photos.count(), "refused": refused}
+    return Status(201 if added else 400, out)
 
 
 def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:

@@ -23,12 +23,21 @@ from typing import Any
 from django.conf import settings
 
 from athar.archive.storage import MediaStore
+from athar.identification.jobs import enqueue_for_report
 from athar.matching.faces.datatypes import Box
 from athar.registry.models import Report, ReportPhoto
 from athar.registry.photos import view_size
 
 log = logging.getLogger(__name__)
 MIN_OVERLAP = 0.3  # intersection over union between the family's chosen box and a detected face
+
+
+def rank_report_again(report: Report) -> None:
+    """A photo was added, its face chosen, or the consent to face processing changed (the web's
+    photo, face and consent pages, the API's photo upload): the worker ranks the report again, with
+    every photo it has — the family's face query is the mean of all of them — or, without consent,
+    none. Nothing else would: the worker's sweep notices new reports and cases, not new photos."""
+    enqueue_for_report(report.pk)
 
 
 def consented(reports: Iterable[Report]) -> list[Report]:

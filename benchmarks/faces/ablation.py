@@ -39,12 +39,12 @@ import degrade  # noqa: E402
 import degrade_b  # noqa: E402
 from identification import _seed  # noqa: E402
 from identity_split import Split, make_split  # noqa: E402
-from simple_baseline import ALIGN_3, ALIGN_FITTED, SimplePipeline  # noqa: E402
+from simple_baseline import ALIGN_FITTED, SimplePipeline  # noqa: E402
 
 import athar.matching.faces.pipeline as pl  # noqa: E402
 from athar.matching.faces.align import ARCFACE_112, align_to_template  # noqa: E402
 from athar.matching.faces.calibration import load_calibration  # noqa: E402
-from athar.matching.faces.datatypes import Detection  # noqa: E402
+from athar.matching.faces.datatypes import Box, Detection  # noqa: E402
 from athar.matching.faces.dlib_models import HogDetector  # noqa: E402
 from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402
 from athar.matching.faces.models_registry import get_face_model  # noqa: E402
@@ -72,6 +72,44 @@ class ThreePointEmbedder(OnnxArcFaceEmbedder):
     def align(self, image: Image.Image, points: np.ndarray, scheme: str = "dlib5") -> Image.Image:
         three = np.stack([points[2:4].mean(0), points[0:2].mean(0), points[4]]).astype(np.float32)
         return align_to_template(image, three, ARCFACE_112[:3], 112)
+
+
+class MirroredLandmarks:
+    """dlib's 5 points found on the face and on its mirror image, averaged (the mirror's points flipped
+    back, the eyes swapped): a test-time average against landmark jitter on damaged faces."""
+
+    name = "dlib-5pt+mirror"
+    scheme = "dlib5"
+    SWAP = [2, 3, 0, 1, 4]  # outer/inner corners of one eye ↔ the other's; the nose stays
+
+    def __init__(self, base: object) -> None:
+        self.base = base
+
+    def landmarks(self, rgb: np.ndarray, box: Box) -> np.ndarray:
+        w = rgb.shape[1]
+        direct = self.base.landmarks(rgb, box)  # type: ignore[attr-defined]
+        mirrored = self.base.landmarks(np.ascontiguousarray(rgb[:, ::-1]), Box(w - box.right, box.top, w - box.left, box.bottom))  # type: ignore[attr-defined]
+        back = mirrored[self.SWAP].copy()
+        back[:, 0] = (w - 1) - back[:, 0]
+        return ((direct + back) / 2).astype(np.float32)
+
+
+class JitteredLandmarks:
+    """dlib's 5 points from the detector's box and from the box shrunk and grown by 10 %, averaged."""
+
+    name = "dlib-5pt+jitter"
+    scheme = "dlib5"
+
+    def __init__(self, base: object, scales: tuple[float, ...] = (0.9, 1.0, 1.1)) -> None:
+        self.base, self.scales = base, scales
+
+    def landmarks(self, rgb: np.ndarray, box: Box) -> np.ndarray:
+        cx, cy = (box.left + box.right) / 2, (box.top + box.bottom) / 2
+        found = []
+        for k in self.scales:
+            hw, hh = box.width * k / 2, box.height * k / 2
+            found.append(self.base.landmarks(rgb, Box(cx - hw, cy - hh, cx + hw, cy + hh)))  # type: ignore[attr-defined]
+        return np.mean(found, axis=0).astype(np.float32)
 
 
 @contextlib.contextmanager
@@ -130,6 +168,8 @@ def product_variant(name: str, model: str = "arcface", consts: dict[str, object]
     parts = [model, face_model.version, str(face_model.min_feature_norm), face_model.detector.name,
              type(face_model.embedder).__name__, str(enhance), json.dumps(shown, sort_keys=True, default=str), str(one)]
     parts += ["rescue"] if rescue else []
+    landmarker = getattr(face_model.landmarker, "name", "dlib-5pt")
+    parts += [landmarker] if landmarker != "dlib-5pt" else []  # the default leaves earlier keys as they were
     return Variant(name, "|".join(parts), embed, calibrated=name in ("P", "P-rescue"))
 
 
@@ -173,6 +213,26 @@ def rescue_variant() -> Variant:
     return v
 
 
+def on_empty_variant(name: str, consts: dict[str, object]) -> Variant:
+    """The product with a change that acts only on photos left without a face (``consts``), computed from
+    the product's cached vectors: only the photos without a face are analysed again."""
+    before = product_variant("P")
+    after = product_variant(name, consts=consts)
+    lookup: dict[int, np.ndarray] = {}
+
+    def embed(img: Image.Image, family: bool) -> np.ndarray:
+        old = lookup.get(id(img))
+        return after.embed(img, family) if old is None or len(old) == 0 else old
+
+    def prime(tag: str, images: list[Image.Image], family: bool) -> None:
+        vecs, _ = vectors(before, tag, lambda: images, family)
+        lookup.update({id(img): v for img, v in zip(images, vecs)})
+
+    v = Variant(name, after.key + "|on-empty", embed, calibrated=True)
+    v.prime = prime  # type: ignore[attr-defined]
+    return v
+
+
 def simple_variant(name: str, **kwargs: object) -> Variant:
     pipe = SimplePipeline(**kwargs)  # type: ignore[arg-type]
     return Variant(name, pipe.key, lambda img, family: pipe.vectors(img))
@@ -199,6 +259,12 @@ def variants() -> dict[str, Callable[[], Variant]]:
         "P+one-face": lambda: product_variant("P+one-face", one=True),
         "P+rescue": lambda: rescue_variant(),
         "P+hog": lambda: product_variant("P+hog", detector=HogRetry()),
+        "P+hog-rescue": lambda: on_empty_variant("P+hog-rescue", {"RESCUE_HOG": True}),
+        "P+any-turn": lambda: product_variant("P+any-turn", consts={"ANY_TURN_STEP": 45}),
+        "P+mirror-landmarks": lambda: product_variant(
+            "P+mirror-landmarks", landmarker=MirroredLandmarks(get_face_model("arcface").landmarker)),
+        "P+jitter-landmarks": lambda: product_variant(
+            "P+jitter-landmarks", landmarker=JitteredLandmarks(get_face_model("arcface").landmarker)),
         "P+3pt": lambda: product_variant("P+3pt", embedder=ThreePointEmbedder(ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION)),
         "P+hog+3pt": lambda: product_variant("P+hog+3pt", detector=HogRetry(),
                                              embedder=ThreePointEmbedder(ARCHIVE_EMBEDDER_FILE, ARCHIVE_EMBEDDER_VERSION)),

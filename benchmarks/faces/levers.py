@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 import identification as idn  # noqa: E402
 from identity_split import Split, make_split  # noqa: E402
 
-from athar.matching.faces.evaluation import identification_metrics, score_matrix  # noqa: E402
+from athar.matching.faces.evaluation import identification_metrics  # noqa: E402
 from athar.matching.faces.pipeline import FacePipeline, embed_crop, family_order  # noqa: E402
 from athar.matching.faces.rotation import rotate_cw  # noqa: E402
 

@@ -31,7 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from athar.matching.faces.align import ARCFACE_112, align_to_template  # noqa: E402
 from athar.matching.faces.dlib_models import _dlib, dlib_model_path  # noqa: E402
 from athar.matching.faces.onnx_models import (  # noqa: E402
-    ARCHIVE_EMBEDDER_FILE, DLIB5_IN_ARCFACE_112, OnnxArcFaceEmbedder, OnnxDetector,
+    ARCHIVE_EMBEDDER_FILE,
+    DLIB5_IN_ARCFACE_112,
+    OnnxArcFaceEmbedder,
+    OnnxDetector,
 )
 from athar.matching.faces.rotation import ROTATIONS, points_to_original, rotate_cw  # noqa: E402
 

@@ -20,6 +20,7 @@ import numpy as np
 from PIL import Image, ImageFilter, ImageOps
 
 from .datatypes import Box, DetectedFace, Detection, Embedder, FloatArray, UInt8Array
+from .dlib_models import HogDetector
 from .errors import FaceNumberOutOfRange, FaceTooSmall, NoFaceFound
 from .images import ImageSource, load_image
 from .models_registry import DEFAULT_MODEL, FaceModel, get_face_model
@@ -33,6 +34,7 @@ from .rotation import (
     points_to_original,
     rotate_cw,
     turn_cw_any,
+    turn_points,
 )
 
 MIN_DETECTION_SIDE = 12  # below this no embedder says anything useful
@@ -69,6 +71,14 @@ SAME_FACE_OVERLAP = 0.5  # intersection over the smaller box
 # A photo left without any face gets a last look at the detections the upright check dropped; only a
 # crop that is clearly a face is kept (FacePipeline._rescued). False: never.
 RESCUE_DROPPED = True
+# Then, a photo still without a face is searched by dlib's HOG detector at the quarter turns (upsample 1,
+# then 2 when it finds nothing), on the stretched photo; again only a clearly-a-face crop is kept
+# (FacePipeline._hog_rescued). False: never.
+RESCUE_HOG = False
+# A kept face that is still not clearly a face after the second opinion is tried at every multiple of
+# this turn (degrees) about its own box; the longest crop replaces it if it is clearly a face and
+# TURN_SWITCH_RATIO times longer (FacePipeline._any_turn). None: never.
+ANY_TURN_STEP: int | None = None
 # Landmarks of a face rolled by more than this (degrees) are found again on the face turned
 # upright (roll.py): the landmark model misplaces points on a head lying between quarter turns.
 # None: never.
@@ -262,7 +272,31 @@ class FacePipeline:
             faces = [max(short, key=_norm)]
         if not faces and RESCUE_DROPPED:
             faces = self._rescued(img)
+        if not faces and RESCUE_HOG:
+            faces = self._hog_rescued(img)
         return sorted(faces, key=lambda f: -f.box.area)
+
+    def _hog_rescued(self, img: Image.Image) -> list[DetectedFace]:
+        """A photo still without a face: a second detector (dlib's HOG, as the simple baseline uses it) at
+        the quarter turns; the longest crop is kept if it is clearly a face (``SECOND_OPINION_FACTOR`` ×
+        the floor), so texture HOG fires on stays out as the rescue's does."""
+        floor = self.model.min_feature_norm
+        if floor is None:
+            return []
+        work, _ = self.prepare(img.convert("RGB"))
+        best: DetectedFace | None = None
+        for detector in _hog_detectors():
+            for r in self.rotations:
+                for det in detector.detect(np.asarray(rotate_cw(work, r))):
+                    if min(det.box.width, det.box.height) < MIN_DETECTION_SIDE:
+                        continue
+                    c = _Candidate(r, det, box_to_original(det.box, r, img.width, img.height))
+                    face = self._embed(self._align(work, c, self._landmarks(work, c)))
+                    if _norm(face) >= SECOND_OPINION_FACTOR * floor and (best is None or _norm(face) > _norm(best)):
+                        best = face
+            if best is not None:
+                break
+        return [best] if best is not None else []
 
     def _rescued(self, img: Image.Image) -> list[DetectedFace]:
         """A photo left without any face: the detections the upright check dropped (evidence under
@@ -296,8 +330,44 @@ class FacePipeline:
                 elif self._too_short(face):
                     short.append(face)
                     continue
+                elif ANY_TURN_STEP is not None:
+                    face = self._any_turn(work, face, ANY_TURN_STEP)
             faces.append(face)
         return faces, short
+
+    def _any_turn(self, work: Image.Image, face: DetectedFace, step: int) -> DetectedFace:
+        """A doubtful face (not clearly a face at its turn, after the other quarter turns were asked) tried
+        at every multiple of ``step`` degrees about its own box: a head lying between the quarter turns, or
+        one the upright model turned wrongly while another face kept the diagonal pass away. Only a crop
+        that is clearly a face and TURN_SWITCH_RATIO times longer replaces it; no face is ever added, so
+        texture gains nothing it did not have."""
+        bar = SECOND_OPINION_FACTOR * (self.model.min_feature_norm or 0.0)
+        best = face
+        for degrees in range(0, 360, step):
+            turned = self._turned_in_place(work, face, degrees)
+            if _norm(turned) >= bar and _norm(turned) >= TURN_SWITCH_RATIO * _norm(face) and _norm(turned) > _norm(best):
+                best = turned
+        return best
+
+    def _turned_in_place(self, work: Image.Image, face: DetectedFace, degrees: int) -> DetectedFace:
+        """The face's box turned clockwise by ``degrees`` about its centre (a square patch twice its size),
+        landmarks found there, aligned and embedded; landmarks mapped back to the photo."""
+        box = face.box
+        side = 2.0 * max(box.width, box.height)
+        cx, cy = (box.left + box.right) / 2, (box.top + box.bottom) / 2
+        x0, y0 = cx - side / 2, cy - side / 2
+        size = max(1, round(side))
+        patch = work.crop((round(x0), round(y0), round(x0) + size, round(y0) + size))
+        centre = (size / 2, size / 2)
+        turned = patch.rotate(-degrees, resample=Image.Resampling.BILINEAR, center=centre)
+        w, h = (box.height, box.width) if degrees % 180 == 90 else (box.width, box.height)
+        local = Box(centre[0] - w / 2, centre[1] - h / 2, centre[0] + w / 2, centre[1] + h / 2)
+        points = self.model.landmarker.landmarks(np.asarray(turned), local)
+        scheme = getattr(self.model.landmarker, "scheme", "dlib5")
+        crop = self.model.embedder.align(turned, points, scheme)  # type: ignore[call-arg]
+        back = turn_points(points, degrees, centre) + np.array([round(x0), round(y0)], np.float32)
+        return self._embed(AlignedFace(box=box, rotation=degrees % 360, landmarks=back.astype(np.float32),
+                                       detector_score=face.detector_score, crop=crop))
 
     def _diagonal_faces(self, img: Image.Image, degrees: int) -> list[DetectedFace]:
         """The faces of the photo turned by ``degrees`` (then at its quarter turns), mapped back:
@@ -504,6 +574,16 @@ class FacePipeline:
             quality_parts=parts,
             feature_norm=norm,
         )
+
+
+_HOG: list[HogDetector] = []
+
+
+def _hog_detectors() -> list[HogDetector]:
+    """dlib's HOG at upsample 1, then 2 (loaded once, on the first photo that needs them)."""
+    if not _HOG:
+        _HOG.extend([HogDetector(upsample=1), HogDetector(upsample=2)])
+    return _HOG
 
 
 def _norm(face: DetectedFace) -> float:

@@ -18,6 +18,7 @@ from athar.accounts.models import Role
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
 from athar.identification import services as ident
+from athar.identification.family_faces import rank_report_again
 from athar.identification.jobs import enqueue_for_report
 from athar.registry.models import ReportDraft
 from athar.registry.privacy import erase_report, export_report
@@ -80,6 +81,8 @@ def consent(request: HttpRequest, report_id: int) -> HttpResponse:
             item.save(update_fields=["consent"])
             record("consent.changed", object_type="report", object_id=item.pk, actor=actor_for_user(request.user),
                    data={"face_processing": item.consent["face_processing"], "publication": item.consent["publication"]})
+        if bool(current.get("face_processing")) != item.consent["face_processing"]:
+            rank_report_again(item)  # its photos are compared, or no longer, from now on
         messages.success(request, _("Your choice was saved."))
         return redirect("web:report", report_id=item.pk)
     return render(request, "web/family/consent.html", {"form": form, "report": item})
@@ -94,11 +97,15 @@ def photos(request: HttpRequest, report_id: int) -> HttpResponse:
         raise PermissionDenied
     form = PhotosForm(*((request.POST, request.FILES) if request.method == "POST" else ()))
     if request.method == "POST" and form.is_valid():
+        added = 0
         for upload in form.cleaned_data["photos"]:
             try:
                 add_photo(item, upload, request.user)
+                added += 1
             except ValueError:
                 messages.error(request, _("This file could not be read as a photo: %(name)s") % {"name": upload.name})
+        if added:  # every photo is used: the report is compared again with all of them
+            rank_report_again(item)
         return redirect("web:report_photos", report_id=item.pk)
     consented = bool((item.consent or {}).get("face_processing"))
     rows = [{"photo": p, "faces": _faces(p) if consented else [], "chosen": _chosen(p)} for p in item.photos.all()]
@@ -120,17 +127,23 @@ def remove_photo(request: HttpRequest, report_id: int, photo_id: int) -> HttpRes
     return redirect("web:report_photos", report_id=item.pk)
 
 
+def _detected(photo: Any) -> list[dict[str, Any]]:
+    """The faces the family chooses among (the detector's boxes in the viewing copy), never the
+    worker's embedded entries (``{"model": …}``, boxes in the original's pixels)."""
+    return [f for f in photo.faces or [] if "model" not in f]
+
+
 def _faces(photo: Any) -> list[dict[str, Any]]:
-    if not photo.faces:
+    if not _detected(photo):
         found = detect_faces(photo)
         if found:
-            photo.faces = found
+            photo.faces = [*found, *(photo.faces or [])]
             photo.save(update_fields=["faces"])
-    return list(photo.faces or [])
+    return _detected(photo)
 
 
 def _chosen(photo: Any) -> int | None:
-    for i, face in enumerate(photo.faces or []):
+    for i, face in enumerate(_detected(photo)):
         if face.get("chosen"):
             return i
     return None
@@ -157,10 +170,12 @@ def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpRespon
         else:
             for i, face in enumerate(faces):
                 face["chosen"] = i == index
+            # The embedded entries were of the face chosen before: dropped, so the worker embeds this one.
             photo.faces = faces
             photo.save(update_fields=["faces"])
             record("report.face_chosen", object_type="report", object_id=item.pk, actor=actor_for_user(request.user),
                    data={"photo": photo.pk, "face": index})
+            rank_report_again(item)
             messages.success(request, _("Thank you. This face will be compared."))
             return redirect("web:report_photos", report_id=item.pk)
     width, height = view_size(photo)

@@ -1,7 +1,12 @@
 """A torch module that runs the fr_feature.onnx graph (Conv, PRelu, Add, Reshape) with trainable weights,
 and writes trained weights back into the same ONNX graph."""
-import onnx, numpy as np, torch, torch.nn as nn, torch.nn.functional as F
+import numpy as np
+import onnx
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
 from onnx import numpy_helper
+
 
 class OnnxNet(nn.Module):
     def __init__(self, path):

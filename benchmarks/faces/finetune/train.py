@@ -7,11 +7,21 @@ small; a share of clean crops keeps ordinary photos where they were. Input: the 
 make_data.py. Output: ``<out>/fr_feature_ft.onnx`` (same graph, new weights), saved every 200
 steps and at the end. Needs PyTorch (a separate environment; not a product dependency).
 """
-import sys, os, time, io, math, random, glob, argparse
+import argparse
+import glob
+import io
+import math
+import os
+import random
+import sys
+import time
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import numpy as np, torch, torch.nn.functional as F
-from PIL import Image, ImageFilter, ImageEnhance
+import numpy as np
+import torch
+import torch.nn.functional as F
 from onnx_torch import OnnxNet, grey_mirror
+from PIL import Image, ImageFilter
 
 ap = argparse.ArgumentParser()
 ap.add_argument('--data', default='/tmp/ft/data')
