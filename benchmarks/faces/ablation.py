@@ -340,7 +340,7 @@ def evaluate(v: Variant, photos: Photos, tag: str, condition: str) -> dict[str, 
     return row
 
 
-def split_from_arguments(description: str | None) -> tuple[argparse.Namespace, object, "Photos", str]:
+def split_from_arguments(description: str | None) -> tuple[argparse.Namespace, object, Photos, str]:
     """The arguments every script of the ablation shares, and the split, photos and cache tag they name."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--split", default="dev", choices=("dev", "test"))

@@ -42,7 +42,7 @@ def main() -> None:
     for name in args.variants:
         v = variants()[name]()
         for cond in args.conditions:
-            cases, _ = vectors(v, f"{tag}-{cond}", lambda: photos.cases(cond), False)
+            cases, _ = vectors(v, f"{tag}-{cond}", lambda cond=cond: photos.cases(cond), False)
             missing = [i for i, c in enumerate(cases) if len(c) == 0]
             imgs = photos.cases(cond)
             reasons: dict[str, int] = {}

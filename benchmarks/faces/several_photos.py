@@ -125,7 +125,8 @@ def main() -> None:
     gens_one: list[np.ndarray] = []
     for cond in args.conditions:
         items = [f[2] for f in present[:n_present]] + one
-        cases = vectors(v, f"{tag}-{cond}", lambda: [degraded(cond, p, other) for p in items], False)[0]
+        cases = vectors(v, f"{tag}-{cond}", lambda cond=cond, items=items: [degraded(cond, p, other) for p in items],
+                        False)[0]
         for label, probes in (("1", one_photo), ("2", two_photos)):
             cal = cal1.for_photos(int(label))
             m = identification_metrics(score_matrix(probes, cases), truth, [len(p) > 0 for p in probes], cal.likely_match)

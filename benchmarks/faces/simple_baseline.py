@@ -43,7 +43,7 @@ ALIGN_FITTED = "dlib5-fitted"  # athar's template: dlib's 5 points where they fa
 # dlib 5 points: 0/1 = right-eye corners (image left side is point 2/3), 4 = base of the nose.
 _ARCFACE_3 = ARCFACE_112[:3]
 # (id of the photo, detector) → (the photo, kept alive so the id stays its own; the chosen face)
-_CHOSEN: dict[tuple[int, str], tuple[Image.Image, "Found | None"]] = {}
+_CHOSEN: dict[tuple[int, str], tuple[Image.Image, Found | None]] = {}
 
 
 @dataclass

@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
-from typing import Union
 
 from PIL import ExifTags, Image, UnidentifiedImageError
 
@@ -22,7 +21,7 @@ Image.MAX_IMAGE_PIXELS = MAX_PIXELS
 
 _heif_registered = False
 
-ImageSource = Union[str, os.PathLike[str], bytes, bytearray]
+ImageSource = str | os.PathLike[str] | bytes | bytearray
 
 
 class ImageError(ValueError):

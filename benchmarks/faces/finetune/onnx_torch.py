@@ -1,5 +1,6 @@
 """A torch module that runs the fr_feature.onnx graph (Conv, PRelu, Add, Reshape) with trainable weights,
 and writes trained weights back into the same ONNX graph."""
+
 import numpy as np
 import onnx
 import torch
@@ -30,26 +31,40 @@ class OnnxNet(nn.Module):
         self.output_name = g.output[0].name
 
     def _get(self, env, name):
-        if name in env: return env[name]
-        if name in self.keymap: return self.params[self.keymap[name]]
+        if name in env:
+            return env[name]
+        if name in self.keymap:
+            return self.params[self.keymap[name]]
         return torch.from_numpy(self.inits[name])
 
     def forward(self, x):
         env = {self.input_name: x}
         for op, ins, outs, a in self.nodes:
             if op == "Conv":
-                w = self._get(env, ins[1]); b = self._get(env, ins[2]) if len(ins) > 2 else None
+                w = self._get(env, ins[1])
+                b = self._get(env, ins[2]) if len(ins) > 2 else None
                 pads = a.get("pads", [0, 0, 0, 0])
                 assert pads[0] == pads[2] and pads[1] == pads[3]
-                y = F.conv2d(env[ins[0]], w, b, stride=tuple(a.get("strides", [1, 1])), padding=(pads[0], pads[1]),
-                             dilation=tuple(a.get("dilations", [1, 1])), groups=a.get("group", 1))
+                y = F.conv2d(
+                    env[ins[0]],
+                    w,
+                    b,
+                    stride=tuple(a.get("strides", [1, 1])),
+                    padding=(pads[0], pads[1]),
+                    dilation=tuple(a.get("dilations", [1, 1])),
+                    groups=a.get("group", 1),
+                )
             elif op == "ConvTranspose":  # the restoration front-end's upsampling (frontend.py)
-                w = self._get(env, ins[1]); b = self._get(env, ins[2]) if len(ins) > 2 else None
+                w = self._get(env, ins[1])
+                b = self._get(env, ins[2]) if len(ins) > 2 else None
                 pads = a.get("pads", [0, 0, 0, 0])
                 assert pads[0] == pads[2] and pads[1] == pads[3]
-                y = F.conv_transpose2d(env[ins[0]], w, b, stride=tuple(a.get("strides", [1, 1])), padding=(pads[0], pads[1]))
+                y = F.conv_transpose2d(
+                    env[ins[0]], w, b, stride=tuple(a.get("strides", [1, 1])), padding=(pads[0], pads[1])
+                )
             elif op == "PRelu":
-                s = self._get(env, ins[1]); xx = env[ins[0]]
+                s = self._get(env, ins[1])
+                xx = env[ins[0]]
                 y = F.prelu(xx, s.reshape(-1)) if s.numel() > 1 else F.prelu(xx, s.reshape(1))
             elif op == "Add":
                 y = self._get(env, ins[0]) + self._get(env, ins[1])
