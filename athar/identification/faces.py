@@ -29,11 +29,10 @@ def case_faces(table: CaseTable, model: str, version: str | None = None) -> Case
     """Every archive face of ``model`` (and ``version``, when given) grouped by the case's
     position in the table."""
     per_case: dict[int, list[npt.NDArray[np.float32]]] = {}
-    rows = Face.objects.filter(model_name=model, case__isnull=False)
+    faces = Face.objects.filter(model_name=model, case__isnull=False)
     if version is not None:
-        rows = rows.filter(model_version=version)
-    rows = rows.values_list("case_id", "embedding")
-    for case_id, blob in rows.iterator(chunk_size=5000):
+        faces = faces.filter(model_version=version)
+    for case_id, blob in faces.values_list("case_id", "embedding").iterator(chunk_size=5000):
         pos = table.position.get(case_id)
         if pos is not None:
             per_case.setdefault(pos, []).append(np.frombuffer(bytes(blob), dtype=np.float32))

@@ -23,7 +23,6 @@ from typing import Any
 from django.conf import settings
 
 from athar.archive.storage import MediaStore
-from athar.identification.jobs import enqueue_for_report
 from athar.matching.faces.datatypes import Box
 from athar.registry.models import Report, ReportPhoto
 from athar.registry.photos import view_size
@@ -37,6 +36,8 @@ def rank_report_again(report: Report) -> None:
     photo, face and consent pages, the API's photo upload): the worker ranks the report again, with
     every photo it has — the family's face query is the mean of all of them — or, without consent,
     none. Nothing else would: the worker's sweep notices new reports and cases, not new photos."""
+    from athar.identification.jobs import enqueue_for_report  # here: jobs → ranking → this module
+
     enqueue_for_report(report.pk)
 
 

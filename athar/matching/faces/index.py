@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -27,7 +28,7 @@ SIDECAR = "index.json"
 VECTORS = "index.faiss"
 
 
-def _faiss():  # type: ignore[no-untyped-def]
+def _faiss() -> Any:
     import faiss
 
     faiss.omp_set_num_threads(1)  # shared small machines: one thread, predictable latency
@@ -81,21 +82,27 @@ class FaceIndex:
         if self._index is None:
             self._train_ivf(v)
         self.remove(ids)
-        self._index.add_with_ids(v, ids)
+        self._ready().add_with_ids(v, ids)
+
+    def _ready(self) -> Any:
+        """The FAISS index; an IVF index exists only once it was trained on the first vectors."""
+        if self._index is None:
+            raise RuntimeError("the face index has no vectors yet (an IVF index is trained on the first add)")
+        return self._index
 
     def remove(self, face_ids: np.ndarray) -> int:
         """Remove faces by id; returns how many were removed."""
         ids = np.ascontiguousarray(face_ids, dtype=np.int64).ravel()
         if len(ids) == 0 or len(self) == 0:
             return 0
-        return int(self._index.remove_ids(_faiss().IDSelectorBatch(ids)))
+        return int(self._ready().remove_ids(_faiss().IDSelectorBatch(ids)))
 
     def search(self, vectors: FloatArray, k: int) -> tuple[np.ndarray, FloatArray]:
         """Top-k face ids and cosine similarities per query row (id −1 pads short results)."""
         v = _as_matrix(vectors, self.dim)
         if len(self) == 0:
             return np.full((len(v), k), -1, np.int64), np.full((len(v), k), -1.0, np.float32)
-        sims, ids = self._index.search(v, k)
+        sims, ids = self._ready().search(v, k)
         return ids.astype(np.int64), sims.astype(np.float32)
 
     def save(self, directory: Path) -> None:

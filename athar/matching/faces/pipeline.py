@@ -485,15 +485,15 @@ class FacePipeline:
         tile on its own cost as much as the detector).
         """
         h, w = arr.shape[:2]
-        side = getattr(self.model.detector, "W", None), getattr(self.model.detector, "H", None)
+        side_w, side_h = getattr(self.model.detector, "W", None), getattr(self.model.detector, "H", None)
         out: list[Detection] = []
         levels: dict[tuple[int, int], list[tuple[int, int]]] = {}
         for x0, y0, tw, th in tile_grid(w, h):
             levels.setdefault((tw, th), []).append((x0, y0))
         for (tw, th), corners in levels.items():
             # The first level (2×2) is cut from the photo itself, as before finer levels existed.
-            fine = len(corners) > 4 and bool(side[0] and side[1])
-            scale = min(1.0, side[0] / tw, side[1] / th) if fine else 1.0
+            fine = len(corners) > 4 and side_w is not None and side_h is not None and bool(side_w and side_h)
+            scale = min(1.0, side_w / tw, side_h / th) if fine and side_w and side_h else 1.0
             level = arr if scale >= 1 else np.asarray(
                 Image.fromarray(arr).resize((max(1, round(w * scale)), max(1, round(h * scale))), Image.Resampling.BILINEAR))
             stw, sth = max(1, round(tw * scale)), max(1, round(th * scale))

@@ -58,7 +58,7 @@ def turn_cw_any(image: Image.Image, degrees: float) -> Image.Image:
     """The photo turned clockwise by any angle, enlarged to hold all of it; the new corners
     are filled with the photo's median colour (a hard black edge would draw false faces)."""
     fill = tuple(int(v) for v in np.median(np.asarray(image.convert("RGB")).reshape(-1, 3), axis=0))
-    return image.rotate(-degrees, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=fill)  # type: ignore[arg-type]
+    return image.rotate(-degrees, resample=Image.Resampling.BILINEAR, expand=True, fillcolor=fill)
 
 
 def turn_points(points: FloatArray, degrees: float, centre: tuple[float, float],

@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from athar.accounts.models import Role
+from athar.accounts.models import Role, signed_in
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
 from athar.identification import services as ident
@@ -47,7 +47,7 @@ def home(request: HttpRequest) -> HttpResponse:
     if not policy.is_family(request.user):
         return redirect("web:dashboard")
     reports = policy.reports_visible_to(request.user).order_by("-filed_at")
-    drafts = ReportDraft.objects.filter(owner=request.user).select_related("amends").order_by("-updated_at")
+    drafts = ReportDraft.objects.filter(owner=signed_in(request.user)).select_related("amends").order_by("-updated_at")
     return render(request, "web/family/home.html", {
         "reports": [ident.report_summary(r, request.user) for r in reports],
         "new_draft": next((d for d in drafts if d.amends is None and d.data), None),

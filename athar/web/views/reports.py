@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
-from athar.accounts.models import Role, signed_in
+from athar.accounts.models import Role, User, signed_in
 from athar.archive.models import Agency, Facility
 from athar.identification import policy
 from athar.identification.jobs import enqueue_for_report
@@ -154,6 +154,8 @@ def _finish(request: HttpRequest, draft: Any, uploads: list[Any]) -> HttpRespons
         return _finish_change(request, draft)
     user = signed_in(request.user)
     data = draft.data
+    family: User | None
+    caseworker: User | None
     if policy.is_family(user):
         family, caseworker = user, user.caseworker
     else:
