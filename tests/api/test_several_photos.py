@@ -51,7 +51,7 @@ def test_a_caseworker_adds_two_photos_and_the_ranking_uses_both(world, tmp_path)
     drain()
     vectors = stored_vectors(report)
     assert len(vectors) == 2
-    listed = _client(world.reviewer).get(f"/api/reports/{rid}/candidates").json()
+    listed = _client(world.reviewer).get(f"/api/reports/{rid}/candidates").json()["items"]
     mine = next(c for c in listed if c["case"] == str(case.public_id))
     assert face_reason(mine["reasons"]) == pytest.approx(expected_similarity(vectors, case), abs=0.006)
     assert abs(expected_similarity(vectors, case) - expected_similarity(vectors[:1], case)) > 0.02
