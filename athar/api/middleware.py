@@ -3,8 +3,8 @@
 The site's pages take their language from the URL (Arabic without a prefix, English under /en/),
 so Django's ``LocaleMiddleware`` gives every unprefixed path — /api/ included — Arabic. An API
 client has no URL prefix to choose with: labels (``status_label``, reasons, verdicts) follow
-``?lang=ar|en`` or the ``Accept-Language`` header instead, Arabic when neither names a language
-athar has.
+``?lang=ar|en``, else Django's choice from the language cookie and the ``Accept-Language`` header,
+Arabic when none names a language athar has.
 """
 
 from __future__ import annotations
@@ -19,16 +19,11 @@ API_PREFIX = "/api/"
 
 
 def api_language(request: HttpRequest) -> str:
-    """The language an API request asked for, among athar's languages."""
-    known = {code for code, _ in settings.LANGUAGES}
+    """The language an API request asked for, among athar's languages (Django reads the header)."""
     asked = request.GET.get("lang", "")
-    if asked in known:
+    if asked in {code for code, _ in settings.LANGUAGES}:
         return asked
-    for part in request.META.get("HTTP_ACCEPT_LANGUAGE", "").split(","):
-        code = part.split(";")[0].strip().lower().split("-")[0]
-        if code in known:
-            return code
-    return str(settings.LANGUAGE_CODE)
+    return translation.get_language_from_request(request, check_path=False)
 
 
 class ApiLanguageMiddleware:

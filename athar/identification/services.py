@@ -35,9 +35,8 @@ VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
 
 def public_identifications() -> list[dict[str, Any]]:
     """Published identifications whose family consented to publication: facts only, never a photo."""
-    model = Identification
     rows = []
-    for ident in model.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
+    for ident in Identification.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
         informed = set(ident.informed.values_list("report_id", flat=True))
         consenting = [r for r in reports_of(ident.person)
                       if not r.erased_at and r.pk in informed and (r.consent or {}).get("publication")]
@@ -164,8 +163,7 @@ def open_identifications(user: Any = None) -> list[Any]:
     """Identifications waiting for review, with their approvals so far (the two-reviewer rule).
     ``mine`` says why ``user`` may not review one now: "reviewed" (their live review is in: another
     reviewer must decide) or "claimed" (not independent); "" when it waits for them."""
-    model = Identification
-    rows: list[Any] = list(model.objects.filter(status="under_review").select_related("case__facility").order_by("created_at")[:200])
+    rows: list[Any] = list(Identification.objects.filter(status="under_review").select_related("case__facility").order_by("created_at")[:200])
     reviewed = set(Review.objects.filter(identification__in=rows, reviewer=user, reversed_at__isnull=True)
                    .values_list("identification_id", flat=True)) if user is not None else set()
     for row in rows:
@@ -188,8 +186,7 @@ def recent_decisions(user: Any = None, limit: int = 50) -> list[Any]:
 
 
 def recently_resolved_conflicts() -> list[Any]:
-    model = Conflict
-    return list(model.objects.filter(resolved_at__isnull=False).select_related("case__facility")
+    return list(Conflict.objects.filter(resolved_at__isnull=False).select_related("case__facility")
                 .order_by("-resolved_at")[:50])
 
 
@@ -212,8 +209,7 @@ def reopen_conflict(conflict_id: int, user: Any, reason: str) -> Any:
 def open_conflicts() -> list[Any]:
     """Open conflicts, each with its open claims and the identification each claim carries (the
     reviewer chooses which claim stands)."""
-    model = Conflict
-    rows: list[Any] = list(model.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
+    rows: list[Any] = list(Conflict.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
     idents = Identification.objects
     for row in rows:
         row.open_claims = list(row.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True)
@@ -226,8 +222,7 @@ def open_conflicts() -> list[Any]:
 def identification_view(identification_id: int, user: Any = None) -> dict[str, Any] | None:
     """Everything the comparison page needs for one identification; ``my_review`` is ``user``'s live
     review and ``claimed_by_me`` whether ``user`` claimed it (then they may not decide)."""
-    model = Identification
-    ident = model.objects.filter(pk=identification_id).select_related("case__facility", "person").first()
+    ident = Identification.objects.filter(pk=identification_id).select_related("case__facility", "person").first()
     if ident is None:
         return None
     reports = reports_of(ident.person)

@@ -196,27 +196,16 @@ def rescue_variant() -> Variant:
     """The product with the rescue of dropped detections (pipeline.RESCUE_DROPPED), computed from the
     product-before-it's cached vectors: the rescue runs only when a photo has no face at all, so every
     other photo's vectors are the same; only the photos without a face are analysed again."""
-    before = product_variant("P-rescue", consts={"RESCUE_DROPPED": False})
-    after = product_variant("P+rescue", consts={"RESCUE_DROPPED": True})
-    lookup: dict[int, np.ndarray] = {}
-
-    def embed(img: Image.Image, family: bool) -> np.ndarray:
-        old = lookup.get(id(img))
-        return after.embed(img, family) if old is None or len(old) == 0 else old
-
-    def prime(tag: str, images: list[Image.Image], family: bool) -> None:
-        vecs, _ = vectors(before, tag, lambda: images, family)
-        lookup.update({id(img): v for img, v in zip(images, vecs)})
-
-    v = Variant("P+rescue", after.key + "|rescue-on-empty", embed, calibrated=True)
-    v.prime = prime  # type: ignore[attr-defined]
-    return v
+    return on_empty_variant("P+rescue", {"RESCUE_DROPPED": True},
+                            before=product_variant("P-rescue", consts={"RESCUE_DROPPED": False}),
+                            key_suffix="rescue-on-empty")
 
 
-def on_empty_variant(name: str, consts: dict[str, object]) -> Variant:
+def on_empty_variant(name: str, consts: dict[str, object], before: Variant | None = None,
+                     key_suffix: str = "on-empty") -> Variant:
     """The product with a change that acts only on photos left without a face (``consts``), computed from
-    the product's cached vectors: only the photos without a face are analysed again."""
-    before = product_variant("P")
+    the cached vectors of ``before`` (the product): only the photos without a face are analysed again."""
+    before = before or product_variant("P")
     after = product_variant(name, consts=consts)
     lookup: dict[int, np.ndarray] = {}
 
@@ -228,7 +217,7 @@ def on_empty_variant(name: str, consts: dict[str, object]) -> Variant:
         vecs, _ = vectors(before, tag, lambda: images, family)
         lookup.update({id(img): v for img, v in zip(images, vecs)})
 
-    v = Variant(name, after.key + "|on-empty", embed, calibrated=True)
+    v = Variant(name, f"{after.key}|{key_suffix}", embed, calibrated=True)
     v.prime = prime  # type: ignore[attr-defined]
     return v
 
