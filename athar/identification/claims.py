@@ -296,8 +296,18 @@ def _caseworker_of(user: Any, report: Report) -> bool:
 
 
 def family_reports(ident: Identification) -> list[Report]:
-    """The reports (one per family) that name the person: each must be informed and consent."""
-    return [r for r in reports_of(ident.person) if r.erased_at is None]
+    """The reports (one per family) that name the person, each as its family last wrote it: each must be
+    informed and consent. Linkage may still hold an earlier version of a report the family has since
+    changed; the current version is the one whose consent counts (a consent withdrawn in the new
+    version is never outvoted by the old one)."""
+    lineages = {r.lineage for r in reports_of(ident.person)}
+    return list(Report.objects.filter(lineage__in=lineages, is_current=True, erased_at__isnull=True).order_by("id"))
+
+
+def informed_lineages(ident: Identification) -> set[str]:
+    """The reports (by lineage: every version of one report) whose family was told of this
+    identification. Changing a report after being told does not undo having been told."""
+    return set(FamilyInformed.objects.filter(identification=ident).values_list("report__lineage", flat=True))
 
 
 def record_family_informed(ident: Identification, report: Report, by: Any, *, informed_on: dt.date,
@@ -310,13 +320,13 @@ def record_family_informed(ident: Identification, report: Report, by: Any, *, in
         raise UserError(_("method must be in_person or phone"))
     if informed_on > timezone.localdate():
         raise UserError(_("the date the family was informed cannot be in the future"))
-    if report.pk not in {r.pk for r in family_reports(ident)}:
+    if report.lineage not in {r.lineage for r in family_reports(ident)}:
         raise UserError(_("this report does not name the identified person"))
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
         if ident.status not in ACTIVE_STATUSES:
             raise UserError(_("identification %(ident_id)s is %(status)s: only a verified identification is told") % {"ident_id": ident.pk, "status": ident.status})
-        if FamilyInformed.objects.filter(identification=ident, report=report).exists():
+        if FamilyInformed.objects.filter(identification=ident, report__lineage=report.lineage).exists():
             raise UserError(_("this family was already recorded as informed"))
         row = FamilyInformed.objects.create(identification=ident, report=report, informed_by=by,
                                             informed_on=informed_on, method=method)
@@ -336,12 +346,12 @@ def publication_blockers(ident: Identification) -> list[dict[str, Any]]:
         out.append({"rule": "not_verified", "status": ident.status})
     if blocking_conflicts(ident):
         out.append({"rule": "open_conflict"})
-    informed = set(FamilyInformed.objects.filter(identification=ident).values_list("report_id", flat=True))
+    informed = informed_lineages(ident)
     reports = family_reports(ident)
     if not reports:
         out.append({"rule": "no_report"})
     for report in reports:
-        if report.pk not in informed:
+        if report.lineage not in informed:
             out.append({"rule": "family_not_informed", "report": report.pk})
         if not (report.consent or {}).get("publication"):
             out.append({"rule": "no_consent", "report": report.pk})

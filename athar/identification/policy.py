@@ -210,12 +210,13 @@ def can_view_candidate(user: Any, candidate: Any) -> bool:
 
 def claims_visible_to(user: Any) -> QuerySet[Claim]:
     """Reviewers and administrators: every claim; others their own claims and those made from the
-    reports they may see (a family never another family's claims on the same person)."""
+    reports they may see, any version of them (a family never another family's claims on the same
+    person)."""
     if role_of(user) in REVIEW_ROLES:
         return Claim.objects.all()
     if not role_of(user):
         return Claim.objects.none()
-    return Claim.objects.filter(Q(by=user) | Q(report__in=reports_visible_to(user)))
+    return Claim.objects.filter(Q(by=user) | Q(report__lineage__in=reports_visible_to(user).values("lineage")))
 
 
 def can_claim(user: Any, candidate: Any) -> bool:

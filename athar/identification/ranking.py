@@ -73,6 +73,19 @@ def all_subject_keys() -> list[str]:
     return [f"person:{p}" for p in persons] + [f"report:{r}" for r in reports.order_by("id") if r not in linked]
 
 
+def claimed_cases(subject: Subject) -> tuple[int, ...]:
+    """Cases someone answered for this subject ("this is him", "not him", "not sure"): they stay in its
+    ranking whatever their score. A report's answers hold for every version of it (an edit is no
+    reason to show again a case the family already ruled out, or to forget one it named)."""
+    if subject.person is not None:
+        rows = Claim.objects.filter(person=subject.person)
+    elif subject.report is not None:
+        rows = Claim.objects.filter(report__lineage=subject.report.lineage)
+    else:
+        return ()
+    return tuple(rows.values_list("case_id", flat=True))
+
+
 def facts_of(subject: Subject, algorithm: Algorithm, version: str | None = None) -> tuple[PersonFacts, np.ndarray]:
     vectors = person_vectors(subject.reports, str(algorithm.face.get("model", "")), version)
     return person_facts(subject.key, subject.reports, facility_table(), len(vectors) > 0), vectors
@@ -90,8 +103,7 @@ def compute(subject: Subject, algorithm: Algorithm | None = None, limit: int = K
     index = case_index(str(algorithm.face.get("model", "")), version)
     facts, vectors = facts_of(subject, algorithm, version)
     sims = index.faces.similarities(vectors) if facts.has_photo else None
-    claimed = tuple((Claim.objects.filter(person=subject.person) if subject.person else
-                     Claim.objects.filter(report=subject.report)).values_list("case_id", flat=True))
+    claimed = claimed_cases(subject)
     ranking = algorithm.rank(facts, index.table, sims, limit=limit, include=claimed)
     in_facility = int(np.isin(index.table.facility, [i for i, c in enumerate(index.table.facility_codes)
                                                       if c in facts.facility_codes]).sum())

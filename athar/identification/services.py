@@ -27,7 +27,7 @@ from athar.identification.models import (
 )
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
-from athar.registry.lookup import ensure_person, person_of, reports_of
+from athar.registry.lookup import ensure_person, person_of
 from athar.registry.models import Report
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
@@ -37,9 +37,9 @@ def public_identifications() -> list[dict[str, Any]]:
     """Published identifications whose family consented to publication: facts only, never a photo."""
     rows = []
     for ident in Identification.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
-        informed = set(ident.informed.values_list("report_id", flat=True))
-        consenting = [r for r in reports_of(ident.person)
-                      if not r.erased_at and r.pk in informed and (r.consent or {}).get("publication")]
+        informed = claims.informed_lineages(ident)
+        consenting = [r for r in claims.family_reports(ident)
+                      if r.lineage in informed and (r.consent or {}).get("publication")]
         if not consenting:
             continue  # only what a family that was told, and agreed, gave is ever shown
         report = consenting[0]
@@ -69,12 +69,12 @@ def search_status(report: Any, viewer: Any = None) -> str:
     """Where this report's search stands, from its own evidence and its own family's steps only."""
     if viewer is not None and getattr(viewer, "role", "") == "family" and not viewer.caseworker_id:
         return "awaiting_caseworker"
-    informed = FamilyInformed.objects.filter(report=report).values("identification_id")
+    informed = FamilyInformed.objects.filter(report__lineage=report.lineage).values("identification_id")
     told = Identification.objects.filter(pk__in=informed, status__in=("verified", "published")).first()
     if told is not None:
         publishes = told.status == "published" and (report.consent or {}).get("publication")
         return "published" if publishes else "verified"
-    own_claims = Claim.objects.filter(report=report, verdict="is_them", withdrawn_at__isnull=True,
+    own_claims = Claim.objects.filter(report__lineage=report.lineage, verdict="is_them", withdrawn_at__isnull=True,
                                       set_aside_at__isnull=True)
     if own_claims.exists():
         return "under_review"
@@ -128,8 +128,8 @@ def claim_of(candidate: Any, user: Any) -> Any:
     """This user's live claim on the candidate's case, made from the same report (or person), if any."""
     ranking = candidate.ranking
     rows = Claim.objects.filter(case=candidate.case, by=user, withdrawn_at__isnull=True)
-    if ranking.report_id is not None:
-        return rows.filter(report_id=ranking.report_id).first()
+    if ranking.report is not None:  # any version of the report: an answer outlives an edit
+        return rows.filter(report__lineage=ranking.report.lineage).first()
     return rows.filter(person_id=ranking.person_id).first()
 
 
@@ -225,10 +225,10 @@ def identification_view(identification_id: int, user: Any = None) -> dict[str, A
     ident = Identification.objects.filter(pk=identification_id).select_related("case__facility", "person").first()
     if ident is None:
         return None
-    reports = reports_of(ident.person)
+    reports = claims.family_reports(ident)  # as each family last wrote it
     candidate = (Candidate.objects.filter(ranking__person=ident.person, ranking__is_current=True,
                                                   case=ident.case).first())
-    claims = list(Claim.objects.filter(person=ident.person, case=ident.case).order_by("created_at"))
+    claim_rows = list(Claim.objects.filter(person=ident.person, case=ident.case).order_by("created_at"))
     reviews = list(ident.reviews.filter(reversed_at__isnull=True).order_by("created_at"))
     conflicts = list(Conflict.objects.filter(Q(person=ident.person) | Q(case=ident.case),
                                                        resolved_at__isnull=True))
@@ -239,9 +239,9 @@ def identification_view(identification_id: int, user: Any = None) -> dict[str, A
             "reason_rows": comparison.reason_rows(candidate.reasons if candidate else []),
             "scale": comparison.score_scale(candidate) if candidate else None,
             "facts": [comparison.facts_side_by_side(r, ident.case) for r in reports],
-            "score": candidate.score if candidate else None, "claims": claims, "reviews": reviews,
+            "score": candidate.score if candidate else None, "claims": claim_rows, "reviews": reviews,
             "approvals": sum(1 for r in reviews if r.decision == "approve"), "conflicts": conflicts,
-            "my_review": mine, "claimed_by_me": user is not None and any(c.by_id == user.pk for c in claims)}
+            "my_review": mine, "claimed_by_me": user is not None and any(c.by_id == user.pk for c in claim_rows)}
 
 
 def decide(identification: Any, user: Any, decision: str, reason: str) -> Any:
@@ -277,11 +277,11 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
     mine = [r for r in reports if r.pk in mine_ids]
     if not mine:
         return None
-    informed = set(ident.informed.values_list("report_id", flat=True))
+    informed = claims.informed_lineages(ident)
     blockers = claims.publication_blockers(ident)
     others = [b for b in blockers if b.get("report") and b["report"] not in mine_ids]
     return {"obj": ident, "case": ident.case,
-            "mine": [{"report": r, "informed": r.pk in informed,
+            "mine": [{"report": r, "informed": r.lineage in informed,
                       "consents": bool((r.consent or {}).get("publication"))} for r in mine],
             "other_families_waiting": len({b["report"] for b in others}),
             "can_publish": not blockers, "blockers": sorted({b["rule"] for b in blockers})}

@@ -170,6 +170,9 @@ class Report(models.Model):
         ordering = ["id"]
         constraints = [
             models.UniqueConstraint(fields=["source", "report_id", "version"], name="report_unique_version"),
+            # One current version per report, whoever amends it at the same moment (the form, an import).
+            models.UniqueConstraint(fields=["source", "report_id"], condition=models.Q(is_current=True),
+                                    name="report_one_current_version"),
         ]
         indexes = [models.Index(fields=["source", "report_id", "is_current"], name="report_current_idx")]
         verbose_name = _("report")

@@ -6,18 +6,18 @@ from __future__ import annotations
 import datetime as dt
 import io
 import sys
-import threading
 from collections.abc import Callable
 from typing import Any
 from unittest.mock import patch
 
 import pytest
 from django.core.management import call_command
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 
 from athar.identification import claims as rules
 from athar.identification import conflicts
 from athar.identification.models import Claim, Conflict, Identification, Review
+from tests.concurrency import in_threads
 from tests.identification.conftest import World, _case
 
 PASSWORD = "a long test password"
@@ -125,46 +125,6 @@ def test_the_command_line_cannot_publish_a_set_aside_claim(world: Any, capsys: A
 
 # ---- under concurrency (real transactions, several connections) -----------------------------------
 
-def _in_threads(n: int, work: Callable[[int], Any]) -> list[Any]:
-    """Run ``work(i)`` in n threads started together; each returns its result or the exception."""
-    barrier = threading.Barrier(n)
-    results: list[Any] = [None] * n
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(timeout=10)
-            results[i] = _retrying(lambda: work(i))
-        except Exception as exc:  # noqa: BLE001 — the outcome is what the test counts
-            results[i] = exc
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    return results
-
-
-def _retrying(call: Callable[[], Any]) -> Any:
-    """A client that tries again when the database says it is busy (SQLite's shared in-memory test
-    database refuses a concurrent writer at once instead of waiting): the invariant is about what
-    is stored, whatever the timing."""
-    import time
-
-    from django.db import OperationalError
-
-    for attempt in range(50):
-        try:
-            return call()
-        except OperationalError as exc:
-            if "locked" not in str(exc) or attempt == 49:
-                raise
-            time.sleep(0.02 * (1 + attempt % 5))
-    return None
-
-
 @pytest.fixture
 def concurrent_world(transactional_db: None, make_user: Callable[..., Any]) -> Any:
     from athar.archive.facility_store import load_starting_table
@@ -186,7 +146,7 @@ def test_concurrent_approvals_by_one_reviewer_leave_one_row(concurrent_world: An
     rules.make_claim(person, world.cases["palestine"], "is_them", family)
     ident = Identification.objects.get()
     reviewer = world.make_user("reviewer")
-    outcomes = _in_threads(6, lambda i: rules.review(Identification.objects.get(pk=ident.pk), reviewer, "approve"))
+    outcomes = in_threads(6, lambda i: rules.review(Identification.objects.get(pk=ident.pk), reviewer, "approve"))
     assert Review.objects.filter(identification=ident, reviewer=reviewer, reversed_at__isnull=True).count() == 1
     assert sum(isinstance(o, Review) for o in outcomes) == 1
     assert Identification.objects.get(pk=ident.pk).status == "under_review"  # one person is not two reviewers
@@ -207,7 +167,7 @@ def test_concurrent_verifications_of_two_identifications_of_one_case_leave_one(c
         rules.review(ident, reviewers[0], "approve")
         idents.append(ident)
     Conflict.objects.all().delete()  # a bug elsewhere: nothing blocks any more
-    _in_threads(2, lambda i: rules.review(Identification.objects.get(pk=idents[i].pk), reviewers[1], "approve"))
+    in_threads(2, lambda i: rules.review(Identification.objects.get(pk=idents[i].pk), reviewers[1], "approve"))
     statuses = sorted(Identification.objects.filter(case=case).values_list("status", flat=True))
     assert statuses.count("verified") == 1, statuses
 
@@ -224,8 +184,8 @@ def test_concurrent_publications_leave_one(concurrent_world: Any) -> None:
         rules.review(ident, world.make_user("reviewer"), "approve")
     ident.refresh_from_db()
     rules.record_family_informed(ident, person.links.get().report, cw, informed_on=dt.date.today(), method="phone")
-    outcomes = _in_threads(4, lambda i: rules.publish(Identification.objects.get(pk=ident.pk), cw))
-    assert sum(isinstance(o, Identification) for o in outcomes) == 1
+    outcomes = in_threads(4, lambda i: rules.publish(Identification.objects.get(pk=ident.pk), cw))
+    assert sum(isinstance(o, Identification) for o in outcomes) == 1, outcomes
     from athar.audit.models import AuditEvent
 
     assert AuditEvent.objects.filter(action="identification.published").count() == 1

@@ -42,7 +42,7 @@ def make_case(label: str = "C1", facility_code: str = "215") -> Case:
 
 
 def make_report(family: Any = None, caseworker: Any = None, name: str = "محمد أحمد", **extra: Any) -> Any:
-    from athar.web.filing import file_report
+    from athar.registry.filing import file_report
 
     draft = {"full_name_ar": name, "face_processing": True, "birth_year": 1985, **extra}
     return file_report(draft, family or caseworker, family, caseworker)

@@ -20,11 +20,11 @@ from athar.identification import policy
 from athar.identification import services as ident
 from athar.identification.family_faces import rank_report_again
 from athar.identification.jobs import enqueue_for_report
+from athar.registry.filing import add_photo, consent_record
+from athar.registry.filing import remove_photo as remove_report_photo
 from athar.registry.models import ReportDraft
 from athar.registry.privacy import erase_report, export_report
 from athar.web.faces import detect_faces, view_size
-from athar.web.filing import add_photo, consent_record
-from athar.web.filing import remove_photo as remove_report_photo
 from athar.web.forms import ConsentForm, PhotosForm
 
 

@@ -19,9 +19,9 @@ from athar.accounts.models import Role, User, signed_in
 from athar.archive.models import Agency, Facility
 from athar.identification import policy
 from athar.identification.jobs import enqueue_for_report
+from athar.registry import filing
 from athar.registry.models import Place
 from athar.registry.places import ensure_governorates
-from athar.web import filing
 from athar.web import forms as web_forms
 from athar.web.templatetags.athar_web import facility_label, place_name
 from athar.web.views.family import visible_report

@@ -1,4 +1,6 @@
-"""Filing a report from the web form: one new Report (source ``web``) with its photos."""
+"""Filing a report from a form: one new Report (source ``web``) with its photos, the drafts saved at each
+step, and later versions. Domain code (the pages only call it), so that the API or a command can file and
+amend reports under the same rules."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import json
 import uuid
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -128,10 +130,20 @@ CLEARED = {"birth_year": None, "birth_year_margin": 0, "arrest_date": None, "arr
 KEPT_AS_IS = {"id", "version", "supersedes_id", "is_current", "content_hash", "filed_at", "batch_id", "row_number"}
 
 
-@transaction.atomic
 def amend_report(report: Report, draft: dict[str, Any], user: Any) -> Report:
     """A new version of a filed report (the old one is kept, no longer current). Unchanged: the
-    report as it was. Everything the form does not ask (imported columns, contact) is carried over."""
+    report as it was. Everything the form does not ask (imported columns, contact) is carried over.
+    Two people saving changes to one report at once: the first makes the new version, the second
+    is told to open the report again (the row lock, and in the end the database's "one current
+    version" and "one row per version" constraints, decide)."""
+    try:
+        with transaction.atomic():
+            return _amend(report, draft, user)
+    except IntegrityError as exc:
+        raise UserError(_("This report was changed or erased in the meantime. Open it again.")) from exc
+
+
+def _amend(report: Report, draft: dict[str, Any], user: Any) -> Report:
     old = Report.objects.select_for_update().get(pk=report.pk)
     if not old.is_current or old.erased_at is not None:
         raise UserError(_("This report was changed or erased in the meantime. Open it again."))
