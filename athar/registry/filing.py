@@ -21,7 +21,7 @@ from athar.core.errors import UserError
 from athar.registry.importing import lineage_of
 from athar.registry.models import Report, ReportDraft, ReportPhoto
 from athar.registry.names import written_name_fields
-from athar.registry.photos import MAX_PHOTO_BYTES, remove_photo_files, store_upload
+from athar.registry.photos import MAX_PHOTO_BYTES, UploadRefused, remove_photo_files, store_upload
 from athar.registry.places import PlaceResolver
 
 WEB_SOURCE = "web"
@@ -80,7 +80,7 @@ def file_report(draft: dict[str, Any], user: Any, family: Any, caseworker: Any) 
 def add_photo(report: Report, upload: Any, user: Any) -> ReportPhoto:
     """Store one uploaded photo (JPEG, PNG, HEIC ...); ValueError with a reason when refused."""
     if upload.size > MAX_PHOTO_BYTES:
-        raise UserError("too large")
+        raise UploadRefused(f"larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB", code="too_large")
     photo = store_upload(report, upload, user)  # checked before stored; UploadRefused is a ValueError
     record("report.photo_added", object_type="report", object_id=report.pk, actor=actor_for_user(user),
            data={"photo": photo.pk, "sha256": photo.sha256})

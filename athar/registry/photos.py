@@ -12,6 +12,7 @@ from typing import Any
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from athar.archive.imaging import (
     THUMB_MAX,
@@ -80,7 +81,28 @@ def _remove(paths: list[Path]) -> None:
 
 
 class UploadRefused(ValueError):
-    """An upload athar does not keep, with a reason people can act on."""
+    """An upload athar does not keep, with a reason people can act on: ``code`` says which (its
+    message in the reader's language: ``refusal_message``), the text the technical detail (English,
+    for logs and the API's ``reason``)."""
+
+    def __init__(self, detail: str, code: str = "unreadable") -> None:
+        super().__init__(detail)
+        self.code = code
+
+
+REFUSAL_MESSAGES = {
+    "too_large": gettext_lazy("%(name)s is larger than %(mb)s MB. Please choose a smaller photo."),
+    "daily_limit": gettext_lazy("Today's upload limit is reached, so %(name)s was not added. Please try again "
+                                "tomorrow, or ask your caseworker."),
+    "unreadable": gettext_lazy("This file could not be read as a photo: %(name)s"),
+}
+
+
+def refusal_message(exc: Exception, name: str) -> str:
+    """Why an upload was refused, in the reader's language (any other error reads as "not a photo")."""
+    code = getattr(exc, "code", "unreadable")
+    return str(REFUSAL_MESSAGES.get(code, REFUSAL_MESSAGES["unreadable"])) % {
+        "name": name, "mb": MAX_PHOTO_BYTES // (1024 * 1024)}
 
 
 def store_upload(report: Report, upload: Any, uploader: Any) -> ReportPhoto:
@@ -93,7 +115,7 @@ def store_upload(report: Report, upload: Any, uploader: Any) -> ReportPhoto:
         for chunk in upload.chunks():
             size += len(chunk)
             if size > MAX_PHOTO_BYTES:
-                raise UploadRefused(f"larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB")
+                raise UploadRefused(f"larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB", code="too_large")
             spool.write(chunk)
         spool.seek(0)
         data = spool.read()
@@ -112,7 +134,7 @@ def _charge_quota(uploader: Any, size: int) -> None:
     files = counters.incr(f"upload-files:{uploader.pk}:{day}", QUOTA_TTL)
     total = counters.incr(f"upload-bytes:{uploader.pk}:{day}", QUOTA_TTL, max(size, 0))
     if files > settings.ATHAR_UPLOAD_DAILY_FILES or total > settings.ATHAR_UPLOAD_DAILY_MB * 1024 * 1024:
-        raise UploadRefused("daily upload limit reached")
+        raise UploadRefused("daily upload limit reached", code="daily_limit")
 
 
 def remove_photo_files(photo: ReportPhoto) -> int:

@@ -95,3 +95,16 @@ def test_verify_reports_files_no_row_points_to(world):
     report = verify_store()
     assert report.orphans == [stray.relative_to(settings.MEDIA_ROOT).as_posix()]
     assert any("no row points to it" in w for w in report.as_dict()["warnings"])
+
+
+def test_the_family_reads_why_an_upload_was_refused_in_its_language(client_for, world, settings):
+    """Over the day's quota the page says so (in Arabic), not "not a photo"; a broken file says "not a photo"."""
+    settings.ATHAR_UPLOAD_DAILY_FILES = 1
+    client = client_for(world.family)
+    url = reverse("web:report_photos", kwargs={"report_id": world.report.pk})
+    uploads = [SimpleUploadedFile("broken.jpg", _truncated_jpeg(), "image/jpeg"),
+               SimpleUploadedFile("late.jpg", jpeg_bytes(size=90), "image/jpeg")]
+    page = client.post(url, {"photos": uploads}, follow=True).content.decode()
+    assert "تعذّرت قراءة هذا الملف كصورة: broken.jpg" in page
+    assert "بلغتَ حدّ الرفع لهذا اليوم" in page and "late.jpg" in page
+    assert "could not be read as a photo: late.jpg" not in page

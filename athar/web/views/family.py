@@ -23,6 +23,7 @@ from athar.identification.jobs import enqueue_for_report
 from athar.registry.filing import add_photo, consent_record
 from athar.registry.filing import remove_photo as remove_report_photo
 from athar.registry.models import ReportDraft
+from athar.registry.photos import refusal_message
 from athar.registry.privacy import erase_report, export_report
 from athar.web.faces import detect_faces, view_size
 from athar.web.forms import ConsentForm, PhotosForm
@@ -102,8 +103,8 @@ def photos(request: HttpRequest, report_id: int) -> HttpResponse:
             try:
                 add_photo(item, upload, request.user)
                 added += 1
-            except ValueError:
-                messages.error(request, _("This file could not be read as a photo: %(name)s") % {"name": upload.name})
+            except ValueError as exc:
+                messages.error(request, refusal_message(exc, upload.name or ""))
         if added:  # every photo is used: the report is compared again with all of them
             rank_report_again(item)
         return redirect("web:report_photos", report_id=item.pk)
