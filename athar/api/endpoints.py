@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 from django.db.models import Count
 from django.http import Http404, HttpRequest
@@ -209,7 +209,8 @@ class PhotosOut(Schema):
 
 @api.post("/reports/{report_id}/photos", response={201: PhotosOut, 400: PhotosOut | ErrorOut, 403: ErrorOut, **REFUSALS},
           url_name="report_photos")
-def add_photos(request: HttpRequest, report_id: str, photos: File[list[UploadedFile]]) -> Any:
+def add_photos(request: HttpRequest, report_id: str,
+               photos: Annotated[list[UploadedFile], File(min_length=1)]) -> Any:
     """Add photos of the person alive (multipart, field ``photos``, one or several files), as the
     web's photo page does: the family who filed the report or its caseworker. Every photo is used:
     the report is ranked again with all of them (the face query is their mean). A file that is not
@@ -308,5 +309,5 @@ def post_claim(request: HttpRequest, candidate_id: str, body: ClaimIn) -> Any:
     try:
         claim = ident.make_claim(candidate, request.user, body.verdict.value)
     except ValueError as exc:
-        return 400, {"detail": str(exc)}
-    return 201, _claim_out(claim)
+        return Status(400, {"detail": str(exc)})
+    return Status(201, _claim_out(claim))
