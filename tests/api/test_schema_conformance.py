@@ -40,7 +40,22 @@ CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance,
 EXAMPLES = 12  # per operation, each sent by three roles and none (twice with ids in the path): about 20 s
 UNLIMITED = {"rate": "100000/m", "address_rate": "100000/m"}
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.api_fuzz]  # in the normal suite too (about 30 s)
+
+
+@pytest.fixture(autouse=True)
+def connection_kept_open():
+    """schemathesis calls the WSGI application itself, and Django closes the database connection at
+    the end of each request — inside the test's transaction on PostgreSQL. Django's test client
+    disconnects that handler for its requests; so do these tests."""
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
+    for signal in (request_started, request_finished):
+        signal.disconnect(close_old_connections)
+    yield
+    for signal in (request_started, request_finished):
+        signal.connect(close_old_connections)
 
 
 @pytest.fixture
