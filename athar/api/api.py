@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.multipartparser import MultiPartParserError
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI
 from ninja.security import HttpBearer
 
@@ -43,7 +45,25 @@ class TokenAuth(HttpBearer):
         return user
 
 
-api = NinjaAPI(title="athar API", version="1", urls_namespace="api", auth=TokenAuth(),
+# Answered by the web server in front of athar (gunicorn; a reverse proxy has its own limit), before
+# any endpoint runs, to a request line longer than it accepts: every operation can receive it.
+URI_TOO_LONG = {"description": "URI Too Long: the request line (method, path and query) is longer than the web "
+                               "server accepts (gunicorn: 4094 bytes); answered before athar, as a page",
+                "content": {"text/html": {"schema": {"type": "string"}}}}
+
+
+class AtharAPI(NinjaAPI):
+    """django-ninja's API, whose schema also states what the web server answers before athar does."""
+
+    def get_openapi_schema(self, *args: Any, **kwargs: Any) -> Any:
+        schema = super().get_openapi_schema(*args, **kwargs)
+        for operations in schema.get("paths", {}).values():
+            for operation in operations.values():
+                operation.setdefault("responses", {}).setdefault(414, URI_TOO_LONG)
+        return schema
+
+
+api = AtharAPI(title="athar API", version="1", urls_namespace="api", auth=TokenAuth(),
                description="Reports, candidates, claims and statistics, with exactly the web's permissions.")
 
 
@@ -51,6 +71,14 @@ api = NinjaAPI(title="athar API", version="1", urls_namespace="api", auth=TokenA
 @api.exception_handler(RateLimited)
 def _rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
     return too_many_requests(request, slow_down_message(exc.wait), exc.wait)
+
+
+@api.exception_handler(MultiPartParserError)
+def _unreadable_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpResponse:
+    """A multipart body Django cannot parse (no or a bad boundary): 400 in the API's own form, not
+    the web's error page."""
+    return JsonResponse({"detail": _("The upload could not be read: send the photos as multipart/form-data.")},
+                        status=400)
 
 
 from athar.api import endpoints  # noqa: E402,F401  (registers the routes)

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from datetime import date, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
 from django.db.models import Count
 from django.http import Http404, HttpRequest
-from ninja import File, Schema, Status
+from django.utils.translation import gettext as _
+from ninja import Field, File, Schema, Status
 from ninja.files import UploadedFile
 from ninja.pagination import LimitOffsetPagination, paginate
 
@@ -36,8 +37,31 @@ class ErrorOut(Schema):
     detail: Any
 
 
+class SlowDownOut(Schema):
+    """429: over the rate; ``retry_after`` (also the ``Retry-After`` header) is the wait in seconds."""
+
+    detail: str
+    retry_after: int
+
+
 # What every endpoint behind a token can answer besides its success (documented in the schema).
-REFUSALS: dict[int, type[Schema]] = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: ErrorOut}
+REFUSALS: dict[int, type[Schema]] = {401: ErrorOut, 404: ErrorOut, 422: ErrorOut, 429: SlowDownOut}
+
+# A page of a list: at most MAX_LIMIT rows; an offset past the end is an empty page. Both bounded,
+# so no number a client sends reaches the database as an integer it cannot hold (a 500 before).
+MAX_LIMIT = 500
+MAX_OFFSET = 1_000_000_000
+
+
+class Page(LimitOffsetPagination):
+    """``?limit=N&offset=M`` (limit 1 to 500, default 100); ``count`` is the total. Out of range: 422."""
+
+    class Input(Schema):
+        limit: int = Field(100, ge=1, le=MAX_LIMIT)
+        offset: int = Field(0, ge=0, le=MAX_OFFSET)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(max_limit=MAX_LIMIT, **kwargs)
 
 
 class SearchStatus(StrEnum):
@@ -125,6 +149,14 @@ class LazyRows(Sequence[dict[str, Any]]):
         return (self.out(row) for row in self.rows.iterator())
 
 
+def _links(pointer: str, parameter: str, *operations: str, status: int = 200) -> dict[str, Any]:
+    """OpenAPI links: where the id in this answer (``pointer`` into its body) opens ``operations``.
+    A report's own ``report_id`` (its number in its source) is not the path's ``report_id``."""
+    links = {name: {"operationId": f"athar_api_endpoints_{name}",
+                    "parameters": {parameter: f"$response.body#{pointer}"}} for name in operations}
+    return {"responses": {status: {"links": links}}}
+
+
 def _report_out(report: Any, user: Any) -> dict[str, Any]:
     summary = ident.report_summary(report, user)
     return {"id": sign_id("report", report.pk), "source": report.source, "report_id": report.report_id,
@@ -136,8 +168,9 @@ def _report_out(report: Any, user: Any) -> dict[str, Any]:
             "photos": summary["photos"]}
 
 
-@api.get("/reports", response={200: list[ReportOut], **REFUSALS}, url_name="reports")
-@paginate(LimitOffsetPagination)
+@api.get("/reports", response={200: list[ReportOut], **REFUSALS}, url_name="reports",
+         openapi_extra=_links("/items/0/id", "report_id", "get_report", "list_candidates", "add_photos"))
+@paginate(Page)
 def list_reports(request: HttpRequest) -> Sequence[dict[str, Any]]:
     """The reports the caller may see (a family: its own; a caseworker: its families'), a page at a
     time (``limit``, ``offset``; ``count`` is the total)."""
@@ -161,7 +194,8 @@ def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
     return _visible(policy.candidates_visible_to(request.user), "candidate", candidate_id)
 
 
-@api.get("/reports/{report_id}", response={200: ReportOut, **REFUSALS}, url_name="report")
+@api.get("/reports/{report_id}", response={200: ReportOut, **REFUSALS}, url_name="report",
+         openapi_extra=_links("/id", "report_id", "list_candidates", "add_photos"))
 def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
     return _report_out(_visible_report(request, report_id), request.user)
 
@@ -173,16 +207,17 @@ class PhotosOut(Schema):
     refused: list[dict[str, str]]
 
 
-@api.post("/reports/{report_id}/photos", response={201: PhotosOut, 400: PhotosOut, 403: ErrorOut, **REFUSALS},
+@api.post("/reports/{report_id}/photos", response={201: PhotosOut, 400: PhotosOut | ErrorOut, 403: ErrorOut, **REFUSALS},
           url_name="report_photos")
-def add_photos(request: HttpRequest, report_id: str, photos: File[list[UploadedFile]]) -> Any:
+def add_photos(request: HttpRequest, report_id: str,
+               photos: Annotated[list[UploadedFile], File(min_length=1)]) -> Any:
     """Add photos of the person alive (multipart, field ``photos``, one or several files), as the
     web's photo page does: the family who filed the report or its caseworker. Every photo is used:
     the report is ranked again with all of them (the face query is their mean). A file that is not
     a readable photo is refused with its reason and the others are kept."""
     report = _visible_report(request, report_id)
     if not policy.can_edit_report(request.user, report):
-        return Status(403, {"detail": "only the family who filed the report or its caseworker adds photos"})
+        return Status(403, {"detail": _("Only the family who filed the report or its caseworker adds photos.")})
     added, refused = 0, []
     for upload in photos:
         try:
@@ -210,8 +245,9 @@ def _candidate_out(candidate: Any, user: Any) -> dict[str, Any]:
             "reasons": [] if policy.is_family(user) else [reason_parts(r) for r in candidate.reasons or []]}
 
 
-@api.get("/reports/{report_id}/candidates", response={200: list[CandidateOut], **REFUSALS}, url_name="candidates")
-@paginate(LimitOffsetPagination)
+@api.get("/reports/{report_id}/candidates", response={200: list[CandidateOut], **REFUSALS}, url_name="candidates",
+         openapi_extra=_links("/items/0/id", "candidate_id", "get_candidate", "post_claim"))
+@paginate(Page)
 def list_candidates(request: HttpRequest, report_id: str) -> Sequence[dict[str, Any]]:
     """Likely matches of one report, ranked from its own evidence (never photos; those stay behind
     the web's reveal steps). A family no caseworker has taken on yet gets none."""
@@ -220,12 +256,13 @@ def list_candidates(request: HttpRequest, report_id: str) -> Sequence[dict[str, 
     return LazyRows(rows, lambda c: _candidate_out(c, request.user))
 
 
-@api.get("/candidates/{candidate_id}", response={200: CandidateOut, **REFUSALS}, url_name="candidate")
+@api.get("/candidates/{candidate_id}", response={200: CandidateOut, **REFUSALS}, url_name="candidate",
+         openapi_extra=_links("/id", "candidate_id", "post_claim"))
 def get_candidate(request: HttpRequest, candidate_id: str) -> dict[str, Any]:
     return _candidate_out(_visible_candidate(request, candidate_id), request.user)
 
 
-@api.get("/stats", response={200: StatsOut, 429: ErrorOut}, auth=None, url_name="stats")
+@api.get("/stats", response={200: StatsOut, 429: SlowDownOut}, auth=None, url_name="stats")
 def stats(request: HttpRequest) -> dict[str, Any]:
     """Public counts per facility (the same figures as the public statistics page)."""
     rows = Facility.objects.annotate(n=Count("cases")).filter(n__gt=0).order_by("-n")
@@ -255,7 +292,7 @@ def _claim_out(claim: Claim) -> dict[str, Any]:
 
 
 @api.get("/claims", response={200: list[ClaimOut], **REFUSALS}, url_name="claims")
-@paginate(LimitOffsetPagination)
+@paginate(Page)
 def list_claims(request: HttpRequest) -> Sequence[dict[str, Any]]:
     """The caller's own claims and those made from the reports it may see (reviewers: all). A
     family never receives another family's claims on the same person."""
@@ -272,5 +309,5 @@ def post_claim(request: HttpRequest, candidate_id: str, body: ClaimIn) -> Any:
     try:
         claim = ident.make_claim(candidate, request.user, body.verdict.value)
     except ValueError as exc:
-        return 400, {"detail": str(exc)}
-    return 201, _claim_out(claim)
+        return Status(400, {"detail": str(exc)})
+    return Status(201, _claim_out(claim))
