@@ -210,6 +210,7 @@ class CaseForm(forms.ModelForm):
                   "age_min", "age_max", "marks", "notes"]
         field_classes = {"age_min": NumberField, "age_max": NumberField, "detainee_number": DigitsTextField,
                          "hospital_number": DigitsTextField}
+        labels = {"photographed_precision": _("How precise the day photographed is")}  # the model has no label
         widgets = {"photographed": forms.DateInput(attrs={"type": "date"}), "marks": forms.Textarea(attrs={"rows": 3}),
                    "notes": forms.Textarea(attrs={"rows": 3})}
 

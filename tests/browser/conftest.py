@@ -10,12 +10,19 @@ from typing import Any
 
 import pytest
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 900}
+PASSWORD = "a long test password"  # every account made by the make_user fixture
+AXE = ROOT / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+SERIOUS = {"serious", "critical"}
+# On CI a missing axe-core is a failure (scripts/setup installs it); elsewhere the check is skipped.
+needs_axe = pytest.mark.skipif(not AXE.exists() and os.environ.get("CI") != "true",
+                               reason="axe-core not installed (scripts/setup installs it into .cache/axe)")
 
 
 @pytest.fixture(scope="session")
@@ -85,3 +92,90 @@ def shots() -> type[Shots]:
 @pytest.fixture
 def photo_watch() -> type[PhotoWatch]:
     return PhotoWatch
+
+
+def axe_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical violations on the page, as 'rule: target' lines."""
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [f"{v['id']} ({v['impact']}): {node['target']}" for v in result["violations"] if v["impact"] in SERIOUS
+            for node in v["nodes"][:3]]
+
+
+def sign_in(page: Any, base: str, login: str, device: Any = None) -> None:
+    """Sign in through the form; with ``device`` (a confirmed TOTP device), pass the two-factor step
+    with the code its app shows now (staff, when ATHAR_REQUIRE_TWO_FACTOR is on)."""
+    page.goto(base + "/accounts/login/")
+    page.fill("input[name=identifier]", login)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main button[type=submit]")
+    page.wait_for_load_state()
+    if device is not None:
+        from tests.accounts.otp import code_of
+
+        assert "/accounts/two-factor/" in page.url, page.url  # the step is asked for before any page
+        page.fill("input[name=code]", code_of(device))
+        page.click("main button[type=submit]")
+        page.wait_for_load_state()
+        assert "/accounts/two-factor/" not in page.url, page.url
+
+
+class Walk:
+    """One person's browser session at desktop width in one language: each step is screenshotted
+    under artifacts/screenshots/<flow>/ and checked with axe-core (serious or critical violations
+    are collected and asserted on at ``close``); the page's direction matches its language."""
+
+    def __init__(self, browser: Any, live_server: Any, flow: str, language: str,
+                 viewport: dict[str, int] | None = None) -> None:
+        # bypass_csp: only so the test can inject axe-core; the pages keep their strict policy.
+        self.context = browser.new_context(viewport=viewport or DESKTOP, locale=language, bypass_csp=True,
+                                           accept_downloads=True)
+        self.page = self.context.new_page()
+        self.language = language
+        self.root = live_server.url
+        self.base = live_server.url + ("" if language == "ar" else "/en")
+        self.shot = Shots(self.page, flow)
+        self.problems: dict[str, list[str]] = {}
+
+    def sign_in(self, login: str, device: Any = None) -> None:
+        sign_in(self.page, self.base, login, device)
+
+    def go(self, path: str) -> None:
+        """Open a path (as reversed in Arabic, unprefixed): the English walk adds /en."""
+        response = self.page.goto(self.base + path)
+        assert response is not None and response.status == 200, (path, response and response.status)
+
+    def step(self, name: str, axe: bool = True) -> None:
+        self.page.wait_for_load_state()
+        assert self.page.locator("html").get_attribute("lang") == self.language, (name, self.page.url)
+        assert self.page.locator("html").get_attribute("dir") == ("rtl" if self.language == "ar" else "ltr")
+        self.shot(name)
+        if axe:
+            found = axe_violations(self.page)
+            if found:
+                self.problems[f"{name} ({self.page.url})"] = found
+
+    def t(self, text: str) -> str:
+        """The message as the page's language says it."""
+        from django.utils import translation
+
+        with translation.override(self.language):
+            return str(translation.gettext(text))
+
+    def messages(self) -> str:
+        box = self.page.locator(".messages")
+        return box.inner_text() if box.count() else ""
+
+    def close(self) -> None:
+        self.context.close()
+        assert self.problems == {}, "\n".join(f"{where}: {found}" for where, found in self.problems.items())
+
+
+@pytest.fixture
+def walk(browser: Any, live_server: Any) -> Any:
+    """``walk(flow, language)``: a Walk, closed (and its accessibility findings asserted) by the test."""
+
+    def make(flow: str, language: str, viewport: dict[str, int] | None = None) -> Walk:
+        return Walk(browser, live_server, flow, language, viewport)
+
+    return make

@@ -8,8 +8,6 @@ violation, and no sideways scrolling on a phone.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,24 +16,10 @@ from django.utils import translation
 
 from athar.archive.models import IngestRun
 from athar.identification import claims
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import DESKTOP, PHONE, axe_violations, needs_axe, sign_in
 from tests.web.factories import make_candidate, make_case, make_report, person_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a long test password"
-AXE = Path(__file__).resolve().parents[2] / ".cache" / "axe" / "node_modules" / "axe-core" / "axe.min.js"
-SERIOUS = {"serious", "critical"}
-# On CI a missing axe-core is a failure (scripts/setup installs it); elsewhere the walk is skipped.
-needs_axe = pytest.mark.skipif(not AXE.exists() and os.environ.get("CI") != "true",
-                               reason="axe-core not installed (scripts/setup installs it into .cache/axe)")
-
-
-def axe_violations(page: Any) -> list[str]:
-    """axe-core's serious and critical violations on the page, as 'rule: target' lines."""
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
-    return [f"{v['id']} ({v['impact']}): {node['target']}" for v in result["violations"] if v["impact"] in SERIOUS
-            for node in v["nodes"][:3]]
 
 
 @pytest.fixture
@@ -81,17 +65,9 @@ def walk_pages(role: str, world: Any) -> list[str]:
             reverse("web:stats"), reverse("web:identified")]
 
 
-def sign_in(page: Any, base: str, login: str) -> None:
-    page.goto(base + "/accounts/login/")
-    page.fill("input[name=identifier]", login)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_load_state()
-
-
 WALKS = [("family", "ar", PHONE), ("caseworker", "en", DESKTOP), ("caseworker", "ar", DESKTOP),
          ("reviewer", "en", DESKTOP), ("reviewer", "ar", DESKTOP), ("archivist", "en", DESKTOP),
-         ("archivist", "ar", DESKTOP), ("admin", "en", DESKTOP)]
+         ("archivist", "ar", DESKTOP), ("admin", "en", DESKTOP), ("admin", "ar", DESKTOP)]
 
 
 @needs_axe

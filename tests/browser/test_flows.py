@@ -1,4 +1,5 @@
-"""End to end in a real browser: the family flow in Arabic on a phone, the reviewer flow in English.
+"""End to end in a real browser: the family flow in Arabic on a phone, the reviewer flow at desktop
+width in English and in Arabic (with two-factor sign-in and axe-core on each page).
 
 Screenshots of each step go to artifacts/screenshots/; every archive photo the browser loads is
 checked: blurred kinds only, the face only after the explicit tap, a body photo never unless chosen.
@@ -9,17 +10,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from django.urls import reverse
+from django.utils import translation
 from PIL import Image, ImageDraw
 
 from athar.accounts.models import Invitation, format_code
 from athar.identification import claims
 from athar.identification.models import Claim, Identification
 from athar.registry.models import Report
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.accounts.otp import enrolled
+from tests.browser.conftest import PHONE, needs_axe
 from tests.web.factories import make_candidate, make_case, make_report, person_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-PASSWORD = "a long test password"
 
 
 def _alive_photo(tmp_path: Path) -> Path:
@@ -124,10 +127,13 @@ def test_family_flow_in_arabic_on_a_phone(browser, live_server, make_user, tmp_p
     context.close()
 
 
-def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_user, shots, photo_watch):
+@needs_axe
+@pytest.mark.parametrize("language", ["en", "ar"])
+def test_reviewer_flow_at_desktop_width(walk, make_user, photo_watch, settings, language):
+    settings.ATHAR_REQUIRE_TWO_FACTOR = True  # reviewers pass the two-factor step, as in production
     family = make_user("family")
     other_family = make_user("family")
-    make_user("reviewer", login="reviewer@example.org")  # signs in below by this login
+    reviewer = make_user("reviewer", login="reviewer@example.org")
     first_reviewer = make_user("reviewer")
     case = make_case("C-2207", "227")
     report = make_report(family, None, name="سامر علي")
@@ -136,40 +142,38 @@ def test_reviewer_flow_in_english_at_desktop_width(browser, live_server, make_us
     ident = Identification.objects.get()
     claims.review(ident, first_reviewer, "approve", "same face and scar")
 
-    context = browser.new_context(viewport=DESKTOP, locale="en")
-    page = context.new_page()
+    w = walk(f"flow-reviewer-{language}", language)
+    page = w.page
     watch = photo_watch(page)
-    shot = shots(page, "reviewer")
-    page.goto(live_server.url + "/en/accounts/login/")
-    assert page.locator("html").get_attribute("dir") == "ltr"
-    page.fill("input[name=identifier]", "reviewer@example.org")
-    page.fill("input[name=password]", PASSWORD)
-    shot("sign-in")
-    page.click("button[type=submit]")
-    page.wait_for_url("**/en/review/")
-    shot("queue")
+    w.sign_in(reviewer.login, enrolled(reviewer))
+    assert page.url.endswith("/review/")
+    w.step("queue")
     page.click(f"text=#{ident.pk}")
     page.wait_for_load_state("networkidle")
-    shot("compare")
-    assert "1 of the 2" in page.content()
+    w.step("compare")
+    with translation.override(language):
+        approvals = translation.gettext("Approvals so far: %(n)s of the 2 needed from two different reviewers.")
+    assert approvals % {"n": 1} in page.locator("p.two-reviewers").inner_text()
     assert watch.kinds() <= {"face_blur"}
     page.check("input[name=decision][value=approve]")
     page.fill("textarea[name=reason]", "Same scar above the right eyebrow; face consistent.")
-    shot("decision")
-    page.click("text=Record my decision")
-    page.wait_for_url("**/en/review/")
-    shot("confirmed")
+    w.step("decision", axe=False)
+    page.click("#decision-form button[type=submit]")
+    page.wait_for_url("**/review/")
+    w.step("confirmed")
     ident.refresh_from_db()
     assert ident.status == "verified"  # the family is told before anything is published
+    assert ident.reviews.filter(reviewer=reviewer, decision="approve").exists()
 
     other = make_candidate(make_report(other_family, None, name="خالد"), case)
     claims.make_claim(person_for(other), case, "is_them", other_family)
-    page.click("text=Conflicts")
-    page.wait_for_load_state()
-    shot("conflict")
+    with translation.override("ar"):
+        conflicts = reverse("web:conflicts")
+    page.click(f"main nav a[href$='{conflicts}']")
+    w.step("conflict")
     assert page.locator("section.conflict").count() == 1
     assert not watch.kinds() & {"view", "thumb", "face"}
-    context.close()
+    w.close()
 
 
 def test_error_page_and_privacy_in_arabic_on_a_phone(browser, live_server, shots):

@@ -128,3 +128,12 @@ def test_case_edits_are_refused_to_other_roles(client_for, world, role):
     assert _edit(client_for(getattr(world, role)), world.case, age_min="20", age_max="30").status_code == 403
     world.case.refresh_from_db()
     assert world.case.age_min is None
+
+
+def test_every_label_of_the_case_form_is_in_arabic(client_for, world):
+    """Labels Django makes from a field's name ("Photographed precision") are English: each field
+    of the case form carries a translated label."""
+    html = client_for(world.archivist).get(reverse("web:case_edit", args=[world.case.pk])).content.decode()
+    labels = re.findall(r'<label for="id_\w+">(.*?)</label>', html)
+    assert len(labels) == 9
+    assert [label for label in labels if not re.search(r"[\u0600-\u06FF]", label)] == []
