@@ -9,10 +9,12 @@ from pathlib import Path
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from athar.archive.models import Derivative, Photo
 from athar.archive.storage import MediaStore, sha256_file
 from athar.audit.chain import verify_chain
+from athar.core.findings import Finding
 
 Check = Callable[[], list[str]]
 _EXTRA_CHECKS: list[tuple[str, Check]] = []
@@ -51,24 +53,34 @@ class VerifyReport:
                 "orphans": self.orphans, "warnings": self.warnings}
 
 
+# What re-hashing the store can find (English in logs and --json; the reader's language on pages).
+ORIGINAL_MISSING = gettext_lazy("original of photo %(photo)s is missing (%(file)s)")
+ORIGINAL_ALTERED = gettext_lazy("original of photo %(photo)s was altered: sha256 %(expected)s expected, %(found)s found")
+DERIVATIVE_MISSING = gettext_lazy("derivative %(kind)s#%(index)s of photo %(photo)s is missing (%(file)s)")
+DERIVATIVE_ALTERED = gettext_lazy("derivative %(kind)s#%(index)s of photo %(photo)s was altered: sha256 "
+                                  "%(expected)s expected, %(found)s found")
+ORPHAN = gettext_lazy("%(path)s is in the media store but no row points to it")
+
+
 def verify_store(progress: Callable[[int], None] | None = None) -> VerifyReport:
     """Everything checked, every problem named (path or identifier, and what changed)."""
     store = MediaStore(settings.MEDIA_ROOT)
     report = VerifyReport()
     for pk, sha in Photo.objects.values_list("id", "sha256").iterator():
-        report.problems += _check_file(store.original_path(sha), sha, f"original of photo {pk}")
+        report.problems += _check_file(store.original_path(sha), sha, ORIGINAL_MISSING, ORIGINAL_ALTERED, photo=pk)
         report.originals += 1
         if progress:
             progress(1)
     for photo_id, kind, index, path, sha in Derivative.objects.values_list(
             "photo_id", "kind", "face_index", "path", "sha256").iterator():
-        report.problems += _check_file(store.path(path), sha, f"derivative {kind}#{index} of photo {photo_id}")
+        report.problems += _check_file(store.path(path), sha, DERIVATIVE_MISSING, DERIVATIVE_ALTERED,
+                                       kind=kind, index=index, photo=photo_id)
         report.derivatives += 1
     # Files no row points to are named, not counted as broken evidence: an ingest killed between
     # writing a file and committing its row leaves one (the resumed ingest re-adds the row when it
     # meets the same content again); anything else there deserves a look.
     report.orphans = orphan_files(store)
-    report.warnings += [f"{path} is in the media store but no row points to it" for path in report.orphans]
+    report.warnings += [Finding(ORPHAN, path=path) for path in report.orphans]
     chain = verify_chain()
     report.audit_events, report.audit_head = chain.events, chain.head
     report.problems += chain.problems
@@ -91,10 +103,10 @@ def orphan_files(store: MediaStore) -> list[str]:
     return sorted(path for path in found if path not in known)
 
 
-def _check_file(path: Any, sha: str, what: str) -> list[str]:
+def _check_file(path: Any, sha: str, missing: Any, altered: Any, **what: Any) -> list[str]:
     if not path.exists():
-        return [f"{what} is missing ({path.name})"]
+        return [Finding(missing, file=path.name, **what)]
     actual = sha256_file(path)
     if actual != sha:
-        return [f"{what} was altered: sha256 {sha} expected, {actual} found"]
+        return [Finding(altered, expected=sha, found=actual, **what)]
     return []

@@ -11,8 +11,10 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from athar.audit.models import GENESIS_HASH, AuditEvent, AuditHead
+from athar.core.findings import Finding
 
 SYSTEM_ACTOR = "system"
 
@@ -93,6 +95,15 @@ class ChainReport:
         return not self.problems
 
 
+# What a re-check of the chain can find (English in logs and --json; the reader's language on pages).
+EVENT_MISSING = gettext_lazy("audit event #%(seq)s is missing (next is #%(next)s)")
+EVENT_UNLINKED = gettext_lazy("audit event #%(seq)s does not link to the event before it")
+EVENT_ALTERED = gettext_lazy("audit event #%(seq)s (%(action)s) was altered")
+HEAD_MISSING = gettext_lazy("the audit chain head row is missing")
+HEAD_MISMATCH = gettext_lazy("the audit chain head (#%(head)s) does not match the last event (#%(last)s): "
+                             "events were removed or added outside athar")
+
+
 def verify_chain(batch_size: int = 5000) -> ChainReport:
     """Recompute every event's hash and link; report the first breaks found (and the head row)."""
     report = ChainReport()
@@ -100,11 +111,11 @@ def verify_chain(batch_size: int = 5000) -> ChainReport:
     for event in AuditEvent.objects.order_by("seq").iterator(chunk_size=batch_size):
         spec = EventSpec(event.action, event.object_type, event.object_id, event.data, event.actor)
         if event.seq != expected_seq:
-            report.problems.append(f"audit event #{expected_seq} is missing (next is #{event.seq})")
+            report.problems.append(Finding(EVENT_MISSING, seq=expected_seq, next=event.seq))
         if event.prev_hash != prev_hash:
-            report.problems.append(f"audit event #{event.seq} does not link to the event before it")
+            report.problems.append(Finding(EVENT_UNLINKED, seq=event.seq))
         if event_hash(event.prev_hash, event.seq, event.at, spec) != event.hash:
-            report.problems.append(f"audit event #{event.seq} ({event.action}) was altered")
+            report.problems.append(Finding(EVENT_ALTERED, seq=event.seq, action=event.action))
         prev_hash, expected_seq = event.hash, event.seq + 1
         report.events += 1
         if len(report.problems) > 50:
@@ -118,13 +129,10 @@ def _check_head(report: ChainReport, last_hash: str, last_seq: int) -> None:
     head = AuditHead.objects.filter(id=1).first()
     if head is None:
         if last_seq:
-            report.problems.append("the audit chain head row is missing")
+            report.problems.append(Finding(HEAD_MISSING))
         return
     if head.seq != last_seq or head.hash != last_hash:
-        report.problems.append(
-            f"the audit chain head (#{head.seq}) does not match the last event (#{last_seq}): "
-            "events were removed or added outside athar"
-        )
+        report.problems.append(Finding(HEAD_MISMATCH, head=head.seq, last=last_seq))
 
 
 def chain_head() -> dict[str, Any]:

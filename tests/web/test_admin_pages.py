@@ -215,5 +215,7 @@ def test_verify_the_chain_from_the_page(client_for, world, lang):
     AuditEvent.objects.filter(seq=edited.seq).update(object_id="2")  # altered outside athar
     with translation.override(lang):
         broken = client.post(reverse("web:audit_verify")).content.decode()
-    assert f"audit event #{edited.seq} (case.edited) was altered" in broken
+    said = {"en": f"audit event #<bdi>{edited.seq}</bdi> (<bdi>case.edited</bdi>) was altered",
+            "ar": f"حدث السجل رقم <bdi>{edited.seq}</bdi> (<bdi>case.edited</bdi>) تغيّر بعد تسجيله"}
+    assert said[lang] in broken  # the finding in the page's language, its values set apart
     assert _last("audit.verified").data["ok"] is False

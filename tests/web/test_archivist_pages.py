@@ -137,3 +137,25 @@ def test_every_label_of_the_case_form_is_in_arabic(client_for, world):
     labels = re.findall(r'<label for="id_\w+">(.*?)</label>', html)
     assert len(labels) == 9
     assert [label for label in labels if not re.search(r"[\u0600-\u06FF]", label)] == []
+
+
+def test_verify_names_an_altered_copy_in_the_page_language(client_for, world):
+    """The archivist's verify page says what was found in Arabic, the photo and fingerprints set apart;
+    the command line keeps the English sentence."""
+    from django.conf import settings
+
+    from athar.archive.models import Derivative
+    from athar.archive.storage import MediaStore
+    from athar.archive.verify import verify_store
+
+    derivative = Derivative.objects.filter(photo__case=world.case).order_by("id").first()
+    path = MediaStore(settings.MEDIA_ROOT).path(derivative.path)
+    path.chmod(0o600)
+    path.write_bytes(b"not the stored copy")
+    html = client_for(world.archivist).post(reverse("web:verify")).content.decode()
+    assert f"نسخة العرض <bdi>{derivative.kind}</bdi>#<bdi>{derivative.face_index}</bdi> من الصورة رقم " \
+           f"<bdi>{derivative.photo_id}</bdi> تغيّرت" in html
+    assert "was altered" not in html
+    english = f"derivative {derivative.kind}#{derivative.face_index} of photo {derivative.photo_id} was altered: " \
+              f"sha256 {derivative.sha256} expected"
+    assert any(p.startswith(english) for p in verify_store().problems)

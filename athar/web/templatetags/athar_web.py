@@ -13,6 +13,7 @@ from django.utils.translation import get_language
 
 from athar.archive.ingest import count_rows
 from athar.archive.models import Sex
+from athar.core.findings import Finding
 from athar.core.labels import facility_label, partial_date, place_name
 
 register = template.Library()
@@ -61,3 +62,13 @@ def sex_label(code: str) -> str:
 def ingest_counts(counts: dict[str, Any] | None) -> list[tuple[str, Any]]:
     """An ingest run's counts as (label, number) in the active language."""
     return count_rows(counts or {})
+
+
+@register.filter
+def in_reader_language(problem: Any) -> str:
+    """A check's finding in the page's language, each value (event number, file, sha256) set apart in
+    <bdi>; a line athar only has in English (a plugged-in check's own text) is marked as English."""
+    if isinstance(problem, Finding):
+        values = {k: format_html("<bdi>{}</bdi>", v) for k, v in problem.params.items()}
+        return mark_safe(escape(str(problem.message)) % values)  # the message escaped, each value escaped
+    return format_html('<span lang="en" dir="ltr">{}</span>', problem)
