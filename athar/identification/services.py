@@ -65,6 +65,18 @@ SEARCH_STATUS_TEXT = {
 }
 
 
+# The same steps as staff read them in a list (short, no words meant for a grieving family).
+STAFF_STATUS_TEXT = {
+    "awaiting_caseworker": gettext_lazy("Waiting for a caseworker to take the family on"),
+    "not_compared": gettext_lazy("Not compared with the archives yet"),
+    "no_likely_match": gettext_lazy("Compared: no likely match"),
+    "to_look_at": gettext_lazy("Compared: likely matches to look at"),
+    "under_review": gettext_lazy("The family named a case: under review"),
+    "verified": gettext_lazy("Verified; the family was informed"),
+    "published": gettext_lazy("Published"),
+}
+
+
 def search_status(report: Any, viewer: Any = None) -> str:
     """Where this report's search stands, from its own evidence and its own family's steps only."""
     if viewer is not None and getattr(viewer, "role", "") == "family" and not viewer.caseworker_id:
@@ -91,7 +103,8 @@ def report_summary(report: Any, viewer: Any = None) -> dict[str, Any]:
     hidden = code == "awaiting_caseworker"
     count = 0 if hidden else candidates_for_reports(one, for_family=True).count()
     consent = report.consent or {}
-    return {"report": report, "status": SEARCH_STATUS_TEXT[code], "status_code": code, "candidates": count,
+    return {"report": report, "status": SEARCH_STATUS_TEXT[code], "staff_status": STAFF_STATUS_TEXT[code],
+            "status_code": code, "candidates": count,
             "face_consent": bool(consent.get("face_processing")), "photos": report.photos.count()}
 
 

@@ -125,6 +125,22 @@ def test_families_link_to_their_reports_and_reports_to_their_ranked_cases(client
     assert staff_url in html
 
 
+def test_report_status_reads_for_staff_not_for_a_family(client_for, world):
+    """The caseworker's list says where each report stands in staff words; a family's gentle sentence
+    ("when you are ready") stays on the family's own page."""
+    from athar.identification.services import search_status
+
+    code = search_status(world.report)
+    html = client_for(world.caseworker).get(reverse("web:caseworker_home")).content.decode()
+    family_page = client_for(world.family).get(reverse("web:family_home")).content.decode()
+    with translation.override("ar"):
+        from athar.identification.services import SEARCH_STATUS_TEXT, STAFF_STATUS_TEXT
+
+        staff, gentle = str(STAFF_STATUS_TEXT[code]), str(SEARCH_STATUS_TEXT[code])
+    assert staff in html and gentle not in html
+    assert gentle in family_page
+
+
 @pytest.mark.parametrize("lang", ["ar", "en"])
 def test_invitations_are_labelled_and_revocable(client_for, world, lang):
     client = client_for(world.caseworker)
