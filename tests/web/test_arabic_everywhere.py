@@ -34,6 +34,9 @@ BUTTON_VALUES = re.compile(r'<input\b[^>]*\btype="(?:submit|button|reset)"[^>]*\
 TAG = re.compile(r"<[^>]+>")
 RAW_KEY = re.compile(r"\b[a-z]+_[a-z_]+\b")
 ENGLISH_RUN = re.compile(r"\b[A-Za-z][a-z]+(?:[ ,'-]+[A-Za-z][a-z]+){2,}\b")
+# A two-word label as Django makes one from a field name ("Photographed precision"): a capital, then a
+# lower-case word (personal names in Latin letters capitalise both).
+ENGLISH_LABEL = re.compile(r"\b[A-Z][a-z]+ [a-z]{3,}\b")
 
 
 def catalogue_ids() -> set[str]:
@@ -65,7 +68,7 @@ def english_left(text: str, known_ids: set[str], allowed: set[str]) -> list[str]
     for key in RAW_KEY.findall(text):
         if key not in allowed:
             found.append(f"raw key: {key!r}")
-    for run in ENGLISH_RUN.findall(text):
+    for run in ENGLISH_RUN.findall(text) + ENGLISH_LABEL.findall(text):
         words = {w.lower() for w in re.findall(r"[A-Za-z]+", run)}
         if not words <= allowed:
             found.append(f"English: {run!r}")
@@ -128,8 +131,12 @@ def pages_of(world: Any) -> Iterator[tuple[str, Any, str]]:
 @pytest.mark.django_db
 def test_every_page_of_every_role_speaks_arabic(lived_in: Any, client_for: Any) -> None:
     known_ids = catalogue_ids()
-    names = {w.lower() for r in (lived_in.report, lived_in.other_report)
-             for w in re.findall(r"[A-Za-z]+", f"{r.full_name_latin} {r.source}")}
+    from athar.archive.models import Archive
+
+    # What people typed (names, the archive's name) is theirs, in whatever language they wrote it.
+    typed = [f"{r.full_name_latin} {r.source}" for r in (lived_in.report, lived_in.other_report)]
+    typed += list(Archive.objects.values_list("name", flat=True))
+    names = {w.lower() for text in typed for w in re.findall(r"[A-Za-z]+", text)}
     allowed = ALLOWED_WORDS | names
     problems: dict[str, list[str]] = {}
     for role, user, url in pages_of(lived_in):
@@ -147,6 +154,7 @@ def test_the_checker_finds_english_keys_and_untranslated_ids() -> None:
     page = visible_text('<p>تم حفظ البلاغ</p><p title="Your report is filed">x</p><p>files_seen: 127</p>'
                         "<p>this is not translated at all</p><p>محمد Mohammed</p><a>English</a>")
     found = english_left(page, known, ALLOWED_WORDS | {"mohammed"})
+    assert english_left("تاريخ Photographed precision", set(), ALLOWED_WORDS) == ["English: 'Photographed precision'"]
     assert "untranslated: 'Your report is filed'" in found
     assert "raw key: 'files_seen'" in found
     assert any(f.startswith("English: 'this is not translated") for f in found)
