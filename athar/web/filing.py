@@ -7,6 +7,7 @@ import hashlib
 import hmac
 import json
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -16,6 +17,7 @@ from django.utils.translation import gettext as _
 from athar.audit.chain import actor_for_user, record
 from athar.core import crypto
 from athar.core.errors import UserError
+from athar.identification import policy
 from athar.registry.importing import lineage_of
 from athar.registry.models import Report, ReportDraft, ReportPhoto
 from athar.registry.names import written_name_fields
@@ -95,6 +97,49 @@ def start_draft(user: Any, amends: Report | None = None, data: dict[str, Any] | 
     """A fresh draft (replacing this account's earlier one for the same purpose)."""
     draft, _ = ReportDraft.objects.update_or_create(owner=user, amends=amends, defaults={"data": data or {}, "step": ""})
     return draft
+
+
+@dataclass
+class Unfinished:
+    """One of a filer's drafts as their home page lists it. ``report`` is the filed report a change
+    is for (None: a new report); ``family`` the family account it is for, when known; ``stale``: a
+    change that can no longer be saved (the report was changed, erased or handed to someone else)."""
+
+    draft: ReportDraft
+    name: str
+    family: Any = None
+    report: Report | None = None
+    stale: bool = False
+
+
+def unfinished_drafts(user: Any) -> list[Unfinished]:
+    """This account's drafts, newest first: a new report once a step was saved, and changes to
+    filed reports. A caseworker's draft is theirs (``owner``), whichever family it is for; the
+    family it names is shown only while the caseworker still looks after that family."""
+    drafts = ReportDraft.objects.filter(owner=user).select_related("amends__reporter_user").order_by("-updated_at")
+    families = {f.pk: f for f in policy.families_of(user)}
+    visible = set(policy.reports_visible_to(user).filter(drafts__owner=user).values_list("pk", flat=True))
+    out: list[Unfinished] = []
+    for draft in drafts:
+        if draft.amends is None:
+            if draft.data:
+                out.append(Unfinished(draft, _written_name(draft.data), families.get(draft.data.get("family"))))
+            continue
+        report = draft.amends
+        stale = report.pk not in visible
+        out.append(Unfinished(draft, "" if stale else _written_name(draft.data) or _written_name(vars(report)),
+                              None if stale else report.reporter_user, None if stale else report, stale))
+    return out
+
+
+def _written_name(values: dict[str, Any]) -> str:
+    return str(values.get("full_name_ar") or values.get("full_name_latin") or "").strip()
+
+
+def discard_draft(user: Any, draft_id: int) -> bool:
+    """Delete one of this account's own drafts; False when it has no such draft."""
+    deleted, _rows = ReportDraft.objects.filter(pk=draft_id, owner=user).delete()
+    return bool(deleted)
 
 
 def save_step(draft: ReportDraft, values: dict[str, Any], next_step: str) -> None:

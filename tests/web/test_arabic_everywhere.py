@@ -99,6 +99,12 @@ def lived_in(world: Any) -> Any:
                                                  "min": 60, "max": 20}),
             ("stray.jpg", "no_case", {})):
         RejectedFile.objects.create(run=run, path=path, code=code, params=params, reason="English words for logs")
+    from athar.registry.models import ReportDraft
+
+    # a caseworker's unfinished work: a new report for a family, changes to a filed report
+    ReportDraft.objects.create(owner=world.caseworker, data={"family": world.family.pk, "full_name_ar": "سليم"},
+                               step="birth")
+    ReportDraft.objects.create(owner=world.caseworker, amends=world.report, data={}, step="person")
     world.candidate, world.claim = candidate, claim
     world.identification = claim.person.identifications.first()
     return world

@@ -26,6 +26,7 @@ from athar.identification import services as ident
 from athar.registry.importing import import_reports as run_import
 from athar.registry.models import Report
 from athar.registry.template import template_bytes
+from athar.web import filing
 from athar.web.forms import ImportForm, InformedForm
 
 
@@ -46,7 +47,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "reports": [ident.report_summary(r) for r in reports], "families": _families_with_reports(request.user),
         "notices": notices.notices_of(request.user)[:30], "unread": notices.unread_count(request.user),
         "tasks": ident.open_inform_tasks(request.user),
-        "waiting": _waiting_families(),
+        "waiting": _waiting_families(), "drafts": filing.unfinished_drafts(request.user),
     })
 
 
