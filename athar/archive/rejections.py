@@ -103,7 +103,10 @@ def _render(code: str, params: dict[str, Any], translate: Callable[[str], Any], 
         if detail:
             return inner  # the path already names the file and row
         return translate(MESSAGES[NESTED]) % {**values, "problem": inner}
-    text = translate(MESSAGES[code]) % values
+    try:
+        text = translate(MESSAGES[code]) % values
+    except (KeyError, TypeError, ValueError):  # values missing or malformed: say so, never fail the page
+        return translate(MESSAGES[OTHER])
     if detail and params.get("detail"):
         text = f"{text} ({params['detail']})"
     return text
