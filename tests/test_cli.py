@@ -26,7 +26,10 @@ def test_ingest_on_a_missing_home_creates_the_store_and_prints_json(tmp_path):
     assert set(result) >= {"archive", "files_seen", "photos_added", "duplicates", "near_duplicates", "cases",
                            "facilities", "rejected"}
     assert result["photos_added"] == 26 and result["cases"] == 11 and result["facilities"] == 5
-    assert all(set(r) == {"path", "reason"} for r in result["rejected"])
+    assert all(set(r) == {"path", "reason", "code", "params"} for r in result["rejected"])
+    by_name = {r["path"].rsplit("/", 1)[-1]: r for r in result["rejected"]}  # the English text and its code
+    assert by_name["truncated.jpg"]["code"] == "corrupt_image" and "truncated" in by_name["truncated.jpg"]["reason"]
+    assert by_name["not-an-image.jpg"]["code"] == "not_an_image" and "not an image" in by_name["not-an-image.jpg"]["reason"]
     assert (home / "athar.sqlite3").exists()
     stats = last_json(run_athar(home, "archive", "stats", "--json"))
     assert stats["cases"] == 11 and len(stats["facilities"]) == 5

@@ -16,6 +16,7 @@ from typing import Any
 import imagehash
 from PIL import ExifTags, Image, ImageFilter, UnidentifiedImageError
 
+from athar.archive.rejections import Problem
 from athar.archive.storage import MediaStore
 
 logger = logging.getLogger(__name__)
@@ -44,12 +45,15 @@ class DerivativeFile:
 
 @dataclass
 class FileResult:
-    """What processing one file found; ``problem`` is set when it is not a viewable image."""
+    """What processing one file found; ``problem`` is set when it is not a viewable image (in
+    English, with its code and values in ``problem_code`` and ``problem_params``)."""
 
     relpath: str
     sha256: str = ""
     size: int = 0
     problem: str = ""
+    problem_code: str = ""
+    problem_params: dict[str, Any] = field(default_factory=dict)
     kept: bool = False
     format: str = ""
     width: int | None = None
@@ -66,19 +70,19 @@ def process_file(abs_path: str, relpath: str, media_root: str, max_pixels: int) 
     try:
         data = Path(abs_path).read_bytes()
     except OSError as exc:
-        result.problem = f"unreadable file: {exc.strerror or exc}"
+        _set_problem(result, Problem("unreadable_file", detail=str(exc.strerror or exc)))
         return result
     result.sha256, result.size = hashlib.sha256(data).hexdigest(), len(data)
     store = MediaStore(Path(media_root))
     store.store_original(data, result.sha256)
     result.kept = True
     if not data:
-        result.problem = "empty file (0 bytes); kept as evidence"
+        _set_problem(result, Problem("empty_file"), "; kept as evidence")
         return result
     try:
         image = decode_image(data, max_pixels)
     except ImageProblem as exc:
-        result.problem = f"{exc}; kept as evidence, not viewable"
+        _set_problem(result, exc, "; kept as evidence, not viewable")
         return result
     describe(image, result)
     result.derivatives, thumb = make_derivatives(image, result.sha256, store)
@@ -86,8 +90,13 @@ def process_file(abs_path: str, relpath: str, media_root: str, max_pixels: int) 
     return result
 
 
-class ImageProblem(ValueError):
-    """The bytes are not a complete, safe image."""
+def _set_problem(result: FileResult, problem: Problem, suffix: str = "") -> None:
+    result.problem = f"{problem}{suffix}"
+    result.problem_code, result.problem_params = problem.code, problem.params
+
+
+class ImageProblem(Problem):
+    """The bytes are not a complete, safe image (``code`` says how: archive/rejections.py)."""
 
 
 def decode_image(data: bytes, max_pixels: int) -> Image.Image:
@@ -99,21 +108,21 @@ def decode_image(data: bytes, max_pixels: int) -> Image.Image:
             image = Image.open(io.BytesIO(data))
             width, height = image.size
             if width * height > max_pixels:
-                raise ImageProblem(f"image too large ({width}×{height} pixels): possible decompression bomb")
+                raise ImageProblem("too_large", width=width, height=height)
             image.load()
     except ImageProblem:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
-        raise ImageProblem(f"possible decompression bomb ({exc})") from exc
+        raise ImageProblem("decompression_bomb", detail=str(exc)) from exc
     except UnidentifiedImageError as exc:
-        raise ImageProblem("not an image (unrecognised format)") from exc
+        raise ImageProblem("not_an_image") from exc
     except (OSError, SyntaxError, ValueError, EOFError, RuntimeError) as exc:
         # RuntimeError: pillow-heif's libheif errors (e.g. a HEIC whose stored size is not the
         # size it decodes to); found by fuzz/fuzz_images.py
-        raise ImageProblem(f"corrupt or truncated image ({exc})") from exc
+        raise ImageProblem("corrupt_image", detail=str(exc)) from exc
     except Exception as exc:  # noqa: BLE001 - Pillow's format plugins raise other types on malformed
         # files (a TIFF whose strip offsets are fractions: TypeError; found by fuzz/fuzz_images.py)
-        raise ImageProblem(f"unreadable image ({type(exc).__name__}: {exc})") from exc
+        raise ImageProblem("unreadable_image", detail=f"{type(exc).__name__}: {exc}") from exc
     return image
 
 

@@ -41,6 +41,7 @@ from athar.archive.models import (
     RejectedFile,
 )
 from athar.archive.near_duplicates import NearDuplicateFinder
+from athar.archive.rejections import Problem, english
 from athar.archive.signals import archive_ingested
 from athar.archive.storage import flush_to_disk
 from athar.audit.chain import EventSpec, record, record_many
@@ -68,7 +69,7 @@ class IngestSummary:
     near_duplicates: int = 0
     already_ingested: int = 0
     cases_added: int = 0
-    rejected: list[dict[str, str]] = field(default_factory=list)
+    rejected: list[dict[str, Any]] = field(default_factory=list)
     photo_ids: list[int] = field(default_factory=list)
     faces: dict[str, Any] | None = None
 
@@ -96,11 +97,18 @@ COUNT_LABELS = {
     "faces": _("faces found"),
 }
 
+NOT_COUNTS = {"archive"}  # the archive's name, stored with the counts: pages name the archive apart
+
 
 def count_rows(counts: dict[str, Any]) -> list[tuple[str, Any]]:
-    """An ingest's counts as (label, number) in a stable order; unknown keys keep their name."""
-    known = [(str(label), counts[key]) for key, label in COUNT_LABELS.items() if key in counts]
-    return known + [(key, value) for key, value in counts.items() if key not in COUNT_LABELS]
+    """An ingest's counts as (label, number) in a stable order; unknown keys keep their name.
+    ``faces`` holds the face indexing's own summary: its number of faces is shown."""
+    def number(key: str) -> Any:
+        value = counts[key]
+        return value.get("faces", 0) if key == "faces" and isinstance(value, dict) else value
+
+    known = [(str(label), number(key)) for key, label in COUNT_LABELS.items() if key in counts]
+    return known + [(key, value) for key, value in counts.items() if key not in COUNT_LABELS and key not in NOT_COUNTS]
 
 
 @dataclass
@@ -165,14 +173,14 @@ class _IngestJob:
 
     def run(self, entries: list[layout.WalkEntry], pattern: re.Pattern[str] | None,
             options: IngestOptions, progress: Progress | None) -> None:
-        for where, reason in self.meta.problems:
-            self._reject(where, reason)
+        for where, problem in self.meta.problems:
+            self._reject_problem(where, problem)
         known = set(PhotoSighting.objects.filter(archive=self.archive).values_list("path", flat=True))
         todo: list[Target] = []
         for entry in entries:
             self.summary.files_seen += 1
             if entry.problem:
-                self._reject(entry.relpath, entry.problem)
+                self._reject_problem(entry.relpath, entry.problem)
                 _tick(progress)
             elif entry.relpath in known:
                 self.summary.already_ingested += 1
@@ -221,7 +229,7 @@ class _IngestJob:
 
     def _write_one(self, target: Target, result: FileResult, events: list[EventSpec]) -> None:
         if not result.kept:
-            self._reject(target.entry.relpath, result.problem)
+            self._reject(target.entry.relpath, result.problem, result.problem_code, result.problem_params)
             return
         if PhotoSighting.objects.filter(archive=self.archive, path=target.entry.relpath).exists():
             self.summary.already_ingested += 1  # a concurrent ingest of the same archive got here first
@@ -240,11 +248,10 @@ class _IngestJob:
             case.photographed, case.photographed_precision = manifest_date(target)  # type: ignore[misc]
             case.save(update_fields=["photographed", "photographed_precision"])
         if result.problem:
-            self._reject(target.entry.relpath, result.problem, result.sha256)
+            self._reject(target.entry.relpath, result.problem, result.problem_code, result.problem_params,
+                         result.sha256)
         elif case is None:
-            self._reject(target.entry.relpath,
-                         "cannot tell facility and case from the path; kept as evidence without a case "
-                         "(use folders <facility>/<case>/<photo>, --pattern or a manifest)", result.sha256)
+            self._reject(target.entry.relpath, english("no_case", {}), "no_case", {}, result.sha256)
 
     def _photo(self, target: Target, result: FileResult, case: Case | None) -> tuple[Photo, bool]:
         """The stored photo for these bytes, created if new (safe against a concurrent ingest)."""
@@ -316,9 +323,14 @@ class _IngestJob:
             if made or _facts_differ(case, facts):
                 apply_case_facts(case, facts)
 
-    def _reject(self, path: str, reason: str, sha256: str = "") -> None:
-        self.summary.rejected.append({"path": path, "reason": reason})
-        RejectedFile.objects.create(run=self.ingest_run, path=path, reason=reason[:500], kept_sha256=sha256)
+    def _reject(self, path: str, reason: str, code: str, params: dict[str, Any], sha256: str = "") -> None:
+        """A refused file: its English reason, and its code and values (archive/rejections.py)."""
+        self.summary.rejected.append({"path": path, "reason": reason, "code": code, "params": params})
+        RejectedFile.objects.create(run=self.ingest_run, path=path, reason=reason[:500], code=code,
+                                    params=params, kept_sha256=sha256)
+
+    def _reject_problem(self, path: str, problem: Problem) -> None:
+        self._reject(path, str(problem), problem.code, problem.params)
 
 
 def apply_case_facts(case: Case, facts: layout.CaseFacts) -> None:

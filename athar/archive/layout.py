@@ -9,9 +9,9 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from athar.archive.rejections import NESTED, Problem, of_error
 from athar.core.csvio import CsvError, read_csv
 from athar.core.dates import PartialDate, parse_partial_date
-from athar.core.errors import UserError
 
 METADATA_FILES = {"manifest.csv", "cases.csv"}
 SEXES = {
@@ -26,7 +26,7 @@ PHOTO_KINDS = {"face", "body", "label", "marks", "unknown"}
 class WalkEntry:
     relpath: str
     abs_path: str
-    problem: str = ""
+    problem: Problem | None = None
 
 
 @dataclass
@@ -61,9 +61,19 @@ class CaseFacts:
 
 @dataclass
 class ArchiveMetadata:
+    """What manifest.csv and cases.csv say; ``problems`` are (where, what) of what they could not."""
+
     manifest: dict[str, ManifestEntry] = field(default_factory=dict)
     cases: dict[tuple[str, str], CaseFacts] = field(default_factory=dict)
-    problems: list[tuple[str, str]] = field(default_factory=list)
+    problems: list[tuple[str, Problem]] = field(default_factory=list)
+
+    def file_problem(self, path: Path, error: CsvError) -> None:
+        self.problems.append((path.name, Problem("metadata_unreadable", file=path.name, detail=str(error))))
+
+    def row_problem(self, path: Path, row: int, error: ValueError) -> None:
+        code, params = of_error(error)
+        self.problems.append((f"{path.name}:row {row}",
+                              Problem(NESTED, file=path.name, row=row, problem=code, **params)))
 
 
 def normalise_relpath(path: str) -> str:
@@ -81,19 +91,19 @@ def walk_archive(root: Path) -> list[WalkEntry]:
             children = list(os.scandir(folder))
         except OSError as exc:
             rel = normalise_relpath(os.path.relpath(folder, root))
-            entries.append(WalkEntry(rel, str(folder), f"unreadable folder: {exc.strerror}"))
+            entries.append(WalkEntry(rel, str(folder), Problem("unreadable_folder", detail=str(exc.strerror))))
             continue
         for child in children:
             rel = normalise_relpath(os.path.relpath(child.path, root))
             if child.is_symlink():
-                entries.append(WalkEntry(rel, child.path, "symbolic link: not followed, not stored"))
+                entries.append(WalkEntry(rel, child.path, Problem("symlink")))
             elif child.is_dir(follow_symlinks=False):
                 stack.append(Path(child.path))
             elif child.is_file(follow_symlinks=False):
                 if rel not in METADATA_FILES:
                     entries.append(WalkEntry(rel, child.path))
             else:
-                entries.append(WalkEntry(rel, child.path, "not a regular file (device, socket or pipe)"))
+                entries.append(WalkEntry(rel, child.path, Problem("not_regular_file")))
     entries.sort(key=lambda e: e.relpath)
     return entries
 
@@ -128,51 +138,50 @@ def _read_manifest(path: Path, meta: ArchiveMetadata) -> None:
     try:
         _, rows, _ = read_csv(path)
     except CsvError as exc:
-        meta.problems.append((path.name, str(exc)))
+        meta.file_problem(path, exc)
         return
     for row in rows:
-        where = f"{path.name}:row {row.number}"
         values = row.values
         try:
             relpath = normalise_relpath(values.get("path", ""))
             if not relpath:
-                raise UserError("no path")
+                raise Problem("no_path")
             kind = values.get("kind", "").strip().lower()
             if kind and kind not in PHOTO_KINDS:
-                raise UserError(f"unknown kind {kind!r} (use one of {', '.join(sorted(PHOTO_KINDS))})")
+                raise Problem("unknown_kind", kind=kind, allowed=", ".join(sorted(PHOTO_KINDS)))
             meta.manifest[relpath] = ManifestEntry(
                 values.get("facility", ""), values.get("case", ""),
                 parse_partial_date(values.get("photographed", "")), kind, values.get("note", ""),
             )
         except ValueError as exc:
-            meta.problems.append((where, str(exc)))
+            meta.row_problem(path, row.number, exc)
 
 
 def _read_cases(path: Path, meta: ArchiveMetadata) -> None:
     try:
         _, rows, _ = read_csv(path)
     except CsvError as exc:
-        meta.problems.append((path.name, str(exc)))
+        meta.file_problem(path, exc)
         return
     for row in rows:
         try:
             facts = case_facts(row.values)
             meta.cases[(facts.facility, facts.case)] = facts
         except ValueError as exc:
-            meta.problems.append((f"{path.name}:row {row.number}", str(exc)))
+            meta.row_problem(path, row.number, exc)
 
 
 def case_facts(values: dict[str, str]) -> CaseFacts:
     """One cases.csv row, validated."""
     facility, case = values.get("facility", ""), values.get("case", "")
     if not facility or not case:
-        raise UserError("facility and case are required")
+        raise Problem("facility_case_required")
     sex_raw = values.get("sex", "").strip().lower()
     if sex_raw not in SEXES:
-        raise UserError(f"unknown sex {values.get('sex')!r} (use M, F or leave empty)")
+        raise Problem("unknown_sex", sex=values.get("sex", ""))
     age_min, age_max = _age(values.get("age_min", "")), _age(values.get("age_max", ""))
     if age_min is not None and age_max is not None and age_min > age_max:
-        raise UserError(f"age_min {age_min} is above age_max {age_max}")
+        raise Problem("age_range_inverted", min=age_min, max=age_max)
     return CaseFacts(
         facility, case, values.get("agency", ""), values.get("detainee_number", ""),
         values.get("hospital_number", ""), parse_partial_date(values.get("photographed", "")),
@@ -185,5 +194,5 @@ def _age(text: str) -> int | None:
     if not text:
         return None
     if not text.isdigit() or not 0 <= int(text) <= 120:
-        raise UserError(f"impossible age {text!r}")
+        raise Problem("impossible_age", age=text)
     return int(text)

@@ -10,6 +10,8 @@ import uuid
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from athar.archive import rejections
+
 
 class Agency(models.Model):
     """A security agency or institution holding or photographing detainees (editable data)."""
@@ -255,9 +257,25 @@ class IngestRun(models.Model):
 
 
 class RejectedFile(models.Model):
-    """A file an ingest could not take as a viewable photo, and why."""
+    """A file (or a metadata row) an ingest could not take as a viewable photo, and why: a code
+    and its values (archive/rejections.py) for pages in the reader's language, and the English
+    ``reason`` for commands and logs. Rows from before codes existed have the code ``other``."""
 
     run = models.ForeignKey(IngestRun, on_delete=models.CASCADE, related_name="rejected")
     path = models.CharField(max_length=1024)
     reason = models.CharField(max_length=500)
+    code = models.CharField(max_length=32, default=rejections.OTHER)
+    params = models.JSONField(default=dict, blank=True)
     kept_sha256 = models.CharField(max_length=64, blank=True)
+
+    def where(self) -> str:
+        """The file named on pages (a metadata row's file; its row is part of the message)."""
+        return str(self.params.get("file") or self.path) if self.code == rejections.NESTED else self.path
+
+    def message(self) -> str:
+        """Why, in the active language."""
+        return rejections.message(self.code, self.params)
+
+    def detail(self) -> str:
+        """The technical detail, verbatim (often English: an exception's text)."""
+        return rejections.detail(self.code, self.params, self.reason)

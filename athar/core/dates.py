@@ -12,6 +12,15 @@ from athar.matching.digits import ARABIC_DIGITS
 MIN_YEAR, MAX_YEAR = 1900, 2100
 
 
+class DateError(UserError):
+    """An impossible or unreadable date; ``code`` and ``params`` say which, for messages in the
+    reader's language (``unreadable_date``, ``impossible_year``, ``impossible_date``)."""
+
+    def __init__(self, message: str, code: str, **params: str) -> None:
+        super().__init__(message)
+        self.code, self.params = code, params
+
+
 @dataclass(frozen=True)
 class PartialDate:
     """A date with its precision: ``day``, ``month`` or ``year`` (the date is the first day)."""
@@ -88,15 +97,15 @@ def parse_partial_date(text: str) -> PartialDate | None:
     named = _named_month(value, text)
     if named is not None:
         return named
-    raise UserError(f"unreadable date {text!r} (use YYYY-MM-DD, YYYY-MM or YYYY)")
+    raise DateError(f"unreadable date {text!r} (use YYYY-MM-DD, YYYY-MM or YYYY)", "unreadable_date", text=text)
 
 
 def _build(parts: dict[str, int], precision: str, text: str) -> PartialDate:
     year = parts["y"]
     if not MIN_YEAR <= year <= MAX_YEAR:
-        raise UserError(f"impossible year in date {text!r}")
+        raise DateError(f"impossible year in date {text!r}", "impossible_year", text=text)
     try:
         date = dt.date(year, parts.get("m", 1), parts.get("d", 1))
     except ValueError as exc:
-        raise UserError(f"impossible date {text!r}: {exc}") from exc
+        raise DateError(f"impossible date {text!r}: {exc}", "impossible_date", text=text, detail=str(exc)) from exc
     return PartialDate(date, precision)

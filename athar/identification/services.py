@@ -7,6 +7,7 @@ see what), so a change of those models touches one file. Decisions go through ``
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -28,7 +29,7 @@ from athar.identification.models import (
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
 from athar.registry.lookup import ensure_person, person_of
-from athar.registry.models import Report
+from athar.registry.models import Report, ReportDraft
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
 
@@ -343,3 +344,42 @@ def staff_candidate_list(user: Any, report: Any, facility: Any = None, since: An
              for c in rows]
     return {"report": report, "ranking": ranking, "ranked": ranked, "items": items,
             "threshold": comparison.percent(comparison.likely_threshold(ranking.algorithm)) if ranking else ""}
+
+
+# ---- unfinished drafts, as their owner's home page lists them -----------------------------------
+
+@dataclass
+class Unfinished:
+    """One of a filer's drafts as their home page lists it. ``report`` is the filed report a change
+    is for (None: a new report); ``family`` the family account it is for, when known; ``stale``: a
+    change that can no longer be saved (the report was changed, erased or handed to someone else)."""
+
+    draft: ReportDraft
+    name: str
+    family: Any = None
+    report: Report | None = None
+    stale: bool = False
+
+
+def unfinished_drafts(user: Any) -> list[Unfinished]:
+    """This account's drafts, newest first: a new report once a step was saved, and changes to
+    filed reports. A caseworker's draft is theirs (``owner``), whichever family it is for; the
+    family it names is shown only while the caseworker still looks after that family."""
+    drafts = ReportDraft.objects.filter(owner=user).select_related("amends__reporter_user").order_by("-updated_at")
+    families = {f.pk: f for f in policy.families_of(user)}
+    visible = set(policy.reports_visible_to(user).filter(drafts__owner=user).values_list("pk", flat=True))
+    out: list[Unfinished] = []
+    for draft in drafts:
+        if draft.amends is None:
+            if draft.data:
+                out.append(Unfinished(draft, _written_name(draft.data), families.get(draft.data.get("family"))))
+            continue
+        report = draft.amends
+        stale = report.pk not in visible
+        out.append(Unfinished(draft, "" if stale else _written_name(draft.data) or _written_name(vars(report)),
+                              None if stale else report.reporter_user, None if stale else report, stale))
+    return out
+
+
+def _written_name(values: dict[str, Any]) -> str:
+    return str(values.get("full_name_ar") or values.get("full_name_latin") or "").strip()

@@ -99,6 +99,12 @@ def start_draft(user: Any, amends: Report | None = None, data: dict[str, Any] | 
     return draft
 
 
+def discard_draft(user: Any, draft_id: int) -> bool:
+    """Delete one of this account's own drafts; False when it has no such draft."""
+    deleted, _rows = ReportDraft.objects.filter(pk=draft_id, owner=user).delete()
+    return bool(deleted)
+
+
 def save_step(draft: ReportDraft, values: dict[str, Any], next_step: str) -> None:
     draft.data = {**draft.data, **values}
     draft.step = next_step

@@ -34,6 +34,7 @@ urlpatterns = [
     path("family/", family.home, name="family_home"),
     path("reports/new/", reports.new, name="report_new"),
     path("reports/new/<str:step>/", reports.step, name="report_step"),
+    path("reports/drafts/<int:draft_id>/discard/", reports.discard_draft, name="draft_discard"),
     path("reports/<report:report_id>/", family.report, name="report"),
     path("reports/<report:report_id>/edit/", reports.edit, name="report_edit"),
     path("reports/<report:report_id>/edit/<str:step>/", reports.step, name="report_edit_step"),

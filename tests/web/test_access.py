@@ -13,6 +13,7 @@ from django.urls import get_resolver, reverse
 
 from athar.archive.models import Derivative
 from athar.identification import policy
+from athar.registry.models import ReportDraft
 
 PUBLIC = {"home", "about", "method", "support", "identified", "stats", "privacy"}
 
@@ -46,6 +47,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "staff_candidates": {"report_id": world.report.pk}, "invite_revoke": {"invitation_id": 1},
         "facility": {"facility_id": world.case.facility_id}, "facility_evidence": {"facility_id": world.case.facility_id},
         "case_evidence": {"case_id": world.case.pk},
+        "draft_discard": {"draft_id": ReportDraft.objects.get_or_create(owner=world.family, amends=None)[0].pk},
     }
 
 

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from athar.archive.models import IngestRun
+from athar.archive.models import IngestRun, RejectedFile
 from athar.identification import claims
 from tests.web.factories import make_candidate
 
@@ -88,8 +88,26 @@ def lived_in(world: Any) -> Any:
     candidate.refresh_from_db()
     claim = claims.make_claim(candidate.ranking.person or world.report.links.first().person, world.case, "is_them",
                               world.family, report=world.report)
-    IngestRun.objects.create(archive=world.case.archive, source="/srv/archive", status="done",
-                             counts={"files_seen": 3, "photos_added": 2, "duplicates": 1, "rejected": 0})
+    run = IngestRun.objects.create(archive=world.case.archive, source="/srv/archive", status="done",
+                                   counts={"archive": "Caesar", "files_seen": 3, "photos_added": 2, "duplicates": 1,
+                                           "rejected": 5, "faces": {"photos": 2, "faces": 2, "photos_without_face": 0,
+                                                                    "model": "buffalo_l", "index_size": 2}})
+    for path, code, params in (  # refused files of several kinds, as `athar ingest` stores them
+            ("215/1/a.jpg", "not_an_image", {}),
+            ("215/1/b.jpg", "corrupt_image", {"detail": "image file is truncated (3 bytes not processed)"}),
+            ("215/1/c.png", "too_large", {"width": 30000, "height": 30000}),
+            ("manifest.csv:row 4", "manifest_row", {"file": "manifest.csv", "row": 4, "problem": "unknown_kind",
+                                                    "kind": "portrait", "allowed": "body, face, label, marks"}),
+            ("cases.csv:row 2", "manifest_row", {"file": "cases.csv", "row": 2, "problem": "age_range_inverted",
+                                                 "min": 60, "max": 20}),
+            ("stray.jpg", "no_case", {})):
+        RejectedFile.objects.create(run=run, path=path, code=code, params=params, reason="English words for logs")
+    from athar.registry.models import ReportDraft
+
+    # a caseworker's unfinished work: a new report for a family, changes to a filed report
+    ReportDraft.objects.create(owner=world.caseworker, data={"family": world.family.pk, "full_name_ar": "سليم"},
+                               step="birth")
+    ReportDraft.objects.create(owner=world.caseworker, amends=world.report, data={}, step="person")
     world.candidate, world.claim = candidate, claim
     world.identification = claim.person.identifications.first()
     return world

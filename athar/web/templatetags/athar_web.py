@@ -7,12 +7,13 @@ from typing import Any
 
 from django import template
 from django.urls import translate_url
-from django.utils.html import escape, format_html
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
+from athar.archive import rejections
 from athar.archive.ingest import count_rows
-from athar.archive.models import Sex
+from athar.archive.models import RejectedFile, Sex
 from athar.core.findings import Finding
 from athar.core.labels import facility_label, partial_date, place_name
 
@@ -56,6 +57,18 @@ register.filter(facility_label)
 def sex_label(code: str) -> str:
     """'M' / 'F' / 'U' as words in the active language."""
     return str(dict(Sex.choices).get(code or "U", code))
+
+
+@register.filter
+def rejection_message(refused: RejectedFile) -> str:
+    """Why an ingest refused a file, in the active language; the values from the file (a kind, a
+    date as written, a file name) set apart as machine text, left to right, each escaped."""
+    def value(key: str, item: Any) -> str:
+        if key in rejections.LITERAL_PARAMS:
+            return format_html('<bdi dir="ltr"><code>{}</code></bdi>', item)
+        return format_html("<bdi>{}</bdi>", item)
+
+    return mark_safe(rejections.message(refused.code, refused.params, conditional_escape, value))  # escaped above
 
 
 @register.filter

@@ -46,7 +46,7 @@ def home(request: HttpRequest) -> HttpResponse:
         "reports": [ident.report_summary(r) for r in reports], "families": _families_with_reports(request.user),
         "notices": notices.notices_of(request.user)[:30], "unread": notices.unread_count(request.user),
         "tasks": ident.open_inform_tasks(request.user),
-        "waiting": _waiting_families(),
+        "waiting": _waiting_families(), "drafts": ident.unfinished_drafts(request.user),
     })
 
 

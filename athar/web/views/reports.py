@@ -13,7 +13,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.accounts.models import Role, User, signed_in
 from athar.archive.models import Agency, Facility
@@ -86,6 +86,16 @@ def edit(request: HttpRequest, report_id: int) -> HttpResponse:
     if draft is None:
         draft = filing.start_draft(request.user, report, filing.draft_from_report(report))
     return redirect(_step_url(draft.step or _steps_for(request.user, report)[0][0], report))
+
+
+@login_required
+@require_POST
+def discard_draft(request: HttpRequest, draft_id: int) -> HttpResponse:
+    """Throw away one of my unfinished reports or changes (never another account's: 404)."""
+    if not filing.discard_draft(request.user, draft_id):
+        raise Http404
+    messages.success(request, _("The unfinished report was discarded. Nothing was sent."))
+    return redirect("web:family_home" if policy.is_family(request.user) else "web:caseworker_home")
 
 
 def _initial(draft: dict[str, Any], form_class: Any) -> dict[str, Any]:
