@@ -63,6 +63,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return False  # two different names of the variants table (Mahmoud, Muhammad: one skeleton)
     if len(a.rasm) >= 2 and a.rasm == b.rasm:
         return True  # one Arabic name misread by a dot (غلاء / علاء): the skeleton drops ع, not غ
+    if _onsets_differ(a, b):
+        return False  # one script, one opens on a vowel (or ع), the other on a consonant: عادل / دلال
     if a.block and a.block == b.block:
         return True
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
@@ -73,6 +75,29 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     if _one_edit_apart(a, b):
         return True
     return not a.known and not b.known and _foreign_alike(a, b)
+
+
+_ARABIC_VOWEL_ONSET = frozenset("اعء")
+_LATIN_VOWEL_ONSET = frozenset("aeiou")
+
+
+def _onset(key: NameKey) -> str:
+    """'v' when the name opens on a vowel (Arabic ا، ع، ء; Latin a e i o u in its spelling key, where
+    French "ou" before a vowel is already w), else 'c'; '' when unknown."""
+    if key.rasm:
+        return "v" if key.rasm[0] in _ARABIC_VOWEL_ONSET else "c"
+    text = key.text.lstrip("=")
+    return ("v" if text[0] in _LATIN_VOWEL_ONSET else "c") if text else ""
+
+
+def _onsets_differ(a: NameKey, b: NameKey) -> bool:
+    """Two spellings in ONE script of one name open alike: the consonants they share (عادل and
+    دلال, Adel and Dalal: "dl") do not make them one name when one opens on a vowel and the other
+    on a consonant. Across scripts the rule is not applied (a transliteration may add a vowel)."""
+    if bool(a.rasm) != bool(b.rasm):
+        return False
+    oa, ob = _onset(a), _onset(b)
+    return bool(oa and ob) and oa != ob
 
 
 def _foreign_alike(a: NameKey, b: NameKey) -> bool:
