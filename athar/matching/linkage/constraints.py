@@ -9,7 +9,6 @@ whole family into one person. A cluster must never hold two reports that are inc
   and for two Arabic spellings on the letters themselves, long vowels included), a typo apart (three
   consonants or more, one edit, alike), nor — both unknown to the variants table (foreign or
   rare names, whose Arabic spellings vary most) — one consonant apart, or two for long names;
-  two Arabic spellings that open differently (ا، ع، ء against a consonant: عادل / دلال) are two names;
 * different fathers' names, or different mothers' first names (the same test);
 * different sexes (both stated);
 * birth years more than ``MAX_YEAR_GAP`` apart (both stated).
@@ -64,8 +63,6 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return False  # two different names of the variants table (Mahmoud, Muhammad: one skeleton)
     if len(a.rasm) >= 2 and a.rasm == b.rasm:
         return True  # one Arabic name misread by a dot (غلاء / علاء): the skeleton drops ع, not غ
-    if _onsets_differ(a, b):
-        return False  # two Arabic spellings, one opens on ا/ع/ء, the other on a consonant: عادل / دلال
     if a.block and a.block == b.block:
         return True
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
@@ -76,24 +73,6 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     if _one_edit_apart(a, b):
         return True
     return not a.known and not b.known and _foreign_alike(a, b)
-
-
-_ARABIC_VOWEL_ONSET = frozenset("اعء")
-
-
-def _onset(key: NameKey) -> str:
-    """'v' when an Arabic spelling opens on ا، ع or ء, else 'c'."""
-    return "v" if key.rasm[:1] in _ARABIC_VOWEL_ONSET else "c"
-
-
-def _onsets_differ(a: NameKey, b: NameKey) -> bool:
-    """Two Arabic spellings of one name open alike: the consonants they share (عادل and دلال: "dl")
-    do not make them one name when one opens on ا، ع or ء and the other on a consonant. Not applied
-    to Latin spellings (vowels vary there: applied to both scripts it cost the first generator's set
-    recall 0.972 → 0.963) nor across scripts (a transliteration may add or drop a vowel)."""
-    if not (a.rasm and b.rasm):
-        return False
-    return _onset(a) != _onset(b)
 
 
 def _foreign_alike(a: NameKey, b: NameKey) -> bool:
