@@ -20,6 +20,7 @@ def _keys(name: str) -> list[str]:
     ("Tariq Aziz", "طارق عزيز"), ("Ghassan", "غسان"), ("Abd al-Karim", "عبدالكريم"), ("Abdul Karim", "عبد الكريم"),
     ("Abdulkarim", "عبد الكريم"), ("L'houcine", "الحسين"), ("El'Arbi", "العربي"), ("Alifa", "أليفة"),
     ("Altaf", "ألطاف"), ("Hosny", "الحسني"), ("Muhammad ibn Yusuf", "محمد بن يوسف"), ("Khaled", "خالد"), ("Khalid", "خالد"),
+    ("Amor", "عمر"),  # the Tunisian spelling, not Amr (عمرو)
 ])
 def test_one_key_across_scripts_and_romanisations(latin: str, arabic: str) -> None:
     assert _keys(latin) == _keys(arabic)
