@@ -55,3 +55,9 @@ def test_french_and_maghrebi_spellings_meet_the_arabic(latin: str, arabic: str) 
 def test_a_name_that_begins_with_l_keeps_it(name: str) -> None:
     token = name_tokens(name)[0]
     assert token.text == name.lower() and not token.article
+
+
+def test_amor_is_umar_not_amr() -> None:
+    """Amor is the usual Tunisian spelling of عمر; the one-typo lookup read it as Amr (عمرو)."""
+    assert name_tokens("Amor")[0].canonical == name_tokens("عمر")[0].canonical == "umar"
+    assert name_tokens("Amro")[0].canonical == name_tokens("عمرو")[0].canonical == "amr"
