@@ -4,7 +4,8 @@
 
 Sets: phenomena (athar.matching.linkage.devset, 4,000 reports, seed 11), synthetic (the first
 generator, 4,000 reports, seed 5), real_cross (real Arab names, each person once per script,
-held-out spellings; 400 persons), ofac (OFAC Syria name variants), google_cross (the Google
+held-out spellings; 400 persons), real_cross_attested (the same draw, 400 persons, from the
+held-out spellings that pass an independent attestation rule: ``devset.attested_pairs``), ofac (OFAC Syria name variants), google_cross (the Google
 transliteration eval split composed into three-word names; 2,000 persons). ``--write FOLDER``
 also writes each set as an import-template CSV with a ``person_id`` column for
 ``athar eval linkage FILE --truth-column person_id --json`` (the product path). The figures
@@ -22,7 +23,14 @@ import pandas as pd
 
 from athar.config import shared_data_dir
 from athar.matching.linkage import evaluate_clusters, generate_reports, link_reports, template_to_linkage_input
-from athar.matching.linkage.devset import generate_devset, real_cross_script, shared_pool, sibling_merges
+from athar.matching.linkage.devset import (
+    attested_pairs,
+    attested_pool,
+    generate_devset,
+    real_cross_script,
+    shared_pool,
+    sibling_merges,
+)
 from athar.matching.names import detect_script
 
 SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "names"
@@ -58,6 +66,8 @@ SETS = {
     "phenomena": lambda: _template(generate_devset(4000, seed=11, pool=shared_pool("dev", shared_data_dir()))),
     "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
     "real_cross": lambda: _template(real_cross_script(400, seed=3, pool=shared_pool("heldout", shared_data_dir()))),
+    "real_cross_attested": lambda: _template(real_cross_script(400, seed=3, pool=attested_pool(
+        shared_pool("heldout", shared_data_dir()), attested_pairs(shared_data_dir())))),
     "ofac": ofac,
     "google_cross": google_cross,
 }

@@ -59,24 +59,39 @@ def index_key(text: str, script: str) -> str:
 class VariantIndex:
     """Lookups from a normalised token (either script) to its canonical name."""
 
-    def __init__(self, table: dict[str, list[str]]) -> None:
+    def __init__(self, table: dict[str, list[str]], exact_only: dict[str, list[str]] | None = None,
+                 unlisted: frozenset[str] = frozenset()) -> None:
+        """``table``: canonical → spellings, found exactly, vowel-blind or one typo away.
+        ``exact_only``: canonical → more words of that name found only as written (nisbas.yaml: a
+        nisba's spellings and its demonyms, "Egyptian" for المصري; short words such as Suri, Libi,
+        Qatari are one letter from other names: سوربي، Amani، Qatarji). ``unlisted``: words of
+        ``exact_only`` that are not spellings (demonyms): indexed, never listed in ``variants``
+        (the spellings compared against and generated)."""
         exact: dict[str, set[str]] = defaultdict(set)
         loose: dict[str, set[str]] = defaultdict(set)
+        fuzzy: set[str] = set()
         self.variants: dict[str, list[str]] = {}
-        for canonical, forms in table.items():
-            self.variants[canonical] = [str(f) for f in forms]
-            for form in [canonical, *map(str, forms)]:
+        exact_only = exact_only or {}
+        for canonical in dict.fromkeys([*table, *exact_only]):
+            forms = [str(f) for f in table.get(canonical, [])]
+            more = [str(f) for f in exact_only.get(canonical, []) if str(f) not in forms]
+            self.variants[canonical] = forms + [f for f in more if f not in unlisted]
+            for form in [canonical, *forms] if canonical in table else forms:
                 key = _form_key(form)
                 exact[key].add(canonical)
                 loose[_loosen(key)].add(canonical)
+                fuzzy.add(key)
+            for form in more if canonical in table else [canonical, *more]:
+                exact[_form_key(form)].add(canonical)
         # a spelling claimed by two names is ambiguous: it resolves to neither
         self.ambiguous = {k: sorted(v) for k, v in exact.items() if len(v) > 1}
         self.exact = {k: next(iter(v)) for k, v in exact.items() if len(v) == 1}
         self.loose = {k: next(iter(v)) for k, v in loose.items() if len(v) == 1}
+        self._fuzzy = {k: v for k, v in self.exact.items() if k in fuzzy}
 
         # known keys with one inner letter removed → (canonical, the letter removed)
         self._inner_deletions: dict[str, list[tuple[str, str]]] = defaultdict(list)
-        for key, canonical in self.exact.items():
+        for key, canonical in self._fuzzy.items():
             body_len = len(key) - 3
             for i, d in enumerate(_deletions(key)):
                 if 0 < i < body_len - 1 and body_len >= 5:
@@ -110,8 +125,8 @@ class VariantIndex:
                 found.add(canonical)
         for i, d in enumerate(_deletions(key)):
             if 0 < i < len(body) - 1:
-                if d in self.exact and not _long_vowel(key, body[i]):  # extra letter
-                    found.add(self.exact[d])
+                if d in self._fuzzy and not _long_vowel(key, body[i]):  # extra letter
+                    found.add(self._fuzzy[d])
                 if len(body) >= 6:  # changed or swapped letter
                     found |= {c for c, _letter in self._inner_deletions.get(d, ())}
         return next(iter(found)) if len(found) == 1 else None
@@ -142,5 +157,9 @@ def _loosen(key: str) -> str:
 
 @lru_cache(maxsize=1)
 def variant_index() -> VariantIndex:
-    """The shared index built from the YAML table (cached)."""
-    return VariantIndex(load_table("name_variants")["names"])
+    """The shared index built from the YAML tables (cached): name_variants.yaml, and nisbas.yaml
+    (the nisba's spellings merged into its entry, its demonyms indexed as the same name)."""
+    nisbas = load_table("nisbas")["nisbas"]
+    exact_only = {k: [*e.get("arabic", []), *e.get("latin", []), *e.get("demonyms", [])] for k, e in nisbas.items()}
+    demonyms = frozenset(str(d) for e in nisbas.values() for d in e.get("demonyms", []))
+    return VariantIndex(load_table("name_variants")["names"], exact_only, demonyms)

@@ -20,6 +20,7 @@ def _keys(name: str) -> list[str]:
     ("Tariq Aziz", "طارق عزيز"), ("Ghassan", "غسان"), ("Abd al-Karim", "عبدالكريم"), ("Abdul Karim", "عبد الكريم"),
     ("Abdulkarim", "عبد الكريم"), ("L'houcine", "الحسين"), ("El'Arbi", "العربي"), ("Alifa", "أليفة"),
     ("Altaf", "ألطاف"), ("Hosny", "الحسني"), ("Muhammad ibn Yusuf", "محمد بن يوسف"), ("Khaled", "خالد"), ("Khalid", "خالد"),
+    ("Amor", "عمر"),  # the Tunisian spelling, not Amr (عمرو)
 ])
 def test_one_key_across_scripts_and_romanisations(latin: str, arabic: str) -> None:
     assert _keys(latin) == _keys(arabic)
@@ -54,3 +55,9 @@ def test_french_and_maghrebi_spellings_meet_the_arabic(latin: str, arabic: str) 
 def test_a_name_that_begins_with_l_keeps_it(name: str) -> None:
     token = name_tokens(name)[0]
     assert token.text == name.lower() and not token.article
+
+
+def test_amor_is_umar_not_amr() -> None:
+    """Amor is the usual Tunisian spelling of عمر; the one-typo lookup read it as Amr (عمرو)."""
+    assert name_tokens("Amor")[0].canonical == name_tokens("عمر")[0].canonical == "umar"
+    assert name_tokens("Amro")[0].canonical == name_tokens("عمرو")[0].canonical == "amr"
