@@ -15,9 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext
 
 from athar.core.errors import UserError
+
+
+def gettext_noop(message: str) -> str:
+    """Marks a message for the catalogue (makemessages reads this name) and returns it unchanged.
+    Django's own goes through its translation machinery, which needs settings: this module is
+    imported by code that runs without them (the imaging fuzz harness, worker processes)."""
+    return message
 
 # code → English message (the catalogue's msgid). A message never holds %(detail)s: the detail
 # follows it in brackets in English and apart from it on pages.
