@@ -116,7 +116,10 @@ def cluster_pairs(ids: Iterable[str], pairs: pd.DataFrame, threshold: float,
             continue
         comps.union(d.id_l, d.id_r)
     strong = pairs[pairs["match_probability"] >= threshold]
-    strong = strong.sort_values("match_probability", ascending=False, kind="stable")
+    # Ties broken by the ids: the engine returns pairs in no fixed order, and the order of equal
+    # edges decides which of two incompatible reports a cluster keeps.
+    strong = strong.sort_values(["match_probability", "unique_id_l", "unique_id_r"],
+                                ascending=[False, True, True], kind="stable")
     for a, b, p in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
         if comps.find(a) == comps.find(b):
             continue

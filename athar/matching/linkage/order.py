@@ -40,6 +40,7 @@ class WrittenOrder:
     text: str  # as written when the order is in doubt, else already given names first
     in_doubt: bool  # the order is not settled by the writing (no comma, no upper-case family name)
     rules_say_family_first: bool
+    keys: tuple[str, ...]  # the name id of each word of ``text`` (what the votes count)
 
 
 @lru_cache(maxsize=200_000)
@@ -47,12 +48,13 @@ def written_order(full: str) -> WrittenOrder:
     """The name without titles, brackets and place (written.py), with its order in doubt or not."""
     written = read_written_name(full)
     guessed = any(rule.startswith(GUESSED_ORDER) for rule in written.rules)
-    if written.family_first and not guessed:
-        return WrittenOrder(written.name, False, False)  # a comma or an upper-case family name
+    if written.family_first and not guessed:  # a comma or an upper-case family name
+        return WrittenOrder(written.name, False, False, _ends(written.name))
     words = written.name.split()
     if guessed:  # undo the guess: the words as written, family name (the moved word) first
         words = words[-1:] + words[:-1]
-    return WrittenOrder(" ".join(words), True, guessed)
+    text = " ".join(words)
+    return WrittenOrder(text, True, guessed, _ends(text))
 
 
 @lru_cache(maxsize=200_000)
@@ -81,7 +83,7 @@ class OrderVotes:
         """A full name whose order is settled or unguessed (given names first)."""
         if order.in_doubt and order.rules_say_family_first:
             return
-        keys = _ends(order.text)
+        keys = order.keys
         if len(keys) >= 2:
             self.given.update(keys[:-1])
             self.family[keys[-1]] += 1
@@ -94,7 +96,7 @@ class OrderVotes:
         """Read this full name with its first word as the family name?"""
         if not order.in_doubt:
             return False
-        keys = _ends(order.text)
+        keys = order.keys
         if len(keys) < 2:
             return False
         lead, last = self.lean(keys[0]), self.lean(keys[-1])

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from athar.matching.linkage.order import OrderVotes, written_order
+from athar.matching.linkage.order import OrderVotes, WrittenOrder, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
@@ -135,13 +135,12 @@ def _token_keys(token: NameToken | None) -> Keys:
     return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse, rasm
 
 
-def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str, full: str,
-                  votes: OrderVotes) -> list[tuple]:
+def _name_columns(first: str, father: str, grandfather: str, family: str, mother: str,
+                  order: WrittenOrder | None, votes: OrderVotes) -> list[tuple]:
     """Keys of the six name parts of one report (part columns first, else the full name)."""
     given = {"first": first, "father": father, "grandfather": grandfather, "family": family}
     parsed = {}
-    if full and not all(given.values()):
-        order = written_order(full)
+    if order is not None and not all(given.values()):
         parsed = _parsed_full(order.text, votes.family_first(order))
     out = []
     for part in ("first", "father", "grandfather", "family"):
@@ -157,14 +156,34 @@ def _mother_keys(mother: str) -> tuple[tuple, tuple]:
     return _token_keys(tokens[0] if tokens else None), _token_keys(tokens[-1] if len(tokens) > 1 else None)
 
 
-def order_votes(rows: list[tuple[str, ...]]) -> OrderVotes:
+def order_votes(rows: list[tuple[str, ...]], orders: list[WrittenOrder | None]) -> OrderVotes:
     """Where each name stands in the table's reports (order.py): one pass before the keys."""
     votes = OrderVotes()
-    for first, father, _grandfather, family, _mother, full in rows:
+    for (first, father, _grandfather, family, _mother, _full), order in zip(rows, orders):
         votes.count_parts(first, father, family)
-        if full:
-            votes.count_full(written_order(full))
+        if order is not None:
+            votes.count_full(order)
     return votes
+
+
+def read_full_names(full: pd.Series) -> tuple[list[WrittenOrder | None], list[str | None], list[str]]:
+    """Each report's full name read once (written.py, order.py): its order, the sex its titles
+    say and a place written with it. Read here once per distinct name and kept for the passes
+    that follow, rather than left to the functions' caches: at a million reports the distinct
+    names outnumber the caches and every pass would read every name again."""
+    seen: dict[str, tuple[WrittenOrder, str | None, str]] = {}
+    orders: list[WrittenOrder | None] = []
+    sexes: list[str | None] = []
+    places: list[str] = []
+    for name in full:
+        read = seen.get(name) if name else None
+        if name and read is None:
+            written = read_written_name(name)
+            read = seen[name] = (written_order(name), sex_of_titles(written.titles), written.place)
+        orders.append(read[0] if read else None)
+        sexes.append(read[1] if read else None)
+        places.append(read[2] if read else "")
+    return orders, sexes, places
 
 
 def _clean(series: pd.Series) -> pd.Series:
@@ -184,10 +203,11 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
                                 if k != "rasm" or part in RASM_PARTS}
     rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
                     get["mother_name"], full))
-    votes = order_votes(rows)
-    for row in rows:
-        first, father, grandfather, family, mother, full_name = row
-        for part, keys in zip(NAME_PARTS, _name_columns(first, father, grandfather, family, mother, full_name, votes)):
+    orders, title_sexes, written_places = read_full_names(full)
+    votes = order_votes(rows, orders)
+    for row, order in zip(rows, orders):
+        first, father, grandfather, family, mother, _full = row
+        for part, keys in zip(NAME_PARTS, _name_columns(first, father, grandfather, family, mother, order, votes)):
             for k, value in zip(KEY_NAMES, keys):
                 if k != "rasm" or part in RASM_PARTS:
                     columns[f"{part}_{k}"].append(value)
@@ -199,11 +219,10 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
     # written with the name, used only where the report's own column is empty.
-    written = [read_written_name(name) for name in full]
     stated = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None)
-    out["sex"] = [s or sex_of_titles(w.titles) for s, w in zip(stated, written)]
+    out["sex"] = [s or t for s, t in zip(stated, title_sexes)]
     out["governorate_id"] = get["governorate"].map(governorate_id).to_numpy()
-    out["city_key"] = [place_key(c or w.place) for c, w in zip(get["city"], written)]
+    out["city_key"] = [place_key(c or p) for c, p in zip(get["city"], written_places)]
     out["birth_place_key"] = get["birth_place"].map(place_key).to_numpy()
     dates = get["arrest_date"].map(parse_date)
     out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64").reset_index(drop=True)

@@ -41,7 +41,7 @@ def _table() -> dict:
     return load_table("written_forms")
 
 
-@lru_cache(maxsize=1)
+@lru_cache(maxsize=16)  # one entry per kind of word; maxsize=1 rebuilt the set on every call
 def _words(kind: str) -> frozenset[str]:
     entry = _table()[kind]
     words = entry if isinstance(entry, list) else entry["arabic"] + entry["latin"]

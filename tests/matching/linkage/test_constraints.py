@@ -47,6 +47,21 @@ def test_a_chain_through_a_third_report_is_refused_and_explained() -> None:
     assert outcome.split_edges == [("b", "c", 0.98, "given names differ (reports b and a)")]
 
 
+def test_equal_scores_cluster_the_same_whatever_order_the_engine_returns_them() -> None:
+    """Two brothers score the same with a report that gives no first name: which one it joins
+    must not depend on the order of the engine's rows (DuckDB's differs from run to run)."""
+    table = prepare_reports(pd.DataFrame([
+        {"unique_id": "a", "full_name": "محمد أحمد الحلبي", "sex": "M"},
+        {"unique_id": "b", "full_name": "محمود أحمد الحلبي", "sex": "M"},
+        {"unique_id": "c", "father_name": "أحمد", "family_name": "الحلبي", "sex": "M"},
+    ]))
+    pairs = pd.DataFrame({"unique_id_l": ["a", "b"], "unique_id_r": ["c", "c"], "match_probability": [0.99, 0.99]})
+    one = cluster_pairs(table["unique_id"], pairs, 0.9, constraints=Constraints(table))
+    other = cluster_pairs(table["unique_id"], pairs.iloc[::-1], 0.9, constraints=Constraints(table))
+    assert one.cluster_of == other.cluster_of and one.split_edges == other.split_edges
+    assert one.cluster_of["a"] == one.cluster_of["c"] != one.cluster_of["b"]
+
+
 def test_a_reviewer_may_still_say_same() -> None:
     table = prepare_reports(pd.DataFrame([{"unique_id": "a", "full_name": "محمد أحمد الحلبي"},
                                           {"unique_id": "b", "full_name": "محمود أحمد الحلبي"}]))
