@@ -21,14 +21,13 @@ from ninja.pagination import LimitOffsetPagination, paginate
 
 from athar.api.api import api
 from athar.archive.models import Case, Facility
-from athar.audit.chain import actor_for_user, record
 from athar.core.signed_ids import sign_id, unsign_id
 from athar.identification import policy
 from athar.identification import services as ident
 from athar.identification.comparison import reason_parts
 from athar.identification.family_faces import rank_report_again
 from athar.identification.models import Claim, Verdict
-from athar.registry.photos import store_upload
+from athar.registry.filing import add_photo
 
 
 class ErrorOut(Schema):
@@ -221,12 +220,10 @@ def add_photos(request: HttpRequest, report_id: str,
     added, refused = 0, []
     for upload in photos:
         try:
-            photo = store_upload(report, upload, request.user)
+            add_photo(report, upload, request.user, via="api")
         except ValueError as exc:
             refused.append({"name": upload.name or "", "reason": str(exc)})
             continue
-        record("report.photo_added", object_type="report", object_id=report.pk, actor=actor_for_user(request.user),
-               data={"photo": photo.pk, "sha256": photo.sha256, "via": "api"})
         added += 1
     if added:
         rank_report_again(report)

@@ -272,10 +272,6 @@ class RejectedFile(models.Model):
         """The file named on pages (a metadata row's file; its row is part of the message)."""
         return str(self.params.get("file") or self.path) if self.code == rejections.NESTED else self.path
 
-    def message(self) -> str:
-        """Why, in the active language."""
-        return rejections.message(self.code, self.params)
-
     def detail(self) -> str:
         """The technical detail, verbatim (often English: an exception's text)."""
         return rejections.detail(self.code, self.params, self.reason)

@@ -26,6 +26,7 @@ def gettext_noop(message: str) -> str:
     imported by code that runs without them (the imaging fuzz harness, worker processes)."""
     return message
 
+
 # code → English message (the catalogue's msgid). A message never holds %(detail)s: the detail
 # follows it in brackets in English and apart from it on pages.
 MESSAGES: dict[str, str] = {

@@ -77,13 +77,14 @@ def file_report(draft: dict[str, Any], user: Any, family: Any, caseworker: Any) 
     return report
 
 
-def add_photo(report: Report, upload: Any, user: Any) -> ReportPhoto:
-    """Store one uploaded photo (JPEG, PNG, HEIC ...); ValueError with a reason when refused."""
+def add_photo(report: Report, upload: Any, user: Any, via: str = "") -> ReportPhoto:
+    """Store one uploaded photo (JPEG, PNG, HEIC ...); ValueError with a reason when refused.
+    ``via`` names the interface in the audit record when it is not the web form ("api")."""
     if upload.size > MAX_PHOTO_BYTES:
         raise UploadRefused(f"larger than {MAX_PHOTO_BYTES // (1024 * 1024)} MB", code="too_large")
     photo = store_upload(report, upload, user)  # checked before stored; UploadRefused is a ValueError
     record("report.photo_added", object_type="report", object_id=report.pk, actor=actor_for_user(user),
-           data={"photo": photo.pk, "sha256": photo.sha256})
+           data={"photo": photo.pk, "sha256": photo.sha256, **({"via": via} if via else {})})
     return photo
 
 
