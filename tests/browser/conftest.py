@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,35 @@ SERIOUS = {"serious", "critical"}
 # On CI a missing axe-core is a failure (scripts/setup installs it); elsewhere the check is skipped.
 needs_axe = pytest.mark.skipif(not AXE.exists() and os.environ.get("CI") != "true",
                                reason="axe-core not installed (scripts/setup installs it into .cache/axe)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def one_request_at_a_time() -> Iterator[None]:
+    """The live server answers one request at a time.
+
+    With SQLite the test database is in memory, and pytest-django hands the live server the test's
+    own connection; Django's threaded server then runs the browser's parallel requests (a page and
+    its photos) on that one connection at once, and a write (the audit of an unblurred photo) fails
+    with "database table is locked". Production opens a connection per thread with a busy timeout,
+    so the race is the harness's; serialising the application calls removes it (CI, stop 24).
+    """
+    from django.core.servers.basehttp import ThreadedWSGIServer
+    from django.test.testcases import LiveServerThread
+
+    lock = threading.Lock()
+
+    class SerialWSGIServer(ThreadedWSGIServer):
+        def set_app(self, application: Any) -> None:
+            def serial(environ: Any, start_response: Any) -> Any:
+                with lock:
+                    return application(environ, start_response)
+
+            super().set_app(serial)
+
+    original = LiveServerThread.server_class
+    LiveServerThread.server_class = SerialWSGIServer
+    yield
+    LiveServerThread.server_class = original
 
 
 @pytest.fixture(scope="session")
