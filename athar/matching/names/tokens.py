@@ -79,7 +79,10 @@ def _token_keys(text: str, script: str) -> tuple[str, str, str, str | None, str,
     ikey = index_key(text, script)
     # exact spelling, or one typo inside a known spelling; not the vowel-blind lookup, which
     # made عامر (Amer) into عمر (Omar) and "Amer" into عمرو (Amr) (issue 18, docs/names.md)
-    canon = variant_index().exact.get(ikey) or variant_index().near_canonical(ikey)
+    # another romanisation's letters (Russian kh for ح) before a typo is guessed: Khabib is
+    # حبيب, not Khatib one letter away
+    index = variant_index()
+    canon = index.exact.get(ikey) or index.alternate_canonical(ikey) or index.near_canonical(ikey)
     skel = skeleton(core, script)
     block = skeleton(core_form(canon, "latin"), "latin") if canon else skel
     return core, key, ikey, canon, skel, block
@@ -98,6 +101,12 @@ def _word_lists() -> tuple[set[str], set[str], dict[str, dict[str, set[str]]], d
     pre = {k: {s: set(v[s]) for s in ("arabic", "latin")} for k, v in p["compound_prefixes"].items()}
     suf = {k: {s: set(v[s]) for s in ("arabic", "latin")} for k, v in p["compound_suffixes"].items()}
     return articles, markers, pre, suf, set(p["fused_latin_articles"])
+
+
+@lru_cache(maxsize=1)
+def _after_marker_only() -> frozenset[str]:
+    """Compound heads that join the next name only after بن / ibn (particles.yaml)."""
+    return frozenset(str(w) for w in _particles().get("compound_after_marker_only", []))
 
 
 def _side(script: str) -> str:
@@ -210,6 +219,8 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         if script == "latin" and word in abbreviations and abbreviations[word] and len(words) > 1:
             word = abbreviations[word]
         kind = _prefix_kind(word, script)
+        if kind and word in _after_marker_only() and not (out and out[-1].marker):
+            kind = ""
         if kind and i + 1 < len(words):
             nxt_i = i + 1
             if words[nxt_i] in articles and nxt_i + 1 < len(words):

@@ -111,6 +111,23 @@ class VariantIndex:
             found = self.loose.get(_loosen(key))
         return found
 
+    def alternate_canonical(self, key: str) -> str | None:
+        """Canonical name of a Latin spelling written in another romanisation (transliteration.yaml
+        ``latin_alternates``: Russian "kh" for ح): each occurrence of a letter group, then all of
+        them, replaced by its alternate; None unless exactly one known name is found. From six
+        letters on, as a changed letter in ``near_canonical``."""
+        if not key.startswith("la:") or key in self.ambiguous or len(key) - 3 < 6:
+            return None  # short names are too close (Khani is خاني, not Hani): the typo rule's floor
+        found: set[str] = set()
+        for written, alternate in _latin_alternates():
+            body = key[3:]
+            spots = [m.start() for m in re.finditer(re.escape(written), body)]
+            candidates = {body[:i] + alternate + body[i + len(written):] for i in spots}
+            if len(spots) > 1:
+                candidates.add(body.replace(written, alternate))
+            found |= {self.exact[k] for k in ("la:" + c for c in candidates) if k in self.exact}
+        return next(iter(found)) if len(found) == 1 else None
+
     def near_canonical(self, key: str) -> str | None:
         """Canonical name one typo away *inside* the word (a letter missing, extra, changed or
         swapped — never the first or last letter: Samar is not Ammar, Salman is not Salma),
@@ -130,6 +147,12 @@ class VariantIndex:
                 if len(body) >= 6:  # changed or swapped letter
                     found |= {c for c, _letter in self._inner_deletions.get(d, ())}
         return next(iter(found)) if len(found) == 1 else None
+
+
+@lru_cache(maxsize=1)
+def _latin_alternates() -> tuple[tuple[str, str], ...]:
+    """(written, alternate) letter groups of other romanisations (transliteration.yaml)."""
+    return tuple((str(w), str(a)) for w, a in load_table("transliteration").get("latin_alternates", []))
 
 
 def _long_vowel(key: str, letter: str) -> bool:

@@ -61,3 +61,19 @@ def test_amor_is_umar_not_amr() -> None:
     """Amor is the usual Tunisian spelling of عمر; the one-typo lookup read it as Amr (عمرو)."""
     assert name_tokens("Amor")[0].canonical == name_tokens("عمر")[0].canonical == "umar"
     assert name_tokens("Amro")[0].canonical == name_tokens("عمرو")[0].canonical == "amr"
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [
+    ("Khabib", "حبيب"), ("Khasan", "حسن"), ("Khuseyn", "حسين"), ("Akhmed", "أحمد"), ("Mukhammad", "محمد"),
+])
+def test_russian_kh_for_ha_meets_the_arabic(latin: str, arabic: str) -> None:
+    """Russian and Turkic romanisation writes ح as kh; Khabib was read one typo away as Khatib."""
+    assert _keys(latin) == _keys(arabic)
+    assert name_tokens(latin)[0].canonical == name_tokens(arabic)[0].canonical
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [("Khalid", "خالد"), ("Khatib", "خطيب"), ("Khani", "خاني")])
+def test_kh_that_writes_kha_stays_kha(latin: str, arabic: str) -> None:
+    """Listed kh names keep their خ, and a short unknown one is not guessed (Khani is not Hani)."""
+    assert _keys(latin) == _keys(arabic)
+    assert name_tokens("Khani")[0].canonical is None

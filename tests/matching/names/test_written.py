@@ -116,3 +116,30 @@ def test_joined_and_split_compounds_are_one_name(one: str, other: str) -> None:
 @pytest.mark.parametrize(("one", "other"), [("کریم", "كريم"), ("علی", "علي"), ("فاطمة", "فاطمه"), ("مصطفى", "مصطفي")])
 def test_persian_letters_and_final_forms_fold(one: str, other: str) -> None:
     assert name_tokens(one)[0].key == name_tokens(other)[0].key
+
+
+@pytest.mark.parametrize(("arabic", "latin"), [
+    ("حجي عبيدة الصالح", "Haji Obeida Salih"), ("حجي جاسر عمر", "Hajji Jasir Omar")])
+def test_haji_is_a_given_name_in_both_scripts(arabic: str, latin: str) -> None:
+    """حجي is a given name; its Latin spelling was read as a title, which split the person."""
+    assert read_written_name(arabic).titles == read_written_name(latin).titles == ()
+    assert len(name_tokens(read_written_name(latin).name)) == 3
+
+
+@pytest.mark.parametrize(("written", "name"), [
+    ("Haj Ahmad Ali Hasan", "Ahmad Ali Hasan"), ("Al-Hajj Ahmad Ali Hasan", "Ahmad Ali Hasan"),
+    ("al Haj Mohamed Ali", "Mohamed Ali")])
+def test_haj_and_hajj_write_the_title(written: str, name: str) -> None:
+    assert read_written_name(written).name == name
+
+
+@pytest.mark.parametrize(("written", "texts"), [
+    ("جمعة أبي الحسين", ["جمعه", "ابي", "حسين"]), ("Jumaa Abi L'houcine", ["jumaa", "abi", "houcine"]),
+    ("أبي حسين عمر", ["ابي", "حسين", "عمر"]), ("Georges Abi Nader", ["georges", "abi", "nader"]),
+    ("علي بن أبي طالب", ["علي", "ابي طالب"]), ("Ali ibn Abi Talib", ["ali", "abi talib"]),
+    ("أبو بكر الصديق", ["ابو بكر", "صديق"]),
+])
+def test_the_genitive_abi_joins_a_name_only_after_bin(written: str, texts: list[str]) -> None:
+    """أبي alone is a name (أُبي, or the first word of a family name written apart, أبي نادر);
+    joined to the next word it turned a three-name report into two names."""
+    assert [t.text for t in name_tokens(written)] == texts
