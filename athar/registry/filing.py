@@ -101,9 +101,18 @@ def start_draft(user: Any, amends: Report | None = None, data: dict[str, Any] | 
 
 
 def discard_draft(user: Any, draft_id: int) -> bool:
-    """Delete one of this account's own drafts; False when it has no such draft."""
-    deleted, _rows = ReportDraft.objects.filter(pk=draft_id, owner=user).delete()
-    return bool(deleted)
+    """Delete one of this account's own drafts; False when it has no such draft. Audited (who, when,
+    which draft, the report a change was for), never with what the draft said: it was not sent."""
+    with transaction.atomic():
+        draft = ReportDraft.objects.select_for_update().filter(pk=draft_id, owner=user).first()
+        if draft is None:
+            return False
+        amends = draft.amends_id
+        draft.delete()
+        record("report.draft_discarded", object_type="report" if amends else "draft",
+               object_id=amends or draft_id, actor=actor_for_user(user),
+               data={"draft": draft_id, **({"change_of_report": amends} if amends else {})})
+    return True
 
 
 def save_step(draft: ReportDraft, values: dict[str, Any], next_step: str) -> None:

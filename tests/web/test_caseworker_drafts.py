@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
+from athar.audit.models import AuditEvent
 from athar.registry.models import Report, ReportDraft
 
 pytestmark = pytest.mark.django_db
@@ -86,6 +87,9 @@ def test_the_owner_discards_a_draft(client_for: Any, world: Any) -> None:
     assert response["Location"] == reverse("web:caseworker_home")
     assert not ReportDraft.objects.exists() and not Report.objects.filter(full_name_ar=NAME).exists()
     assert client.post(url).status_code == 404
+    audited = AuditEvent.objects.filter(action="report.draft_discarded").get()  # once: the 404 wrote none
+    assert (audited.actor, audited.object_type, audited.object_id) == (f"user:{world.caseworker.pk}", "draft", str(draft.pk))
+    assert NAME not in str(audited.data)  # what the draft said was never sent, nor is it kept
 
 
 def test_another_caseworker_neither_sees_nor_discards_it(client_for: Any, world: Any) -> None:
