@@ -21,10 +21,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from athar.matching.names.tokens import name_tokens
+from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name
 from athar.matching.names.written import read_written_name
 
 # A name leans one way when it is seen there three times as often as the other way (counts + 1).
@@ -41,6 +42,9 @@ class WrittenOrder:
     in_doubt: bool  # the order is not settled by the writing (no comma, no upper-case family name)
     rules_say_family_first: bool
     keys: tuple[str, ...]  # the name id of each word of ``text`` (what the votes count)
+    # ``text`` tokenised (markers included), kept so that parsing it does not tokenise it again:
+    # at a million reports the distinct names outnumber tokenize_name's cache
+    tokens: tuple[NameToken, ...] = field(default=(), compare=False, repr=False)
 
 
 @lru_cache(maxsize=200_000)
@@ -49,17 +53,25 @@ def written_order(full: str) -> WrittenOrder:
     written = read_written_name(full)
     guessed = any(rule.startswith(GUESSED_ORDER) for rule in written.rules)
     if written.family_first and not guessed:  # a comma or an upper-case family name
-        return WrittenOrder(written.name, False, False, _ends(written.name))
+        return _order(written.name, False, False)
     words = written.name.split()
     if guessed:  # undo the guess: the words as written, family name (the moved word) first
         words = words[-1:] + words[:-1]
-    text = " ".join(words)
-    return WrittenOrder(text, True, guessed, _ends(text))
+    return _order(" ".join(words), True, guessed)
+
+
+def _order(text: str, in_doubt: bool, rules_say_family_first: bool) -> WrittenOrder:
+    tokens = tokenize_name(text)
+    return WrittenOrder(text, in_doubt, rules_say_family_first, _ids(t for t in tokens if not t.marker), tokens)
+
+
+def _ids(tokens: Iterable[NameToken]) -> tuple[str, ...]:
+    return tuple(t.canonical or t.key for t in tokens if t.canonical or t.key)
 
 
 @lru_cache(maxsize=200_000)
 def _ends(text: str) -> tuple[str, ...]:
-    return tuple(t.canonical or t.key for t in name_tokens(text) if t.canonical or t.key)
+    return _ids(name_tokens(text))
 
 
 @dataclass

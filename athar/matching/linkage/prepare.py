@@ -19,7 +19,8 @@ import pandas as pd
 import yaml
 
 from athar.matching.linkage.order import OrderVotes, WrittenOrder, written_order
-from athar.matching.names import name_keys, name_tokens, normalize_name, parse_full_name
+from athar.matching.names import name_keys, name_tokens, normalize_name
+from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
 from athar.matching.names.written import read_written_name, sex_of_titles
@@ -102,10 +103,10 @@ def _year(value: str) -> int | None:
 
 
 @lru_cache(maxsize=50_000)
-def _parsed_full(text: str, family_first: bool) -> dict[str, NameToken | None]:
+def _parsed_full(order: WrittenOrder, family_first: bool) -> dict[str, NameToken | None]:
     """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
     order.written_order), its first word read as the family name when ``family_first``."""
-    parts = parse_full_name(text, family_first=family_first)
+    parts = parse_tokens(order.tokens, family_first=family_first)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
 
 
@@ -141,7 +142,7 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
     given = {"first": first, "father": father, "grandfather": grandfather, "family": family}
     parsed = {}
     if order is not None and not all(given.values()):
-        parsed = _parsed_full(order.text, votes.family_first(order))
+        parsed = _parsed_full(order, votes.family_first(order))
     out = []
     for part in ("first", "father", "grandfather", "family"):
         text = read_written_name(given[part]).name if part == "first" and given[part] else given[part]

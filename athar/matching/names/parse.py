@@ -7,6 +7,7 @@ name as the father's. Lists sometimes put the family name first: pass
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from athar.matching.names.tokens import NameToken, tokenize_name
@@ -32,7 +33,12 @@ def parse_full_name(name: str | None, *, family_first: bool = False) -> NamePart
     """Parse a full name (either script). With a marker ("X bin Y Z") the names after it
     are ancestors and the last one is the family name only when it carries an article
     or more than two ancestors follow."""
-    raw = tokenize_name(name)
+    return parse_tokens(tokenize_name(name), family_first=family_first)
+
+
+def parse_tokens(raw: Sequence[NameToken], *, family_first: bool = False) -> NameParts:
+    """``parse_full_name`` of a name already tokenised (``tokenize_name``, markers included): the
+    linkage keeps each distinct name's tokens rather than tokenising it a second time."""
     had_marker = any(t.marker for t in raw)
     tokens = [t for t in raw if not t.marker]
     if not tokens:

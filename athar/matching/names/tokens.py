@@ -21,7 +21,7 @@ _DIN_FUSED = re.compile(r"^(.{3,}?)(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)
 _ALLAH_FUSED = re.compile(r"^(.{3,}?)(?:a|u|e)llah?$")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NameToken:
     """One name (possibly compound) with its keys."""
 
@@ -254,6 +254,7 @@ def _hamza_al_words(name: str) -> frozenset[str]:
     return frozenset(normalize_name(w) for w in name.split() if w.startswith(("أل", "إل")))
 
 
+@lru_cache(maxsize=500_000)  # one object per distinct token: names kept for a whole table share them
 def _make(text: str, script: str, article: bool, compound: str) -> NameToken:
     return NameToken(text=text, script=script, article=article, compound=compound)
 
