@@ -19,7 +19,7 @@ BLOCK = re.compile(r"<!-- tested -->\s*```sh\n(.*?)```", re.S)
 pytestmark = pytest.mark.slow
 
 
-def tested_blocks() -> list[str]:
+def guide_blocks() -> list[str]:
     return BLOCK.findall(GUIDE.read_text(encoding="utf-8"))
 
 
@@ -38,12 +38,12 @@ def _run_guide(tmp_path: Path, database_url: str = "", restore_url: str = "") ->
         "ATHAR_PORT": str(_free_port()), "ADMIN_PASSWORD": "a long admin password 2026",
         "DATABASE_URL": database_url, "RESTORE_DATABASE_URL": restore_url,
     })
-    script = "set -euo pipefail\n" + "\n".join(tested_blocks())
+    script = "set -euo pipefail\n" + "\n".join(guide_blocks())
     return subprocess.run(["bash", "-c", script], env=env, capture_output=True, text=True, timeout=900)
 
 
 def test_the_guide_has_tested_blocks():
-    assert len(tested_blocks()) >= 5
+    assert len(guide_blocks()) >= 5
 
 
 def test_the_guide_runs_on_sqlite(tmp_path):

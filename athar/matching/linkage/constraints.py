@@ -8,7 +8,9 @@ whole family into one person. A cluster must never hold two reports that are inc
   scripts or spellings, the same letters but for their dots (ر/ز, ح/ج/خ, ع/غ …: on the skeleton,
   and for two Arabic spellings on the letters themselves, long vowels included), a typo apart (three
   consonants or more, one edit, alike), nor — both unknown to the variants table (foreign or
-  rare names, whose Arabic spellings vary most) — one consonant apart, or two for long names;
+  rare names, whose Arabic spellings vary most) — one consonant apart, or two for long names; and
+  two Arabic spellings more than a typo apart, dots aside (a letter added, dropped, changed, or two
+  swapped: داود / داوود, محمد / ممحد), are different names even on one skeleton (عادل / دلال);
 * different fathers' names, or different mothers' first names (the same test);
 * different sexes (both stated);
 * birth years more than ``MAX_YEAR_GAP`` apart (both stated).
@@ -21,11 +23,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pandas as pd
-from rapidfuzz.distance import JaroWinkler, Levenshtein
+from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from athar.matching.names.phonetic import dotless
 
-CONSTRAINTS_VERSION = "incompatible-reports v1"
+CONSTRAINTS_VERSION = "incompatible-reports v2"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -63,6 +65,10 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return False  # two different names of the variants table (Mahmoud, Muhammad: one skeleton)
     if len(a.rasm) >= 2 and a.rasm == b.rasm:
         return True  # one Arabic name misread by a dot (غلاء / علاء): the skeleton drops ع, not غ
+    if min(len(a.rasm), len(b.rasm)) >= 2 and OSA.distance(a.rasm, b.rasm) > 1:
+        return False  # two Arabic spellings more than a typo apart (a letter added, dropped, changed
+        # or two swapped), dots aside, are two names even on one skeleton: عادل / دلال (dl),
+        # سالي / دلال — a brother and a sister in real lists
     if a.block and a.block == b.block:
         return True
     if len(a.coarse) >= 2 and a.coarse == b.coarse:

@@ -132,7 +132,8 @@ def _token_keys(token: NameToken | None) -> Keys:
         return None, None, None, 0, None, None
     known = token.canonical
     coarse = coarse_skeleton(token.block_key) or None
-    rasm = arabic_rasm(token.text) or None if token.script == "ar" else None
+    # the core (عبد الرحمن and عبدالرحمن alike: inner article and spaces gone), without its dots
+    rasm = arabic_rasm(token.core) or None if token.script == "ar" else None
     return (known or token.key), token.block_key, token.skeleton, int(bool(known)), coarse, rasm
 
 

@@ -93,6 +93,14 @@ def test_a_reviewer_may_still_say_same() -> None:
     # siblings whose names differ by more than dots stay apart
     ({"full_name": "هلال أحمد خليل"}, {"full_name": "بلال أحمد خليل"}, "given names differ"),
     ({"full_name": "سامر أحمد خليل"}, {"full_name": "سمير أحمد خليل"}, "given names differ"),
+    # two Arabic spellings more than a typo apart are two names even on one skeleton (عادل / دلال: dl),
+    # a brother and a sister of the real-names set; a doubled letter, a typo, a swap or a joined
+    # compound is one name
+    ({"full_name": "عادل حاتم النجار"}, {"full_name": "دلال حاتم النجار"}, "given names differ"),
+    ({"full_name": "سالي خالد الطويل"}, {"full_name": "دلال خويلد الطويل"}, "given names differ"),
+    ({"full_name": "داود سليم الحلبي"}, {"full_name": "داوود سليم الحلبي"}, None),
+    ({"full_name": "محمد سليم الحلبي"}, {"full_name": "ممحد سليم الحلبي"}, None),
+    ({"full_name": "عبد الرحمن سليم الحلبي"}, {"full_name": "عبدالرحمن سليم الحلبي"}, None),
 ])
 def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
     facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))
