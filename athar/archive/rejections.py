@@ -6,8 +6,9 @@ carry; pages word the same code in their reader's language. The raw technical de
 exception's text, in English) is kept verbatim as the ``detail`` parameter and shown beside the
 message, never inside it.
 
-Plain Python apart from ``gettext_noop`` (an identity function that marks the messages for the
-catalogue): the ingest's worker processes build these too.
+Importable without Django settings (the ingest's worker processes and the imaging fuzz harness
+build these too): the messages are marked with a local ``gettext_noop``, and ``gettext`` is called
+only when a page words them.
 """
 
 from __future__ import annotations

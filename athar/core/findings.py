@@ -2,8 +2,8 @@
 
 A ``Finding`` is a ``str``: the English sentence that logs, ``--json`` output and the command line
 carry (what scripts and earlier records expect). It also keeps its message (``gettext_lazy``) and
-values, so a page shows the same finding in the reader's language (``Finding.translated``; the web's
-``in_reader_language`` filter), with each value (an event number, a file name, a sha256) set apart
+values, so a page shows the same finding in the reader's language (the web's ``in_reader_language``
+filter), with each value (an event number, a file name, a sha256) set apart
 for right-to-left text. One wording, no second table of English strings to drift.
 """
 
@@ -24,7 +24,3 @@ class Finding(str):
         finding = super().__new__(cls, text)
         finding.message, finding.params = message, params
         return finding
-
-    def translated(self) -> str:
-        """The finding in the active language."""
-        return str(self.message) % self.params

@@ -376,8 +376,8 @@ def unfinished_drafts(user: Any) -> list[Unfinished]:
             continue
         report = draft.amends
         stale = report.pk not in visible
-        out.append(Unfinished(draft, "" if stale else _written_name(draft.data) or _written_name(vars(report)),
-                              None if stale else report.reporter_user, None if stale else report, stale))
+        name = "" if stale else _written_name(draft.data) or report.full_name_ar or report.full_name_latin
+        out.append(Unfinished(draft, name, None if stale else report.reporter_user, None if stale else report, stale))
     return out
 
 

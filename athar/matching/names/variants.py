@@ -119,8 +119,8 @@ class VariantIndex:
         if not key.startswith("la:") or key in self.ambiguous or len(key) - 3 < 6:
             return None  # short names are too close (Khani is خاني, not Hani): the typo rule's floor
         found: set[str] = set()
+        body = key[3:]
         for written, alternate in _latin_alternates():
-            body = key[3:]
             spots = [m.start() for m in re.finditer(re.escape(written), body)]
             candidates = {body[:i] + alternate + body[i + len(written):] for i in spots}
             if len(spots) > 1:
