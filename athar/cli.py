@@ -26,6 +26,9 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the ``athar`` console script."""
     args = list(sys.argv[1:] if argv is None else argv)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "athar.settings")
+    asks_help = wants_help(args)
+    if asks_help:
+        _no_key_written()
     _setup_django()
     if not args or args[0] in ("-h", "--help", "help") and len(args) == 1:
         sys.stdout.write(main_help())
@@ -33,9 +36,23 @@ def main(argv: list[str] | None = None) -> None:
     if args[0] in ("--version", "version"):
         sys.stdout.write(f"athar {__version__}\n")
         return
-    if args[0] not in NO_STORE_COMMANDS:
+    if args[0] not in NO_STORE_COMMANDS and not asks_help:
         ensure_store()
     ManagementUtility(["athar", *args]).execute()
+
+
+def wants_help(args: list[str]) -> bool:
+    """``athar COMMAND --help`` only reads: it must not create or migrate a data store."""
+    return bool({"-h", "--help"} & set(args))
+
+
+def _no_key_written() -> None:
+    """A help page needs no secret key: an ephemeral one keeps settings from writing the data
+    directory's development key (settings create it on first use otherwise)."""
+    if not os.environ.get("ATHAR_SECRET_KEY") and not os.environ.get("ATHAR_SECRET_KEY_FILE"):
+        import secrets
+
+        os.environ["ATHAR_SECRET_KEY"] = secrets.token_urlsafe(64)
 
 
 def _setup_django() -> None:

@@ -18,6 +18,15 @@ def test_help_lists_commands_with_help_text(tmp_path):
         assert command in out
 
 
+def test_a_command_help_page_writes_nothing(tmp_path):
+    """``athar demo --help`` only reads: no data directory, key, database or media appear."""
+    home = tmp_path / "home"
+    for args in (("demo", "--help"), ("claims", "review", "--help"), ("ingest", "-h")):
+        proc = run_athar(home, *args)
+        assert "usage: athar" in proc.stdout
+        assert not home.exists(), f"athar {' '.join(args)} wrote {sorted(p.name for p in home.iterdir())}"
+
+
 def test_ingest_on_a_missing_home_creates_the_store_and_prints_json(tmp_path):
     make_archive(tmp_path / "arc", cases_per_facility=2, photos_per_case=2, faulty=True)
     home = tmp_path / "missing" / "home"
