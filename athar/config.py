@@ -75,7 +75,9 @@ SETTINGS: tuple[Setting, ...] = (
             "(HSTS, with subdomains and preload)."),
     Setting("ATHAR_ORGANISATION_CONTACT", "", "how families reach the organisation that runs athar, shown on "
             "their page and the support page (a phone number, an address, opening hours: plain text, one line "
-            "per item); empty: families are told to ask their caseworker."),
+            "per item). Unset: the file `organisation-contact.txt` in the data directory, if any (`athar demo` "
+            "writes one). Required in production (`athar check --deploy`, athar.E116): a family that "
+            "registers itself has no caseworker yet."),
     Setting("ATHAR_QUICK_EXIT_URL", "https://www.google.com/", "the neutral site the quick exit sends the browser "
             "to, after signing out (an absolute `https://` address; anything else is refused at start-up). Choose "
             "a site that is ordinary where the families live."),
@@ -282,6 +284,19 @@ def secret_key(environment: str, home: Path) -> str:
             )
         return key
     return key or _development_key(home)
+
+
+ORGANISATION_CONTACT_FILE = "organisation-contact.txt"
+
+
+def organisation_contact(home: Path) -> str:
+    """How families reach the organisation: the environment first, else the data directory's file
+    (so a demo or a small deployment keeps it beside its data, across restarts)."""
+    value = env_str("ATHAR_ORGANISATION_CONTACT")
+    if value:
+        return value.replace("\\n", "\n")
+    path = home / ORGANISATION_CONTACT_FILE
+    return path.read_text(encoding="utf-8").strip() if path.is_file() else ""
 
 
 def _development_key(home: Path) -> str:

@@ -22,6 +22,7 @@ from athar.config import (
     env_json_dict,
     env_list,
     env_str,
+    organisation_contact,
     origin_of,
     secret_key,
 )
@@ -182,7 +183,7 @@ if PRODUCTION:
 
 # Quick exit (athar.accounts.views.quick_exit) signs out and sends the browser to this neutral site.
 ATHAR_QUICK_EXIT_URL = env_exit_url("ATHAR_QUICK_EXIT_URL")
-ATHAR_ORGANISATION_CONTACT = env_str("ATHAR_ORGANISATION_CONTACT")
+ATHAR_ORGANISATION_CONTACT = organisation_contact(ATHAR_HOME)
 
 # Content-Security-Policy (django-csp 4): no inline scripts or styles, nothing from elsewhere.
 CONTENT_SECURITY_POLICY = {

@@ -120,7 +120,10 @@ def test_demo_builds_without_serving_and_prints_sign_in(tmp_path):
     proc = run_athar(tmp_path / "home", "demo", "--no-serve", "--json")
     result = last_json(proc)
     assert {a["role"] for a in result["accounts"]} == {"family", "caseworker", "reviewer", "archivist", "admin"}
+    assert len(result["reviewers"]) == 2  # an identification needs two different reviewers
     assert result["archive"]["cases"] > 0
+    contact = (tmp_path / "home" / "organisation-contact.txt").read_text(encoding="utf-8")
+    assert "+963" in contact and oct((tmp_path / "home" / "organisation-contact.txt").stat().st_mode & 0o777) == "0o600"
 
 
 def test_user_add_reads_password_from_stdin_and_enrols_totp(tmp_path):

@@ -8,6 +8,9 @@ from athar.accounts.models import Role, User
 from athar.core.demo import DemoContext, demo_step
 
 DEMO_DOMAIN = "demo.athar.invalid"
+DEMO_ACCOUNTS = [(role, f"{role.value}@{DEMO_DOMAIN}") for role in
+                 (Role.CASEWORKER, Role.FAMILY, Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN)]
+DEMO_ACCOUNTS.insert(3, (Role.REVIEWER, f"reviewer2@{DEMO_DOMAIN}"))
 
 
 @demo_step(20, "accounts")
@@ -15,8 +18,8 @@ def build_accounts(context: DemoContext) -> None:
     accounts = []
     context.lines.append("Sign in at /accounts/login/ (demo accounts; two-factor sign-in is skipped in development):")
     caseworker = None
-    for role in (Role.CASEWORKER, Role.FAMILY, Role.REVIEWER, Role.ARCHIVIST, Role.ADMIN):
-        login = f"{role.value}@{DEMO_DOMAIN}"
+    # Two reviewers: an identification needs two different people to approve it.
+    for role, login in DEMO_ACCOUNTS:
         password = secrets.token_urlsafe(9)
         user, _ = User.objects.get_or_create(login=login, defaults={"email": login, "role": role.value})
         user.set_password(password)
@@ -29,4 +32,8 @@ def build_accounts(context: DemoContext) -> None:
         accounts.append({"role": role.value, "login": login, "password": password})
         context.lines.append(f"  {role.value:<11} {login}  password: {password}")
     context.made["accounts"] = accounts
-    context.made["users"] = {a["role"]: User.objects.get(login=a["login"]).pk for a in accounts}
+    users: dict[str, int] = {}
+    for account in accounts:  # the first account of each role; "reviewers" lists both
+        users.setdefault(account["role"], User.objects.get(login=account["login"]).pk)
+    context.made["users"] = users
+    context.made["reviewers"] = [a["login"] for a in accounts if a["role"] == Role.REVIEWER.value]

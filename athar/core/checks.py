@@ -66,6 +66,11 @@ def check_production(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
     if settings.SESSION_COOKIE_AGE > MAX_SESSION_SECONDS:
         out.append(Warning(f"Sessions last longer than {MAX_SESSION_SECONDS // 3600} hours.",
                            hint="Lower ATHAR_SESSION_SECONDS.", id="athar.W112"))
+    if not settings.ATHAR_ORGANISATION_CONTACT:
+        out.append(Error("No organisation contact: a family that registers itself, or forgets its password, "
+                         "would be told to ask a caseworker it does not have.",
+                         hint="Set ATHAR_ORGANISATION_CONTACT (a phone number, an address, opening hours).",
+                         id="athar.E116"))
     out += check_counter_store() + check_csp() + check_media_root() + check_private_files() + check_backup_key()
     return out
 

@@ -27,6 +27,7 @@ def production_env(home: Path, **extra: str) -> dict[str, str]:
         "ATHAR_SECRET_KEY": secrets.token_urlsafe(64),
         "ATHAR_DATA_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
         "ATHAR_BACKUP_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
+        "ATHAR_ORGANISATION_CONTACT": "Syrian families' association\\n+963 11 000 0000",
     })
     env.update(extra)
     return env
@@ -108,6 +109,14 @@ def test_check_deploy_warns_about_a_world_readable_media_store():
         assert proc.returncode != 0 and "athar.W104" in proc.stdout + proc.stderr
     finally:
         shutil.rmtree(home)
+
+
+def test_check_deploy_requires_the_organisations_contact(home):
+    """A family that registers itself has no caseworker: the support page must name someone."""
+    env = production_env(home)
+    env.pop("ATHAR_ORGANISATION_CONTACT")
+    proc = _deploy_check(env)
+    assert proc.returncode != 0 and "athar.E116" in proc.stdout + proc.stderr
 
 
 def test_check_deploy_warns_without_a_backup_key(home):

@@ -130,3 +130,15 @@ def test_method_page_says_so_when_no_figures_are_shipped(client, monkeypatch, tm
     monkeypatch.setattr(identification, "MEASURED_FILE", tmp_path / "missing.json")
     assert client.get("/en/method/").status_code == 200
     assert "not available" in client.get("/en/method/").content.decode()
+
+
+@pytest.mark.django_db
+def test_the_arabic_support_page_names_the_organisations_contact(client, settings, tmp_path):
+    """The demo's contact file (or ATHAR_ORGANISATION_CONTACT) reaches the support page in Arabic."""
+    from athar.config import organisation_contact
+    from athar.web.demo import DEMO_CONTACT
+
+    (tmp_path / "organisation-contact.txt").write_text(DEMO_CONTACT, encoding="utf-8")
+    settings.ATHAR_ORGANISATION_CONTACT = organisation_contact(tmp_path)
+    html = client.get(reverse("web:support")).content.decode()
+    assert '<html lang="ar" dir="rtl">' in html and "+963 11 000 0000" in html and "منظمة تجريبية" in html
