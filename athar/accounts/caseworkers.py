@@ -2,9 +2,11 @@
 only by an administrator with a reason. Both audited (identifiers only; the reason lives in
 ``Assignment``).
 
-A self-registered family sees a short code on its own page (``agreement_code``) and reads it to
-the caseworker it chooses; ``take_on`` checks it. The code is 6 characters (31^6 ≈ 890 million),
-valid ``CODE_HOURS``, and dies after ``MAX_FAILURES`` wrong tries, so guessing it is hopeless.
+A self-registered family sees a code on its own page (``agreement_code``) and reads it to the
+caseworker it chooses, often over the phone; ``take_on`` checks it. The code is 8 digits in two
+groups of four ("4829 1375", shown in Western and Arabic-Indic digits: digits are what anyone can
+read aloud and type on any phone), 10^8 codes, valid ``CODE_HOURS``, and dead after
+``MAX_FAILURES`` wrong tries, so guessing it is hopeless.
 """
 
 from __future__ import annotations
@@ -23,9 +25,10 @@ from django.utils.translation import gettext as _
 from athar.accounts.models import CASEWORK_ROLES, AgreementCode, Assignment, Role, User
 from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
+from athar.matching.digits import ascii_digits
 
-ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"  # no 0/O, 1/I/L: read aloud
-CODE_LENGTH = 6
+ALPHABET = "0123456789"
+CODE_LENGTH = 8
 CODE_HOURS = 72
 MAX_FAILURES = 5
 
@@ -35,7 +38,7 @@ class TakeOnRefused(PermissionError):
 
 
 def _hash(code: str) -> str:
-    text = "".join(ch for ch in code.upper() if ch.isalnum())
+    text = "".join(ch for ch in ascii_digits(code) if ch in ALPHABET)  # spaces, dashes, ٤٨٢٩ …
     return hmac.new(settings.SECRET_KEY.encode(), b"agreement:" + text.encode(), hashlib.sha256).hexdigest()
 
 
@@ -48,7 +51,7 @@ def agreement_code(family: User) -> str | None:
     AgreementCode.objects.update_or_create(family=family, defaults={
         "code_hash": _hash(code), "expires_at": timezone.now() + timedelta(hours=CODE_HOURS), "failures": 0})
     record("family.agreement_code_shown", object_type="user", object_id=family.pk, actor=actor_for_user(family))
-    return f"{code[:3]}-{code[3:]}"
+    return f"{code[:4]} {code[4:]}"
 
 
 def take_on(caseworker: User, family: User, code: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.urls import reverse
@@ -36,7 +37,8 @@ def test_the_family_shows_a_code_and_the_caseworker_takes_it_on_with_it(client, 
     assert reverse("accounts:agreement") in family_client.get(reverse("web:family_home")).content.decode()
     page = family_client.post(reverse("accounts:agreement"))
     code = page.context["code"]
-    assert len(code) == 7 and code in page.content.decode()
+    assert re.fullmatch(r"\d{4} \d{4}", code) and code in page.content.decode()
+    assert code.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")) in page.content.decode()  # both scripts
     caseworker = make_user("caseworker")
     client.force_login(caseworker)
     client.post(reverse("web:take_family", kwargs={"user_id": waiting_family.pk}), {"code": code.lower()})
@@ -51,9 +53,10 @@ def test_the_family_shows_a_code_and_the_caseworker_takes_it_on_with_it(client, 
 def test_a_code_dies_after_five_wrong_tries(make_user, waiting_family):
     code = agreement_code(waiting_family)
     caseworker = make_user("caseworker")
+    wrong = ("1" if code[0] != "1" else "2") + code[1:]
     for _ in range(5):
         with pytest.raises(TakeOnRefused):
-            take_on(caseworker, waiting_family, "AAA-AAA")
+            take_on(caseworker, waiting_family, wrong)
     with pytest.raises(TakeOnRefused):
         take_on(caseworker, waiting_family, code)
 
@@ -90,3 +93,12 @@ def test_cli_take_on_and_reassign_need_the_actors_password(monkeypatch, make_use
     monkeypatch.setattr("sys.stdin", io.StringIO("a long test password\n\n"))
     result = user_reassign({"by": admin.login, "family": waiting_family.login, "caseworker": None, "reason": "moved"})
     assert Assignment.objects.get(pk=result["assignment"]).caseworker is None
+
+
+def test_the_code_read_aloud_may_be_typed_in_arabic_indic_digits_and_with_any_spacing(make_user, waiting_family):
+    code = agreement_code(waiting_family)
+    caseworker = make_user("caseworker")
+    spoken = code.replace(" ", "").translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    take_on(caseworker, waiting_family, f"{spoken[:2]}-{spoken[2:]}")
+    waiting_family.refresh_from_db()
+    assert waiting_family.caseworker_id == caseworker.pk

@@ -16,6 +16,7 @@ from athar.archive.ingest import count_rows
 from athar.archive.models import RejectedFile, Sex
 from athar.core.findings import Finding
 from athar.core.labels import facility_label, partial_date, place_name
+from athar.matching.digits import arabic_indic_digits
 
 register = template.Library()
 
@@ -48,6 +49,7 @@ def ltr_numbers(text: str) -> str:
     return mark_safe("".join(parts))  # every piece escaped above
 
 
+register.filter("arabic_digits", arabic_indic_digits)
 register.filter(partial_date)
 register.filter(place_name)
 register.filter(facility_label)
