@@ -256,6 +256,8 @@ ATHAR_RATE_LIMITED_VIEWS = {
     "accounts:redeem": "login",
     "accounts:register": "login",
     "accounts:reset_password": "login",
+    "accounts:recover": "login",
+    "accounts:recovery_codes": "login",
     "two_factor:verify": "login",
     "two_factor:enrol": "login",
     "admin:login": "login",

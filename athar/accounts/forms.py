@@ -102,3 +102,21 @@ class ResetPasswordForm(NewPasswordMixin, forms.Form):
     password = forms.CharField(label=_("Choose a new password"), strip=False,
                                help_text=_("At least 10 characters. Write it somewhere safe."),
                                widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+
+class RecoverForm(NewPasswordMixin, forms.Form):
+    """A family that forgot its password and wrote down its recovery codes: the account's phone
+    number, one code and a new password."""
+
+    phone = forms.CharField(label=_("Your phone number"), max_length=32,
+                            widget=forms.TextInput(attrs={"autocomplete": "tel", "inputmode": "tel", "dir": "ltr"}))
+    code = forms.CharField(label=_("One of your recovery codes"), max_length=32,
+                           help_text=_("The codes you wrote down when you created the account. Each works once."),
+                           widget=forms.TextInput(attrs={"autocomplete": "one-time-code", "inputmode": "numeric",
+                                                         "dir": "ltr"}))
+    password = forms.CharField(label=_("Choose a new password"), strip=False,
+                               help_text=_("At least 10 characters. Write it somewhere safe."),
+                               widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+
+    def clean_phone(self) -> str:
+        return new_account_phone(self.cleaned_data["phone"])

@@ -263,3 +263,25 @@ class ResetCode(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+
+
+class RecoveryCodeQuerySet(models.QuerySet["RecoveryCode"]):
+    def usable(self) -> RecoveryCodeQuerySet:
+        return self.filter(used_at=None, revoked_at=None)
+
+
+class RecoveryCode(models.Model):
+    """One of the codes a family that registered itself writes down (shown once): with its phone
+    number, a code sets a new password without a caseworker, once. Only a keyed hash is stored;
+    new codes revoke the unused ones before them."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="recovery_codes")
+    code_hash = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RecoveryCodeQuerySet.as_manager()
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "code_hash"], name="recovery_code_once_per_user")]

@@ -10,5 +10,7 @@ urlpatterns = [
     path("invitation/", views.redeem, name="redeem"),
     path("register/", views.register, name="register"),
     path("new-password/", views.reset_password_page, name="reset_password"),
+    path("recover/", views.recover, name="recover"),
+    path("recovery-codes/", views.recovery_codes, name="recovery_codes"),
     path("caseworker-code/", views.agreement, name="agreement"),
 ]

@@ -26,6 +26,7 @@ from athar.accounts.enrolment import (
     resolve_login,
 )
 from athar.accounts.forms import (
+    RecoverForm,
     RedeemForm,
     RegisterForm,
     ResetPasswordForm,
@@ -33,7 +34,14 @@ from athar.accounts.forms import (
     login_from_identifier,
 )
 from athar.accounts.models import User, signed_in
-from athar.accounts.recovery import ResetCodeUnusable, reset_password
+from athar.accounts.recovery import (
+    RecoveryRefused,
+    ResetCodeUnusable,
+    issue_recovery_codes,
+    new_recovery_codes,
+    recover_with_code,
+    reset_password,
+)
 
 
 def _next_url(request: HttpRequest) -> str:
@@ -115,11 +123,45 @@ def register(request: HttpRequest) -> HttpResponse:
     form = RegisterForm(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        register_family(data["phone"], data["password"], data["email"])  # None for a taken number: same answer
-        messages.success(request, _("Thank you. Sign in now with your phone number and the password you chose. "
-                                    "If this number already had an account, its password has not changed."))
-        return redirect("accounts:login")
+        user = register_family(data["phone"], data["password"], data["email"])  # None for a taken number
+        # The same page either way (which numbers have an account is never said): codes that work
+        # for a new account, codes that were never stored for a number that had one.
+        codes = issue_recovery_codes(user) if user is not None else new_recovery_codes()
+        return _show_codes(request, codes, registered=True)
     return render(request, "accounts/register.html", {"form": form})
+
+
+def _show_codes(request: HttpRequest, codes: list[str], *, registered: bool) -> HttpResponse:
+    """Recovery codes, shown once: never cached, never stored in plain."""
+    response = render(request, "accounts/recovery_codes.html", {"codes": codes, "registered": registered})
+    response["Cache-Control"] = "no-store, private"
+    return response
+
+
+@login_required
+def recovery_codes(request: HttpRequest) -> HttpResponse:
+    """A family makes new recovery codes (the unused ones before stop working)."""
+    user = signed_in(request.user)
+    if user.role != "family":
+        raise Http404
+    if request.method == "POST":
+        return _show_codes(request, issue_recovery_codes(user), registered=False)
+    return render(request, "accounts/recovery_codes.html", {"codes": None, "registered": False})
+
+
+def recover(request: HttpRequest) -> HttpResponse:
+    """A family without a caseworker sets a new password with its phone number and a recovery code."""
+    form = RecoverForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            recover_with_code(data["phone"], data["code"], data["password"])
+        except RecoveryRefused as exc:
+            form.add_error("code", str(exc))
+        else:
+            messages.success(request, _("Your new password is saved. Sign in with your phone number and it."))
+            return redirect("accounts:login")
+    return render(request, "accounts/recover.html", {"form": form})
 
 
 @login_required
