@@ -53,8 +53,11 @@ def public_identifications() -> list[dict[str, Any]]:
 
 
 SEARCH_STATUS_TEXT = {
-    "awaiting_caseworker": gettext_lazy("Your report is filed. A caseworker will contact you; results are shown "
-                                        "only after a caseworker has taken on your report with your agreement."),
+    # Caseworkers see only a phone number's last digits: the family takes the first step.
+    "awaiting_caseworker": gettext_lazy("Your report is filed. No caseworker looks after it yet: contact the "
+                                        "organisation (how, on your page) and read them the code from \"Code for "
+                                        "a caseworker\". Results are shown only after a caseworker has taken on "
+                                        "your report with your agreement."),
     "not_compared": gettext_lazy("Filed. The comparison with the archives has not been done yet."),
     "no_likely_match": gettext_lazy("Compared with the archives: no case is a likely match. This is not proof of "
                                     "anything; the report stays open and is compared again when new archives arrive."),
