@@ -115,10 +115,29 @@ def discard_draft(user: Any, draft_id: int) -> bool:
     return True
 
 
-def save_step(draft: ReportDraft, values: dict[str, Any], next_step: str) -> None:
-    draft.data = {**draft.data, **values}
+TYPED = "_typed"  # per step, what was typed but not yet complete (kept apart: never filed)
+
+
+def save_step(draft: ReportDraft, values: dict[str, Any], next_step: str, finished_step: str = "") -> None:
+    """A step's complete answers join the draft (and what was typed on it before is done with)."""
+    typed = {k: v for k, v in draft.data.get(TYPED, {}).items() if k != finished_step}
+    draft.data = {**draft.data, **values, TYPED: typed}
+    if not typed:
+        draft.data.pop(TYPED)
     draft.step = next_step
     draft.save(update_fields=["data", "step", "updated_at"])
+
+
+def keep_typed(draft: ReportDraft, step: str, typed: dict[str, Any], next_step: str) -> None:
+    """What was typed on a step left before it was complete ("Back"), kept as typed."""
+    draft.data = {**draft.data, TYPED: {**draft.data.get(TYPED, {}), step: typed}}
+    draft.step = next_step
+    draft.save(update_fields=["data", "step", "updated_at"])
+
+
+def typed_on(draft: ReportDraft, step: str) -> dict[str, Any]:
+    """What was typed on ``step`` and not yet saved as complete (shown again on that step)."""
+    return dict(draft.data.get(TYPED, {}).get(step, {}))
 
 
 def draft_from_report(report: Report) -> dict[str, Any]:

@@ -52,11 +52,35 @@ def test_another_family_never_meets_the_draft(client_for, world):
 
 
 @pytest.mark.django_db
-def test_starting_again_is_a_choice(client_for, world):
+def test_starting_again_is_a_choice_asked_twice(client_for, world):
     client = client_for(world.family)
     begin(client)
-    assert client.post(reverse("web:report_new"), {"fresh": "1"})["Location"] == step_url("consent")
+    asked = client.post(reverse("web:report_new"), {"fresh": "1"})  # one tap never wipes the draft
+    assert asked.status_code == 200 and 'name="confirm"' in asked.content.decode()
+    assert ReportDraft.objects.get(owner=world.family).data["full_name_ar"] == "يوسف درويش"
+    confirmed = client.post(reverse("web:report_new"), {"fresh": "1", "confirm": "1"})
+    assert confirmed["Location"] == step_url("consent")
     assert ReportDraft.objects.get(owner=world.family).data == {}
+    assert AuditEvent.objects.filter(action="report.draft_discarded").count() == 1
+
+
+@pytest.mark.django_db
+def test_back_keeps_what_was_typed_complete_or_not(client_for, world):
+    client = client_for(world.family)
+    begin(client)
+    client.post(step_url("birth"), {"birth_year": "1980", "governorate": "", "city": "داريا"})
+    # The arrest step, half typed (an impossible year): "Back" keeps it as typed, and files nothing of it.
+    client.post(step_url("arrest"), {"arrest_year": "20012", "arrest_place": "حاجز المزة", "back": "1"})
+    draft = ReportDraft.objects.get(owner=world.family)
+    assert draft.step == "birth" and "arrest_place" not in draft.data
+    page = client.get(step_url("arrest")).content.decode()
+    assert "حاجز المزة" in page and "20012" in page
+    # A complete step left with "Back" is saved as if "Next" had been pressed.
+    client.post(step_url("birth"), {"birth_year": "1981", "governorate": "", "city": "داريا", "back": "1"})
+    assert ReportDraft.objects.get(owner=world.family).data["birth_year"] == 1981
+    client.post(step_url("arrest"), {"arrest_place": "حاجز المزة"})
+    data = ReportDraft.objects.get(owner=world.family).data
+    assert data["arrest_place"] == "حاجز المزة" and "_typed" not in data
 
 
 @pytest.mark.django_db

@@ -64,14 +64,20 @@ def _step_url(step: str, amends: Any = None) -> str:
 @login_required
 @require_http_methods(["GET", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
-    """Start a report. A draft already begun is continued (a POST with ``fresh`` starts over)."""
+    """Start a report. A draft already begun is continued; starting over (a POST with ``fresh``)
+    throws away what was typed, so it is asked once more before it happens (``confirm``)."""
     if not policy.can_file_reports(request.user):
         raise PermissionDenied
     first = _steps_for(request.user)[0][0]
     draft = filing.draft_of(request.user)
-    if draft is not None and request.method == "GET" and draft.data:
-        messages.info(request, _("You had started a report. It was saved: continue where you stopped."))
-        return redirect(_step_url(draft.step or first))
+    if draft is not None and draft.data:
+        if request.method == "GET":
+            messages.info(request, _("You had started a report. It was saved: continue where you stopped."))
+            return redirect(_step_url(draft.step or first))
+        if "confirm" not in request.POST:
+            return render(request, "web/family/start_over.html", {"draft": draft,
+                                                                  "back": _step_url(draft.step or first)})
+        filing.discard_draft(request.user, draft.pk)  # audited: which draft, never what it said
     filing.start_draft(request.user)
     return redirect(_step_url(first))
 
@@ -139,15 +145,17 @@ def step(request: HttpRequest, step: str, report_id: int | None = None) -> HttpR
     if request.method == "POST":
         form = form_class(request.POST, request.FILES, **kwargs)
         if "back" in request.POST and index > 0:
+            _keep_what_was_typed(draft, form, step, names[index - 1])
             return redirect(_step_url(names[index - 1], amends))
         if form.is_valid():
             last = index + 1 == len(names)
-            filing.save_step(draft, _json_safe(form.cleaned_data), step if last else names[index + 1])
+            filing.save_step(draft, _json_safe(form.cleaned_data), step if last else names[index + 1],
+                             finished_step=step)
             if not last:
                 return redirect(_step_url(names[index + 1], amends))
             return _finish(request, draft, form.cleaned_data.get("photos") or [])
     else:
-        form = form_class(initial=_initial(draft.data, form_class), **kwargs)
+        form = form_class(initial={**_initial(draft.data, form_class), **filing.typed_on(draft, step)}, **kwargs)
     return render(request, "web/family/report_step.html", {
         "form": form, "step": step, "steps": steps, "index": index, "last": index + 1 == len(names),
         "places": _place_names() if step in ("birth", "arrest") else [],
@@ -157,6 +165,16 @@ def step(request: HttpRequest, step: str, report_id: int | None = None) -> HttpR
         "change_links": [(label, _step_url(name, amends)) for name, _c, label in steps
                          if name in ("person", "birth", "arrest", "marks", "details")] if step == "check" else [],
     })
+
+
+def _keep_what_was_typed(draft: Any, form: Any, step: str, previous: str) -> None:
+    """"Back" never loses a word: a step whose answers are complete is saved as if "Next" had been
+    pressed; an incomplete one is kept as typed, shown again when the person returns to it."""
+    if form.is_valid():
+        filing.save_step(draft, _json_safe(form.cleaned_data), previous, finished_step=step)
+        return
+    typed = {name: form.data.get(name, "") for name in form.fields if name != "photos"}
+    filing.keep_typed(draft, step, typed, previous)
 
 
 def _finish(request: HttpRequest, draft: Any, uploads: list[Any]) -> HttpResponse:
