@@ -107,11 +107,41 @@ def percent(value: float | None) -> str:
     return "" if value is None else f"{round(value * 100)}%"
 
 
+# A ranking is never proof: no per cent shown reaches 100. Facts alone (a number, a branch, a mark,
+# dates) can agree for two people: a match without a face or forensic result compared is shown no
+# higher than FACTS_ONLY_CEILING and labelled "facts agree" (staff read 100 % as certainty).
+CEILING = 0.99
+FACTS_ONLY_CEILING = 0.90
+BASIS = {"face": _("faces compared"), "forensic": _("a forensic result"),
+         "facts": _("facts agree (no face or forensic result compared)")}
+
+
+def evidence_basis(reasons: list[Any]) -> str:
+    """What the probability rests on: a compared face, a forensic result, or facts alone."""
+    levels = {(r.get("feature"), r.get("level")) for r in reasons or [] if isinstance(r, dict)}
+    if any(feature == "forensic" and level != "exclusion" for feature, level in levels):
+        return "forensic"
+    if any(feature == "face" and level not in ("no_face", "no_photo") for feature, level in levels):
+        return "face"
+    return "facts"
+
+
+def shown_probability(probability: float | None, basis: str) -> float | None:
+    """The probability as staff are shown it: capped by what the evidence can support."""
+    if probability is None:
+        return None
+    return min(probability, FACTS_ONLY_CEILING if basis == "facts" else CEILING)
+
+
 def score_scale(candidate: Any) -> dict[str, Any]:
-    """The candidate's probability as a per cent, the threshold families see cases at, and what
-    the number means, in the page's language."""
+    """The candidate's probability as a per cent (capped by its evidence, never 100 %), the
+    threshold families see cases at, what the evidence rests on, and what the number means, in the
+    page's language. ``probability`` stays the ranking's own value (the API's readers compute)."""
     threshold = likely_threshold(candidate.ranking.algorithm)
-    return {"percent": percent(candidate.probability), "probability": candidate.probability,
+    basis = evidence_basis(candidate.reasons)
+    return {"percent": percent(shown_probability(candidate.probability, basis)),
+            "probability": candidate.probability, "capped": shown_probability(candidate.probability, basis)
+            != candidate.probability, "basis": basis, "basis_label": BASIS[basis],
             "threshold": percent(threshold), "likely": candidate.likely_match, "rank": candidate.rank,
             "score": candidate.score,
             "meaning": SCALE % {"threshold": percent(threshold) or _("the likely-match threshold")}}
