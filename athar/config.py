@@ -76,7 +76,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ATHAR_ORGANISATION_CONTACT", "", "how families reach the organisation that runs athar, shown on "
             "their page and the support page (a phone number, an address, opening hours: plain text, one line "
             "per item). Unset: the file `organisation-contact.txt` in the data directory, if any (`athar demo` "
-            "writes one). Required in production (`athar check --deploy`, athar.E116): a family that "
+            "writes one). Required in production (`athar check --deploy`, athar.E140): a family that "
             "registers itself has no caseworker yet."),
     Setting("ATHAR_QUICK_EXIT_URL", "https://www.google.com/", "the neutral site the quick exit sends the browser "
             "to, after signing out (an absolute `https://` address; anything else is refused at start-up). Choose "

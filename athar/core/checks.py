@@ -70,7 +70,7 @@ def check_production(app_configs: Any = None, **kwargs: Any) -> list[CheckMessag
         out.append(Error("No organisation contact: a family that registers itself, or forgets its password, "
                          "would be told to ask a caseworker it does not have.",
                          hint="Set ATHAR_ORGANISATION_CONTACT (a phone number, an address, opening hours).",
-                         id="athar.E116"))
+                         id="athar.E140"))
     out += check_counter_store() + check_csp() + check_media_root() + check_private_files() + check_backup_key()
     return out
 

@@ -116,7 +116,7 @@ def test_check_deploy_requires_the_organisations_contact(home):
     env = production_env(home)
     env.pop("ATHAR_ORGANISATION_CONTACT")
     proc = _deploy_check(env)
-    assert proc.returncode != 0 and "athar.E116" in proc.stdout + proc.stderr
+    assert proc.returncode != 0 and "athar.E140" in proc.stdout + proc.stderr
 
 
 def test_check_deploy_warns_without_a_backup_key(home):
