@@ -121,6 +121,8 @@ class Sample:
 
     image: Image.Image
     numbers: list[Truth] = field(default_factory=list)
+    glyphs: np.ndarray | None = None  # per pixel: 0, or 1 + index into glyph_labels
+    glyph_labels: list[str] = field(default_factory=list)
 
 
 @cache
@@ -169,26 +171,29 @@ def _elastic(alpha: np.ndarray, rng: np.random.Generator, amplitude: float, smoo
 
 
 def render_line(text: str, font_path: Path, size: int, rng: np.random.Generator, hand: bool,
-                spacing: float = 0.08) -> tuple[np.ndarray, list[tuple[int, int]]]:
-    """An ink-coverage layer (0..1) of one line and the x-extent of each space-separated word.
+                spacing: float = 0.08) -> tuple[np.ndarray, list[tuple[int, int]], np.ndarray, list[str]]:
+    """An ink-coverage layer (0..1) of one line, the x-extent of each space-separated word, a layer of
+    glyph numbers (1, 2, … in writing order; 0 where no ink) and each glyph's label (the digit's
+    class ``W7``/``A7``, or ``WORD`` for the word فرع) — the labels train the recogniser.
 
     Digits are drawn glyph by glyph (so handwriting can tilt and lift each one); an Arabic word is
     drawn whole so its letters join.
     """
     font = ImageFont.truetype(str(font_path), size)
     words = text.split(" ")
-    pieces: list[tuple[np.ndarray, int]] = []
+    labels: list[str] = []
     extents: list[tuple[int, int]] = []
     pad = size // 2
     x = pad
     height = int(size * 2.4)
     layer = np.zeros((height, int(size * (len(text) + 3) * 1.4) + 2 * pad), np.float32)
+    ids = np.zeros(layer.shape, np.int16)
     for word in words:
         start = x
         glyphs = [word] if not word[:1].isdigit() and word[:1] not in ARABIC_INDIC else list(word)
         for glyph in glyphs:
             box = font.getbbox(glyph)
-            gw, gh = box[2] - box[0], box[3] - box[1]
+            gw, gh = int(box[2] - box[0]), int(box[3] - box[1])
             if gw <= 0 or gh <= 0:
                 continue
             img = Image.new("L", (gw + 2 * pad, int(size * 2.0)), 0)
@@ -200,18 +205,29 @@ def render_line(text: str, font_path: Path, size: int, rng: np.random.Generator,
                 glyph_alpha = _elastic(glyph_alpha, rng, amplitude=float(rng.uniform(0.03, 0.09)) * size * 1.3,
                                        smooth=max(2.0, size / 8))
             dy = int(rng.normal(0, size * 0.05)) if hand else 0
-            pieces.append((glyph_alpha, dy))
+            labels.append(glyph_label(glyph))
             gx = x - pad
             top = max(0, min(layer.shape[0] - glyph_alpha.shape[0], int(size * 0.2) + dy))
             region = layer[top:top + glyph_alpha.shape[0], gx:gx + glyph_alpha.shape[1]]
             region_w = region.shape[1]
             layer[top:top + glyph_alpha.shape[0], gx:gx + region_w] = np.maximum(
                 region, glyph_alpha[:, :region_w])
+            id_region = ids[top:top + glyph_alpha.shape[0], gx:gx + region_w]
+            id_region[glyph_alpha[:, :region_w] > 0.4] = len(labels)
             advance = gw + int(size * (spacing + (rng.uniform(0.0, 0.15) if hand else 0.0)))
             x += advance
         extents.append((start, x))
         x += int(size * 0.55)
-    return layer[:, : x + pad], extents
+    return layer[:, : x + pad], extents, ids[:, : x + pad], labels
+
+
+def glyph_label(glyph: str) -> str:
+    """The recogniser's class of a drawn glyph: ``W0``–``W9``, ``A0``–``A9``, ``WORD`` or ``NOISE``."""
+    if glyph in "0123456789":
+        return f"W{glyph}"
+    if glyph in ARABIC_INDIC:
+        return f"A{ARABIC_INDIC.index(glyph)}"
+    return "WORD" if glyph == BRANCH_WORD else "NOISE"
 
 
 # ---------------------------------------------------------------- backgrounds
@@ -236,27 +252,38 @@ def _skin_colour(rng: np.random.Generator) -> np.ndarray:
     return base + rng.normal(0, 10, 3).astype(np.float32)
 
 
+def _upsample(small: np.ndarray, h: int, w: int) -> np.ndarray:
+    """A smooth low-resolution layer (H×W or H×W×3) at full size (backgrounds are drawn at ¼ size)."""
+    if small.ndim == 2:
+        return np.asarray(Image.fromarray(small.astype(np.float32)).resize((w, h), Image.Resampling.BILINEAR),
+                          np.float32)
+    return np.stack([_upsample(small[:, :, c], h, w) for c in range(small.shape[2])], axis=2)
+
+
 def _dev_background(rng: np.random.Generator, h: int, w: int) -> tuple[np.ndarray, list[np.ndarray]]:
     """Colour noise with blurred skin-tone ellipses (bodies) and a few hard edges; the skin masks."""
+    sh, sw = h // 4, w // 4
     base = rng.uniform(40, 170, 3).astype(np.float32)
-    img = base[None, None, :] + (_noise(rng, h, w)[:, :, None] - 0.5) * rng.uniform(30, 90)
+    img = base[None, None, :] + (_noise(rng, sh, sw)[:, :, None] - 0.5) * rng.uniform(30, 90)
     skins = []
-    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    yy, xx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     for _ in range(int(rng.integers(2, 6))):
-        cy, cx = rng.uniform(0, h), rng.uniform(0, w)
-        ry, rx = rng.uniform(0.15, 0.5) * h, rng.uniform(0.15, 0.5) * w
+        cy, cx = rng.uniform(0, sh), rng.uniform(0, sw)
+        ry, rx = rng.uniform(0.15, 0.5) * sh, rng.uniform(0.15, 0.5) * sw
         theta = rng.uniform(0, math.pi)
         c, s = math.cos(theta), math.sin(theta)
         u = ((xx - cx) * c + (yy - cy) * s) / rx
         v = (-(xx - cx) * s + (yy - cy) * c) / ry
-        mask = ndimage.gaussian_filter(((u * u + v * v) < 1).astype(np.float32), 6)
-        tex = 1 + (_noise(rng, h, w, 5) - 0.5) * rng.uniform(0.1, 0.35)
+        mask = ndimage.gaussian_filter(((u * u + v * v) < 1).astype(np.float32), 1.5)
+        tex = 1 + (_noise(rng, sh, sw, 4) - 0.5) * rng.uniform(0.1, 0.35)
         skin = _skin_colour(rng)[None, None, :] * tex[:, :, None]
         img = img * (1 - mask[:, :, None]) + skin * mask[:, :, None]
         skins.append(mask)
+    img = _upsample(img, h, w)
+    img *= 1 + (rng.random((h, w, 1)).astype(np.float32) - 0.5) * 0.06  # pores and grain
     for _ in range(int(rng.integers(0, 4))):  # table edges, sheet folds
         draw_line(img, rng, colour=rng.uniform(0, 255, 3), width=int(rng.integers(1, 6)))
-    return img, skins
+    return img, [_upsample(m, h, w) for m in skins]
 
 
 def _independent_background(rng: np.random.Generator, h: int, w: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -275,14 +302,16 @@ def _independent_background(rng: np.random.Generator, h: int, w: int) -> tuple[n
         img[grout] *= 0.55
     img = img.astype(np.float32) + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
     skins = []
+    sh, sw = h // 4, w // 4
+    sy, sx = np.mgrid[0:sh, 0:sw].astype(np.float32)
     for _ in range(int(rng.integers(1, 3))):
-        x0, y0 = rng.uniform(-0.2, 0.6) * w, rng.uniform(-0.2, 0.6) * h
-        x1, y1 = x0 + rng.uniform(0.3, 0.8) * w, y0 + rng.uniform(0.3, 0.8) * h
-        rect = ((xx > x0) & (xx < x1) & (yy > y0) & (yy < y1)).astype(np.float32)
-        mask = ndimage.gaussian_filter(rect, 12)
-        pores = rng.random((h, w)) < 0.004
-        tex = 1 - 0.25 * ndimage.gaussian_filter(pores.astype(np.float32), 1.0) * 4
-        tex *= 1 + (_noise(rng, h, w, 3) - 0.5) * 0.25
+        x0, y0 = rng.uniform(-0.2, 0.6) * sw, rng.uniform(-0.2, 0.6) * sh
+        x1, y1 = x0 + rng.uniform(0.3, 0.8) * sw, y0 + rng.uniform(0.3, 0.8) * sh
+        rect = ((sx > x0) & (sx < x1) & (sy > y0) & (sy < y1)).astype(np.float32)
+        mask = _upsample(ndimage.gaussian_filter(rect, 3), h, w)
+        pores = (rng.random((h, w)) < 0.004).astype(np.float32)
+        tex = 1 - 0.6 * np.maximum(pores, ndimage.shift(pores, (1, 1), order=0))
+        tex *= 1 + (_upsample(_noise(rng, sh, sw, 3), h, w) - 0.5) * 0.25
         skin = _skin_colour(rng)[None, None, :] * tex[:, :, None]
         img = img * (1 - mask[:, :, None]) + skin * mask[:, :, None]
         skins.append(mask)
@@ -365,7 +394,7 @@ def _box_of(mask: np.ndarray, x: int, y: int, shape: tuple[int, ...]) -> list[in
 
 
 def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card: bool, with_numbers: bool,
-                 skins: list[np.ndarray]) -> list[Truth]:
+                 skins: list[np.ndarray], glyph_map: np.ndarray, glyph_labels: list[str]) -> list[Truth]:
     """Write one card or one skin patch (lines of text), rotated at any angle; return its numbers."""
     h, w = img.shape[:2]
     script = "arabic" if rng.random() < 0.45 else "western"
@@ -380,21 +409,26 @@ def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card:
             continue
         path = font_file(str(rng.choice(fonts)))
         assert path is not None
-        layer, extents = render_line(line.text, path, size, rng, hand)
-        rendered.append((line, layer, extents))
+        layer, extents, ids, labels = render_line(line.text, path, size, rng, hand)
+        ids = np.where(ids > 0, ids + len(glyph_labels), 0).astype(np.int32)
+        glyph_labels.extend(labels)
+        rendered.append((line, layer, extents, ids))
     if not rendered:
         return []
     gap = int(size * 0.3)
-    block_w = max(layer.shape[1] for _, layer, _ in rendered)
-    block_h = sum(layer.shape[0] for _, layer, _ in rendered) + gap * (len(rendered) - 1)
+    block_w = max(layer.shape[1] for _, layer, _, _ in rendered)
+    block_h = sum(layer.shape[0] for _, layer, _, _ in rendered) + gap * (len(rendered) - 1)
     margin = int(size * 0.4)
     bh, bw = block_h + 2 * margin, block_w + 2 * margin
     ink_layer = np.zeros((bh, bw), np.float32)
+    id_layer = np.zeros((bh, bw), np.int32)
     number_masks: list[tuple[Line, np.ndarray]] = []
     y = margin
-    for line, layer, extents in rendered:
+    for line, layer, extents, ids in rendered:
         ink_layer[y:y + layer.shape[0], margin:margin + layer.shape[1]] = np.maximum(
             ink_layer[y:y + layer.shape[0], margin:margin + layer.shape[1]], layer)
+        id_layer[y:y + layer.shape[0], margin:margin + layer.shape[1]] = np.maximum(
+            id_layer[y:y + layer.shape[0], margin:margin + layer.shape[1]], ids)
         if line.number is not None:
             start, end = extents[0]
             mask = np.zeros((bh, bw), np.float32)
@@ -432,6 +466,8 @@ def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card:
         ink_colour = np.array([[15, 15, 20], [20, 25, 80], [40, 30, 30]][int(rng.integers(3))], np.float32)
         strength = float(rng.uniform(0.75, 1.0)) if on_card else float(rng.uniform(0.6, 0.95))
     _place(img, ink_r, ink_colour, x, y, strength=strength)
+    ids_r = ndimage.rotate(id_layer, angle, reshape=True, order=0, mode="constant", cval=0)
+    _place_ids(glyph_map, ids_r, x, y)
     if style == INDEPENDENT and on_card and rng.random() < 0.3:  # a pen stroke across the card
         stroke = np.zeros((rh, rw, 3), np.float32)
         draw_line(stroke, rng, colour=np.array([255.0, 255.0, 255.0]), width=2)
@@ -444,6 +480,16 @@ def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card:
     return truths
 
 
+def _place_ids(glyph_map: np.ndarray, ids: np.ndarray, x: int, y: int) -> None:
+    h, w = glyph_map.shape
+    lh, lw = ids.shape
+    x0, y0, x1, y1 = max(0, x), max(0, y), min(w, x + lw), min(h, y + lh)
+    if x0 < x1 and y0 < y1:
+        part = ids[y0 - y:y1 - y, x0 - x:x1 - x]
+        region = glyph_map[y0:y1, x0:x1]
+        region[part > 0] = part[part > 0]
+
+
 def _overlaps(box: list[int], others: list[Truth]) -> bool:
     for other in others:
         b = other.box
@@ -454,11 +500,12 @@ def _overlaps(box: list[int], others: list[Truth]) -> bool:
 
 def _damage_dev(img: np.ndarray, rng: np.random.Generator) -> Image.Image:
     img = img * rng.uniform(0.35, 1.0)
+    out = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
     sigma = rng.uniform(0, 2.2)
     if sigma > 0.3:
-        img = ndimage.gaussian_filter(img, (sigma, sigma, 0))
-    img = img + rng.normal(0, rng.uniform(1, 8), img.shape)
-    return Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+        out = out.filter(ImageFilter.GaussianBlur(sigma))
+    noisy = np.asarray(out, np.float32) + rng.normal(0, rng.uniform(1, 8), (out.size[1], out.size[0], 1))
+    return Image.fromarray(np.clip(noisy, 0, 255).astype(np.uint8))
 
 
 def _damage_independent(img: np.ndarray, rng: np.random.Generator) -> Image.Image:
@@ -489,21 +536,23 @@ def make_image(rng: np.random.Generator, style: str = DEV, width: int = 1000,
     h = int(width * rng.choice([0.75, 0.667, 1.0, 1.333]))
     img, skins = (_independent_background if style == INDEPENDENT else _dev_background)(rng, h, width)
     truths: list[Truth] = []
+    glyph_map = np.zeros((h, width), np.int32)
+    glyph_labels: list[str] = []
     groups = int(rng.integers(1, 3)) if with_numbers else (1 if rng.random() < 0.25 else 0)
     for _ in range(groups):
         on_card = bool(rng.random() < 0.55)
         for _attempt in range(4):
-            scratch = img.copy()
-            written = _write_group(scratch, rng, style, on_card, with_numbers, skins)
+            scratch, scratch_map, scratch_labels = img.copy(), glyph_map.copy(), list(glyph_labels)
+            written = _write_group(scratch, rng, style, on_card, with_numbers, skins, scratch_map, scratch_labels)
             if with_numbers and not written:
                 continue
             if any(_overlaps(t.box, truths) for t in written):
                 continue
-            img = scratch
+            img, glyph_map, glyph_labels = scratch, scratch_map, scratch_labels
             truths.extend(written)
             break
     image = (_damage_independent if style == INDEPENDENT else _damage_dev)(img, rng)
-    return Sample(image, truths)
+    return Sample(image, truths, glyph_map, glyph_labels)
 
 
 def write_set(out_dir: Path, style: str, count: int, seed: int, width: int = 1000) -> Path:
