@@ -14,7 +14,8 @@ provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 
 5. **Classes.** A small network (two hidden layers) gives each patch a class: a Western or
    Arabic-Indic digit, the word فرع, or not a character. The direction whose glyphs are more
    confidently characters is kept; runs of 3–8 digits become numbers, in one script.
-6. **Confidence.** A number's confidence is its weakest digit's probability; only readings at or
+6. **Confidence.** A number's confidence is its weakest digit's probability (and no more than the
+   probability that the glyphs just before and after it are not digits); only readings at or
    above the threshold chosen on the dev set are returned (what athar would suggest to a person).
    A number followed by the word فرع is a branch number; others have no kind.
 """
@@ -110,7 +111,7 @@ def lines(kept: list[tuple[int, slice, slice, int]], link: float = 1.5) -> list[
 
     for i, j in tree.query_pairs(r=float(sides.max()) * link):
         big, small = max(sides[i], sides[j]), min(sides[i], sides[j])
-        if big > 4 * small:
+        if big > 7 * small:  # an Arabic-Indic zero is a dot about a quarter of a digit's height
             continue
         if math.dist(centres[i], centres[j]) <= link * big and (small >= 0.45 * big or big <= 60):
             parent[find(i)] = find(j)
@@ -222,6 +223,11 @@ def decode(p: np.ndarray, boxes: np.ndarray) -> list[tuple[str, float, list[int]
             merged[:, 1] = run[:, 1] + run[:, 11]
             text = "".join(str(int(d)) for d in merged.argmax(axis=1))
             confidence = float(merged.max(axis=1).min())
+            # A glyph just before or after the run that might be a digit makes the run possibly
+            # incomplete: the reading is only as sure as that glyph is not a digit.
+            for k in (i - 1, j):
+                if 0 <= k < n and best[k] != WORD:
+                    confidence = min(confidence, float(p[k, WORD] + p[k, NOISE]))
             box = [int(boxes[i:j, 0].min()), int(boxes[i:j, 1].min()),
                    int(boxes[i:j, 2].max()), int(boxes[i:j, 3].max())]
             kind = "branch" if j < n and best[j] == WORD else None
