@@ -49,6 +49,7 @@ def run_set(folder: Path, read: Reader, limit: int | None) -> dict[str, Any]:
     spent = cpu_seconds() - start
     result = score(rows)
     return {**result.rates(), "photos_per_cpu_second": round(len(images) / spent, 2) if spent else None,
+            "read_by_category": {k: f"{v[1]}/{v[0]}" for k, v in sorted(result.by_category.items())},
             "misses": result.misses[:8], "wrong": result.wrong[:8]}
 
 

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.skipif(not FONT.exists(), reason="fonts-dejavu-core is 
 
 
 def test_numbers_read_prints_what_it_would_suggest(tmp_path):
-    card, _ = photo_with_card("٤٠٦٥", 200)
+    card, _ = photo_with_card("٢٧١٩", 200)
     card.save(tmp_path / "card.jpg", quality=90)
     rng = np.random.default_rng(1)
     Image.fromarray(np.clip(rng.normal(100, 20, (600, 800, 3)), 0, 255).astype(np.uint8)).save(tmp_path / "none.png")
@@ -27,7 +27,7 @@ def test_numbers_read_prints_what_it_would_suggest(tmp_path):
                                  str(tmp_path / "notes.txt"), "--json"))
     card_entry, none_entry, text_entry = result["images"]
     assert card_entry["path"] == str(tmp_path / "card.jpg")
-    assert [n["text"] for n in card_entry["numbers"]] == ["4065"]
+    assert [n["text"] for n in card_entry["numbers"]] == ["2719"]
     number = card_entry["numbers"][0]
     assert set(number) == {"text", "confidence", "box", "kind"}
     assert result["threshold"] <= number["confidence"] <= 1 and number["kind"] is None
@@ -36,7 +36,7 @@ def test_numbers_read_prints_what_it_would_suggest(tmp_path):
     assert text_entry["numbers"] == [] and "not a readable image" in text_entry["error"]
 
     people = run_athar(home, "numbers", "read", str(tmp_path / "card.jpg"))
-    assert "4065" in people.stdout
+    assert "2719" in people.stdout
 
     missing = run_athar(home, "numbers", "read", str(tmp_path / "nowhere.jpg"), "--json", check=False)
     assert missing.returncode == 1 and "not a file" in last_json(missing)["error"]

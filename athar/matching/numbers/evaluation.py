@@ -36,6 +36,7 @@ class Score:
     photos: int = 0
     branch_truths: int = 0
     branch_kind_right: int = 0
+    by_category: dict[str, list[int]] = field(default_factory=dict)  # "card/print/western": [numbers, read]
     misses: list[dict[str, Any]] = field(default_factory=list)
     wrong: list[dict[str, Any]] = field(default_factory=list)
 
@@ -51,7 +52,13 @@ class Score:
             self.truths += 1
             hits = [r for r in readings if overlap(r["box"], t["box"]) >= 0.5]
             self.found += bool(hits)
-            self.read_right += any(r["text"] == t["text"] for r in hits)
+            right = any(r["text"] == t["text"] for r in hits)
+            self.read_right += right
+            if "carrier" in t:
+                key = f"{t['carrier']}/{'hand' if t.get('hand') else 'print'}/{t.get('script')}"
+                counts = self.by_category.setdefault(key, [0, 0])
+                counts[0] += 1
+                counts[1] += right
             if t["kind"] == "branch":
                 self.branch_truths += 1
                 self.branch_kind_right += any(r["text"] == t["text"] and r.get("kind") == "branch" for r in hits)

@@ -14,7 +14,6 @@ import time
 from collections.abc import Callable
 
 import numpy as np
-
 from scipy import ndimage
 
 from athar.matching.numbers.reader import CLASSES, NOISE, PATCH, components, glyphs, ink_mask, lines
