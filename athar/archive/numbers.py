@@ -42,4 +42,4 @@ def read_images(paths: list[str]) -> dict[str, Any]:
             images.append({"path": path, "numbers": [], "error": f"not a readable image ({type(error).__name__})"})
             continue
         images.append({"path": path, "numbers": numbers})
-    return {"images": images, "threshold": reader().threshold}
+    return {"images": images, "threshold": round(reader().threshold, 3)}
