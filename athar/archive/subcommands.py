@@ -20,6 +20,7 @@ from athar.archive.face_indexing import index_photos, pending_photos, rebuild_in
 from athar.archive.face_search import search
 from athar.archive.ingest import IngestOptions, ingest
 from athar.archive.models import Archive, Photo
+from athar.archive.numbers import read_images
 from athar.archive.verify import verify_store
 from athar.core.command import command, progress_bar, subcommand
 from athar.core.errors import UserError
@@ -195,3 +196,23 @@ def verify_command(options: dict[str, Any]) -> dict[str, Any]:
     result = report.as_dict()
     result["_exit_code"] = 0 if report.problems == [] else 3
     return result
+
+
+def _numbers_read_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("images", metavar="IMAGE", nargs="+", help="photo files to read")
+
+
+def _describe_numbers(result: dict[str, Any]) -> str:
+    lines = []
+    for image in result["images"]:
+        found = ", ".join(f"{n['text']} ({n['confidence']:.2f}{', ' + n['kind'] if n['kind'] else ''})"
+                          for n in image["numbers"])
+        lines.append(f"{image['path']}: {image.get('error') or found or 'no number'}")
+    return "\n".join(lines)
+
+
+@subcommand("numbers", "read", "Read the numbers written in photos (cards, skin; both digit scripts); "
+            "only readings confident enough to suggest to a person.",
+            arguments=_numbers_read_arguments, describe=_describe_numbers)
+def numbers_read(options: dict[str, Any]) -> dict[str, Any]:
+    return read_images(list(options["images"]))

