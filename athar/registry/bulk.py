@@ -57,6 +57,11 @@ def create_persons(count: int) -> list[int]:
     return [ids[u] for u in ours]
 
 
+# Field types whose Python value is the database value on SQLite and PostgreSQL alike.
+PLAIN_TYPES = {"CharField", "TextField", "PositiveIntegerField", "PositiveSmallIntegerField", "BooleanField",
+               "FloatField", "IntegerField", "ForeignKey", "OneToOneField"}
+
+
 def insert_reports(reports: list[Report], batch_id: int) -> None:
     """Insert new Report rows of one import batch and set their ids.
 
@@ -68,15 +73,19 @@ def insert_reports(reports: list[Report], batch_id: int) -> None:
     connection.ensure_connection()
     fields = [f for f in Report._meta.concrete_fields if not f.primary_key]
     table = connection.ops.quote_name(Report._meta.db_table)
-    columns = ", ".join(connection.ops.quote_name(f.column) for f in fields)
+    columns = ", ".join(connection.ops.quote_name(f.attname) for f in fields)
     sql = f"INSERT INTO {table} ({columns}) VALUES ({', '.join(['%s'] * len(fields))})"
     now = timezone.now()
+    plain = [f.get_internal_type() in PLAIN_TYPES for f in fields]
+    names = [f.attname for f in fields]
     rows = []
     for report in reports:
         if report.filed_at is None:
             report.filed_at = now
-        rows.append(tuple(f.get_db_prep_save(getattr(report, f.attname), connection) for f in fields))
-    numbers = [r.row_number for r in reports]
+        values = report.__dict__
+        rows.append(tuple(values[n] if is_plain else f.get_db_prep_save(values[n], connection)
+                          for n, f, is_plain in zip(names, fields, plain)))
+    numbers = [int(r.row_number or 0) for r in reports]
     with connection.cursor() as cursor:
         for chunk in _chunks(rows):
             cursor.executemany(sql, chunk)

@@ -305,7 +305,7 @@ class _ChunkWriter:
 
     def __init__(self, batch: ImportBatch, folder: Path, result: ImportResult) -> None:
         self.batch, self.folder, self.result = batch, folder, result
-        self.resolver = PlaceResolver.load()
+        self.resolver = _MemoResolver(PlaceResolver.load())
         self.caseworker_id = batch.uploaded_by_id
 
     def write(self, chunk: list[ParsedRow], last_row: int, rows_done: int, rejected: int) -> None:
@@ -354,6 +354,18 @@ class _ChunkWriter:
                          "resumed_after_row": summary["resumed_after_row"]})
 
 
+class _MemoResolver:
+    """Places repeat on every other row: each spelling is resolved once per import."""
+
+    def __init__(self, resolver: PlaceResolver) -> None:
+        self.resolver, self.known = resolver, dict[str, int | None]()
+
+    def resolve(self, text: str) -> int | None:
+        if text not in self.known:
+            self.known[text] = self.resolver.resolve(text)
+        return self.known[text]
+
+
 def _current_versions(chunk: list[ParsedRow]) -> dict[tuple[str, str], Report]:
     lineages = {lineage_of(p.source, p.report_id) for p in chunk}
     rows = Report.objects.filter(lineage__in=lineages, is_current=True).only(
@@ -362,7 +374,7 @@ def _current_versions(chunk: list[ParsedRow]) -> dict[tuple[str, str], Report]:
 
 
 def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch,
-            resolver: PlaceResolver, contact_keys: dict[str, bytes]) -> Report:
+            resolver: PlaceResolver | _MemoResolver, contact_keys: dict[str, bytes]) -> Report:
     lineage = lineage_of(item.source, item.report_id)
     report = Report(source=item.source, report_id=item.report_id, lineage=lineage,
                     version=old.version + 1 if old else 1, supersedes=old, content_hash=digest,

@@ -16,6 +16,7 @@ from athar.core.crypto import (
     key_id,
     master_key,
     seal,
+    sealer,
     unseal,
 )
 from athar.registry.models import DataKey
@@ -52,7 +53,8 @@ def data_keys(owner_refs: Iterable[str]) -> dict[str, bytes]:
     missing = [o for o in wanted if o not in found]
     if missing:
         fresh = {o: secrets.token_bytes(KEY_BYTES) for o in missing}
-        wrapped = {o: seal(master, k, b"data-key:" + o.encode()) for o, k in fresh.items()}
+        wrap = sealer(master)
+        wrapped = {o: wrap(k, b"data-key:" + o.encode()) for o, k in fresh.items()}
         DataKey.objects.bulk_create([DataKey(owner_ref=o, wrapped_key=w, master_key_id=key_id(master))
                                      for o, w in wrapped.items()], ignore_conflicts=True)
         for owner, stored in DataKey.objects.filter(owner_ref__in=missing).values_list("owner_ref", "wrapped_key"):
@@ -61,7 +63,7 @@ def data_keys(owner_refs: Iterable[str]) -> dict[str, bytes]:
     return found
 
 
-def _unwrap(master: bytes, rows: Iterable[tuple[str, bytes]]) -> dict[str, bytes]:
+def _unwrap(master: bytes, rows: Iterable[tuple[str, bytes | memoryview]]) -> dict[str, bytes]:
     return {owner: unseal(master, bytes(wrapped), b"data-key:" + owner.encode()) for owner, wrapped in rows}
 
 
