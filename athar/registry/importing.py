@@ -13,6 +13,7 @@ apart from another report).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import hmac
@@ -405,3 +406,54 @@ def _save(new_rows: list[tuple[ParsedRow, Report]], current: dict[tuple[str, str
     result.new_versions += len(superseded)
     result.imported += len(created)
     return ids
+
+
+# A file uploaded in the web, imported by the worker (issue 28). The registry keeps the file and
+# the batch; the job queue (identification.jobs, kind "import") calls ``run_queued_import``.
+UPLOADS = "imports"
+
+
+def queue_upload(data: bytes, name: str, source: str, user: Any, actor: str) -> ImportBatch:
+    """Keep an uploaded file in the store (private folder, one per upload) and its batch, queued."""
+    from django.conf import settings
+    from django.utils.text import get_valid_filename
+
+    folder = Path(settings.ATHAR_HOME) / UPLOADS / uuid.uuid4().hex
+    folder.mkdir(mode=0o700, parents=True)
+    path = folder / (get_valid_filename(Path(name).name) or "upload.csv")[-120:]
+    path.write_bytes(data)
+    path.chmod(0o600)
+    return ImportBatch.objects.create(
+        source=source[:200], file_name=Path(name).name[:512], file_sha256=hashlib.sha256(data).hexdigest(),
+        file_format="", actor=actor, status=ImportBatch.Status.QUEUED, upload_path=str(path), uploaded_by=user)
+
+
+def run_queued_import(batch_id: int) -> dict[str, Any]:
+    """The worker's part: import a queued upload (resuming after its checkpoint when a worker died
+    in the middle). A file athar cannot read fails the batch with its reason, for the page; the
+    uploaded file is removed once the batch is done or failed."""
+    batch = ImportBatch.objects.get(pk=batch_id)
+    if batch.status == ImportBatch.Status.DONE:
+        return {"batch": batch.pk, "already": "done"}
+    path = Path(batch.upload_path)
+    try:
+        result = import_reports(path, source=batch.source, actor=batch.actor, batch=batch)
+    except (UserError, FileNotFoundError) as exc:
+        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error=str(exc)[:2000],
+                                                       finished_at=timezone.now(), upload_path="")
+        _remove_upload(path)
+        return {"batch": batch.pk, "error": str(exc)}
+    _remove_upload(path)
+    return {"batch": batch.pk, "imported": result["imported"], "unchanged": result["unchanged"],
+            "rejected": len(result["rejected"])}
+
+
+def _remove_upload(path: Path) -> None:
+    from django.conf import settings
+
+    root = (Path(settings.ATHAR_HOME) / UPLOADS).resolve()
+    if root in path.resolve().parents:
+        path.unlink(missing_ok=True)
+        if path.parent != root:
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()
