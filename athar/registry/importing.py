@@ -26,7 +26,7 @@ from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -310,6 +310,13 @@ class _ChunkWriter:
         self.caseworker_id = batch.uploaded_by_id
 
     def write(self, chunk: list[ParsedRow], last_row: int, rows_done: int, rejected: int) -> None:
+        try:
+            self._write(chunk, last_row, rows_done, rejected)
+        except IntegrityError as exc:  # report_one_current_version: another import wrote these reports
+            raise UserError(_("another import is writing the same reports at this moment: run this import "
+                              "again once it has finished (nothing of this chunk was written)")) from exc
+
+    def _write(self, chunk: list[ParsedRow], last_row: int, rows_done: int, rejected: int) -> None:
         before = (self.result.imported, self.result.new_versions, self.result.unchanged)
         with transaction.atomic():
             current = _current_versions(chunk)
