@@ -21,7 +21,7 @@ import contextlib
 import hashlib
 import os
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -118,8 +118,18 @@ def _cached_master_key(environment: str, home: str, configured: str) -> bytes:
 
 def seal(key: bytes, plaintext: bytes, associated: bytes) -> bytes:
     """AES-256-GCM with a random nonce, in athar's ciphertext format."""
-    nonce = secrets.token_bytes(NONCE_BYTES)
-    return FORMAT_VERSION + nonce + AESGCM(key).encrypt(nonce, plaintext, associated)
+    return sealer(key)(plaintext, associated)
+
+
+def sealer(key: bytes) -> Callable[[bytes, bytes], bytes]:
+    """``seal`` with one key prepared once (the key schedule), for many values (an import's keys)."""
+    aead = AESGCM(key)
+
+    def sealed(plaintext: bytes, associated: bytes) -> bytes:
+        nonce = secrets.token_bytes(NONCE_BYTES)
+        return FORMAT_VERSION + nonce + aead.encrypt(nonce, plaintext, associated)
+
+    return sealed
 
 
 def unseal(key: bytes, ciphertext: bytes, associated: bytes) -> bytes:

@@ -20,6 +20,7 @@ KINDS: dict[str, str] = {
     "claim": "claim",
     "user": "family",
     "identification": "ident",
+    "import_batch": "import",
 }
 
 # The salt keeps its first name ("athar.web.ids"): links and API ids already handed out stay valid.

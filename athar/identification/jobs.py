@@ -32,6 +32,7 @@ from athar.identification.ranking import (
     rank_with_reports,
     subject_from_key,
 )
+from athar.registry.importing import run_queued_import
 from athar.registry.lookup import current_run
 from athar.registry.models import Report
 
@@ -124,6 +125,8 @@ def _dispatch(job: Job) -> dict[str, Any]:
         return {"queued": sum(enqueue("subject", k) is not None for k in keys), "subjects": len(keys)}
     if job.kind == "sweep":
         return sweep()
+    if job.kind == "import":  # a file uploaded on the caseworker's import page
+        return run_queued_import(int(job.target.removeprefix("batch:")))
     raise UserError(f"unknown job kind {job.kind!r}")
 
 
@@ -156,6 +159,11 @@ def _linkage_changed() -> int:
         return 0
     Watermark.objects.filter(pk=mark.pk).update(value=stamp)
     return int(enqueue_for_linkage() is not None) if stamp else 0
+
+
+def enqueue_import(batch_id: int) -> Job | None:
+    """A file uploaded in the web waits for the worker (``registry.importing.run_queued_import``)."""
+    return enqueue("import", f"batch:{int(batch_id)}")
 
 
 def enqueue_for_linkage() -> Job | None:

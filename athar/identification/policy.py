@@ -248,3 +248,11 @@ def may_view_derivative(user: Any, derivative: Derivative) -> bool:
 def may_view_report_photo(user: Any, report_photo: Any) -> bool:
     """A photo of the person alive: whoever may see its report."""
     return can_view_report(user, report_photo.report)
+
+
+def may_view_import(user: Any, batch: Any) -> bool:
+    """An import's progress and result (counts, refused rows, warnings: no names) are for the
+    caseworker who uploaded it and for administrators."""
+    if not has_role(user, Role.CASEWORKER, Role.ADMIN):
+        return False
+    return bool(has_role(user, Role.ADMIN) or (batch.uploaded_by_id is not None and batch.uploaded_by_id == user.pk))

@@ -13,15 +13,20 @@ apart from another report).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import hmac
 import json
+import time
+import uuid
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,12 +35,13 @@ from athar.core.crypto import master_key
 from athar.core.csvio import CsvRow
 from athar.core.errors import UserError
 from athar.registry import keys
+from athar.registry.bulk import insert_reports
 from athar.registry.columns import SDF_COLUMNS, map_header
 from athar.registry.models import ImportBatch, Report
 from athar.registry.names import read_written_names
 from athar.registry.photos import check_photo, store_photo
 from athar.registry.places import PlaceResolver
-from athar.registry.reading import Table, read_table
+from athar.registry.reading import StreamTable, open_table
 from athar.registry.rows import (
     ParsedRow,
     RowError,
@@ -44,7 +50,7 @@ from athar.registry.rows import (
     split_photos,
 )
 
-BATCH = 2000
+CHUNK = 2000  # rows per transaction: a crash loses at most this many rows
 PLACE_FIELDS = {"birth_place": "birth_place_ref_id", "governorate": "governorate_ref_id",
                 "city": "city_ref_id", "arrest_place": "arrest_place_ref_id"}
 
@@ -111,35 +117,134 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
                      photos=split_photos(values.get("photos", "")), extra=extra, warnings=warnings)
 
 
-def import_reports(path: Path, source: str = "", actor: str = "system",
-                   ignore_columns: set[str] | None = None) -> dict[str, Any]:
-    """Import a report file; returns counts, warnings and the rejected rows.
+ProgressFn = Callable[[int, int | None, float], None]
 
-    ``ignore_columns`` are left out entirely (``eval linkage`` hides the truth column).
+
+def import_reports(path: Path, source: str = "", actor: str = "system",
+                   ignore_columns: set[str] | None = None, progress: ProgressFn | None = None,
+                   batch: ImportBatch | None = None) -> dict[str, Any]:
+    """Import a report file by chunks; returns counts, warnings and the rejected rows.
+
+    The file is checked whole first (``open_table``: a file that cannot be read is refused before
+    anything is written), then streamed: every ``CHUNK`` rows are written and committed on their
+    own with the batch's checkpoint, so a crash loses at most the chunk in hand. Importing the same
+    file (same bytes, same source) while an earlier import of it is unfinished resumes that batch
+    after its checkpoint: every row goes in exactly once, and the result counts the whole file.
+    ``progress(rows_done, rows_total, rows_per_second)`` is called after each chunk.
+    ``batch``: the web's queued batch (the worker imports it). ``ignore_columns`` are left out
+    entirely (``eval linkage`` hides the truth column).
     """
+    started = time.monotonic()
     path = Path(path)
-    table = read_table(path)
+    table = open_table(path)
     if ignore_columns:
         table = table.without(ignore_columns)
     mapping = map_header(table.header, table.sdf)
     result = ImportResult()
     _warn_columns(table, mapping, result)
     default_source = source or ("syrian-detainee-finder" if table.sdf else path.stem)
-    parsed = _parse_all(table, mapping, default_source, path.parent, result)
-    file_sha = hashlib.sha256(path.read_bytes()).hexdigest()
-    with transaction.atomic():
-        batch = ImportBatch.objects.create(source=default_source, file_name=path.name[:512], file_sha256=file_sha,
-                                           file_format=table.file_format, actor=actor)
-        _write(parsed, batch, path.parent, result)
-        batch.counts = {"imported": result.imported, "new_versions": result.new_versions,
-                        "unchanged": result.unchanged, "rejected": len(result.rejected)}
-        batch.save(update_fields=["counts"])
-        record("registry.import", object_type="import_batch", object_id=batch.pk, actor=actor,
-               data={"file_sha256": file_sha, **batch.counts})
+    batch = _claim_batch(batch, path, default_source, table, actor)
+    committed = dict(batch.counts) if batch.checkpoint else {}
+    result.imported = int(committed.get("imported", 0))
+    result.new_versions = int(committed.get("new_versions", 0))
+    result.unchanged = int(committed.get("unchanged", 0))
+    resumed_after = batch.checkpoint
+    writer = _ChunkWriter(batch, path.parent, result)
+    reader = _RowReader(table, mapping, default_source, path.parent, result)
+    done = 0
+    for chunk in _chunked(table.rows(), CHUNK):
+        parsed = reader.parse(chunk)
+        last = chunk[-1].number
+        done += len(chunk)
+        if last <= resumed_after:
+            continue  # committed by the run that was interrupted: read again only for duplicates
+        writer.write([p for p in parsed if p.number > resumed_after], last, done, len(result.rejected))
+        if progress:
+            progress(done, table.total, done / max(time.monotonic() - started, 1e-6))
+    result.value_warnings.extend(
+        {"row": w.row, "column": w.column, "value": w.value, "reason": w.reason} for w in table.cell_warnings)
+    result.value_warnings.sort(key=lambda w: w["row"])
     _summarise_value_warnings(result)
-    return {"imported": result.imported, "new_versions": result.new_versions, "unchanged": result.unchanged,
-            "rejected": result.rejected, "warnings": result.warnings, "value_warnings": result.value_warnings,
-            "format": table.file_format, "batch": batch.pk}
+    summary = {"imported": result.imported, "new_versions": result.new_versions, "unchanged": result.unchanged,
+               "rejected": result.rejected, "warnings": result.warnings, "value_warnings": result.value_warnings,
+               "format": table.file_format, "batch": batch.pk, "rows": done, "resumed_after_row": resumed_after,
+               "seconds": round(time.monotonic() - started, 3)}
+    writer.finish(summary)
+    return summary
+
+
+def _chunked(rows: Iterator[CsvRow], size: int) -> Iterator[list[CsvRow]]:
+    while chunk := list(islice(rows, size)):
+        yield chunk
+
+
+def _claim_batch(batch: ImportBatch | None, path: Path, source: str, table: StreamTable,
+                 actor: str) -> ImportBatch:
+    """The batch this run writes: the one given (the web's), an unfinished import of the same file
+    and source (resumed), or a new one. Claimed with a conditional update of ``runner``."""
+    runner = uuid.uuid4().hex
+    now = timezone.now()
+    if batch is None:
+        file_sha = _file_sha256(path)
+        batch = (ImportBatch.objects.filter(file_sha256=file_sha, source=source[:200],
+                                            status__in=[ImportBatch.Status.RUNNING, ImportBatch.Status.FAILED])
+                 .order_by("-pk").first())
+        if batch is None:
+            batch = ImportBatch.objects.create(source=source[:200], file_name=path.name[:512], file_sha256=file_sha,
+                                               file_format=table.file_format, actor=actor,
+                                               status=ImportBatch.Status.RUNNING, rows_total=table.total,
+                                               runner=runner, updated_at=now)
+            return batch
+    ImportBatch.objects.filter(pk=batch.pk).update(runner=runner, status=ImportBatch.Status.RUNNING,
+                                                   rows_total=table.total, file_format=table.file_format,
+                                                   updated_at=now, error="")
+    batch.refresh_from_db()
+    return batch
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        while block := handle.read(1 << 20):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class _RowReader:
+    """Parses rows chunk by chunk, refusing duplicates across the whole file."""
+
+    def __init__(self, table: StreamTable, mapping: dict[str, str], source: str, folder: Path,
+                 result: ImportResult) -> None:
+        self.mapping, self.source, self.folder, self.result = mapping, source, folder, result
+        self.today = timezone.now().date()
+        self.key = content_key()
+        self.columns = {f: c for c, f in mapping.items()}
+        self.seen: dict[tuple[str, str], int] = {}
+
+    def parse(self, rows: list[CsvRow]) -> list[ParsedRow]:
+        return [p for p in (self._one(row) for row in rows) if p is not None]
+
+    def _one(self, row: CsvRow) -> ParsedRow | None:
+        try:
+            parsed = parse_row(row, self.mapping, self.source, self.today)
+            _check_photos(parsed, self.folder, self.columns.get("photos", "photos"))
+            parsed.digest = content_hash(parsed, self.key)
+            if not parsed.report_id:
+                parsed.report_id = "content:" + parsed.digest[:32]
+            identity = (parsed.source, parsed.report_id)
+            if identity in self.seen:
+                raise RowError(_("a duplicate: report_id %(id)s already appears in row %(row)s")
+                               % {"id": repr(parsed.report_id), "row": self.seen[identity]}
+                               if not parsed.report_id.startswith("content:")
+                               else _("a duplicate: the same report as row %(row)s") % {"row": self.seen[identity]})
+            self.seen[identity] = row.number
+        except RowError as exc:
+            self.result.rejected.append({"row": row.number, "reason": str(exc)})
+            return None
+        self.result.value_warnings.extend(
+            {"row": row.number, "column": self.columns.get(w.field, w.field), "value": w.value, "reason": w.reason}
+            for w in parsed.warnings)
+        return parsed
 
 
 SHOWN_VALUE_WARNINGS = 50
@@ -156,7 +261,7 @@ def _summarise_value_warnings(result: ImportResult) -> None:
         result.warnings.append(_("… and %(more)s more values kept as written") % {"more": more})
 
 
-def _warn_columns(table: Table, mapping: dict[str, str], result: ImportResult) -> None:
+def _warn_columns(table: StreamTable, mapping: dict[str, str], result: ImportResult) -> None:
     result.warnings.extend(table.warnings)
     unknown = [h for h in table.header if h and h not in mapping]
     if unknown:
@@ -171,36 +276,6 @@ def _warn_columns(table: Table, mapping: dict[str, str], result: ImportResult) -
     names = {"full_name_ar", "full_name_latin", "first_name", "family_name", "full_name"}
     if not names & set(mapping.values()):
         raise UserError(_("the file has no name column (full_name_ar, full_name_latin, first_name or family_name)"))
-
-
-def _parse_all(table: Table, mapping: dict[str, str], source: str, folder: Path,
-               result: ImportResult) -> list[ParsedRow]:
-    today = timezone.now().date()
-    key = content_key()
-    columns = {f: c for c, f in mapping.items()}
-    seen: dict[tuple[str, str], int] = {}
-    out = []
-    for row in table.rows:
-        try:
-            parsed = parse_row(row, mapping, source, today)
-            _check_photos(parsed, folder, columns.get("photos", "photos"))
-            if not parsed.report_id:
-                parsed.report_id = "content:" + content_hash(parsed, key)[:32]
-            identity = (parsed.source, parsed.report_id)
-            if identity in seen:
-                raise RowError(_("a duplicate: report_id %(id)s already appears in row %(row)s")
-                               % {"id": repr(parsed.report_id), "row": seen[identity]}
-                               if not parsed.report_id.startswith("content:")
-                               else _("a duplicate: the same report as row %(row)s") % {"row": seen[identity]})
-            seen[identity] = row.number
-            out.append(parsed)
-        except RowError as exc:
-            result.rejected.append({"row": row.number, "reason": str(exc)})
-            continue
-        result.value_warnings.extend(
-            {"row": row.number, "column": columns.get(w.field, w.field), "value": w.value, "reason": w.reason}
-            for w in parsed.warnings)
-    return out
 
 
 def _check_photos(parsed: ParsedRow, folder: Path, column: str) -> None:
@@ -225,31 +300,89 @@ def _photo_path(folder: Path, name: str) -> Path:
     return path
 
 
-def _write(parsed: list[ParsedRow], batch: ImportBatch, folder: Path, result: ImportResult) -> None:
-    resolver = PlaceResolver.load()
-    key = content_key()
-    for start in range(0, len(parsed), BATCH):
-        chunk = parsed[start:start + BATCH]
-        current = _current_versions(chunk)
-        new_rows: list[tuple[ParsedRow, Report]] = []
-        for item in chunk:
-            digest = content_hash(item, key)
-            old = current.get((item.source, item.report_id))
-            if old is not None and old.content_hash == digest:
-                result.unchanged += 1
-                continue
-            new_rows.append((item, _report(item, digest, old, batch, resolver)))
-        _save(new_rows, current, folder, result)
+class _ChunkWriter:
+    """Writes one chunk per transaction: reports (bulk), data keys (bulk), superseded versions, the
+    batch's checkpoint and counts, and one audit event with identifiers only."""
+
+    def __init__(self, batch: ImportBatch, folder: Path, result: ImportResult) -> None:
+        self.batch, self.folder, self.result = batch, folder, result
+        self.resolver = _MemoResolver(PlaceResolver.load())
+        self.caseworker_id = batch.uploaded_by_id
+
+    def write(self, chunk: list[ParsedRow], last_row: int, rows_done: int, rejected: int) -> None:
+        try:
+            self._write(chunk, last_row, rows_done, rejected)
+        except IntegrityError as exc:  # report_one_current_version: another import wrote these reports
+            raise UserError(_("another import is writing the same reports at this moment: run this import "
+                              "again once it has finished (nothing of this chunk was written)")) from exc
+
+    def _write(self, chunk: list[ParsedRow], last_row: int, rows_done: int, rejected: int) -> None:
+        before = (self.result.imported, self.result.new_versions, self.result.unchanged)
+        with transaction.atomic():
+            current = _current_versions(chunk)
+            new_rows = [(item, current.get((item.source, item.report_id))) for item in chunk]
+            changed = [(item, old) for item, old in new_rows if old is None or old.content_hash != item.digest]
+            self.result.unchanged += len(chunk) - len(changed)
+            contact_keys = keys.data_keys(contact_owner(lineage_of(i.source, i.report_id))
+                                          for i, _old in changed if i.contact)
+            reports = [(item, self._report(item, old, contact_keys)) for item, old in changed]
+            created = _save(reports, current, self.folder, self.result, self.batch.pk)
+            counts = {"imported": self.result.imported, "new_versions": self.result.new_versions,
+                      "unchanged": self.result.unchanged, "rejected": rejected}
+            claimed = ImportBatch.objects.filter(pk=self.batch.pk, runner=self.batch.runner).update(
+                checkpoint=last_row, rows_done=rows_done, counts=counts, updated_at=timezone.now())
+            if claimed != 1:
+                raise UserError(_("another import of the same file took over this one: it stops here "
+                                  "(nothing of this chunk was written)"))
+            record("registry.import_chunk", object_type="import_batch", object_id=self.batch.pk,
+                   actor=self.batch.actor,
+                   data={"rows_through": last_row, "imported": self.result.imported - before[0],
+                         "new_versions": self.result.new_versions - before[1],
+                         "unchanged": self.result.unchanged - before[2],
+                         "report_ids": [min(created), max(created)] if created else []})
+
+    def _report(self, item: ParsedRow, old: Report | None, contact_keys: dict[str, bytes]) -> Report:
+        report = _report(item, item.digest, old, self.batch, self.resolver, contact_keys)
+        report.caseworker_id = self.caseworker_id
+        return report
+
+    def finish(self, summary: dict[str, Any]) -> None:
+        """The batch is done: final counts, what the page shows, the import's audit event."""
+        counts = {"imported": summary["imported"], "new_versions": summary["new_versions"],
+                  "unchanged": summary["unchanged"], "rejected": len(summary["rejected"])}
+        kept = {k: summary[k] for k in ("warnings", "format", "rows")}
+        kept["rejected"] = summary["rejected"][:1000]
+        kept["value_warnings"] = summary["value_warnings"][:1000]
+        with transaction.atomic():
+            ImportBatch.objects.filter(pk=self.batch.pk).update(
+                status=ImportBatch.Status.DONE, counts=counts, result=kept, finished_at=timezone.now(),
+                updated_at=timezone.now(), upload_path="")
+            record("registry.import", object_type="import_batch", object_id=self.batch.pk, actor=self.batch.actor,
+                   data={"file_sha256": self.batch.file_sha256, **counts,
+                         "resumed_after_row": summary["resumed_after_row"]})
+
+
+class _MemoResolver:
+    """Places repeat on every other row: each spelling is resolved once per import."""
+
+    def __init__(self, resolver: PlaceResolver) -> None:
+        self.resolver, self.known = resolver, dict[str, int | None]()
+
+    def resolve(self, text: str) -> int | None:
+        if text not in self.known:
+            self.known[text] = self.resolver.resolve(text)
+        return self.known[text]
 
 
 def _current_versions(chunk: list[ParsedRow]) -> dict[tuple[str, str], Report]:
     lineages = {lineage_of(p.source, p.report_id) for p in chunk}
-    rows = Report.objects.filter(lineage__in=lineages, is_current=True)
+    rows = Report.objects.filter(lineage__in=lineages, is_current=True).only(
+        "id", "source", "report_id", "version", "content_hash", "lineage")
     return {(r.source, r.report_id): r for r in rows}
 
 
 def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch,
-            resolver: PlaceResolver) -> Report:
+            resolver: PlaceResolver | _MemoResolver, contact_keys: dict[str, bytes]) -> Report:
     lineage = lineage_of(item.source, item.report_id)
     report = Report(source=item.source, report_id=item.report_id, lineage=lineage,
                     version=old.version + 1 if old else 1, supersedes=old, content_hash=digest,
@@ -259,19 +392,75 @@ def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch
         if value:
             setattr(report, ref_field, resolver.resolve(value))
     if item.contact:
-        report.reporter_contact = keys.encrypt_for(contact_owner(lineage), item.contact)
+        owner = contact_owner(lineage)
+        report.reporter_contact = keys.encrypt_with(contact_keys[owner], owner, item.contact)
     return read_written_names(report)
 
 
 def _save(new_rows: list[tuple[ParsedRow, Report]], current: dict[tuple[str, str], Report],
-          folder: Path, result: ImportResult) -> None:
+          folder: Path, result: ImportResult, batch_id: int) -> list[int]:
     superseded = [current[(p.source, p.report_id)].pk for p, _report in new_rows if (p.source, p.report_id) in current]
     Report.objects.filter(pk__in=superseded).update(is_current=False)
-    created = Report.objects.bulk_create([r for _parsed, r in new_rows])
-    for (item, report) in zip((p for p, _report in new_rows), created):
+    created = [r for _parsed, r in new_rows]
+    insert_reports(created, batch_id)
+    ids = []
+    for (item, report) in new_rows:
         for photo in item.photos:
             path = _photo_path(folder, photo)
             store_photo(report, path, path.read_bytes())
-        result.report_ids.append(report.pk)
+        ids.append(report.pk)
+    result.report_ids.extend(ids)
     result.new_versions += len(superseded)
     result.imported += len(created)
+    return ids
+
+
+# A file uploaded in the web, imported by the worker (issue 28). The registry keeps the file and
+# the batch; the job queue (identification.jobs, kind "import") calls ``run_queued_import``.
+UPLOADS = "imports"
+
+
+def queue_upload(data: bytes, name: str, source: str, user: Any, actor: str) -> ImportBatch:
+    """Keep an uploaded file in the store (private folder, one per upload) and its batch, queued."""
+    from django.conf import settings
+    from django.utils.text import get_valid_filename
+
+    folder = Path(settings.ATHAR_HOME) / UPLOADS / uuid.uuid4().hex
+    folder.mkdir(mode=0o700, parents=True)
+    path = folder / (get_valid_filename(Path(name).name) or "upload.csv")[-120:]
+    path.write_bytes(data)
+    path.chmod(0o600)
+    return ImportBatch.objects.create(
+        source=source[:200], file_name=Path(name).name[:512], file_sha256=hashlib.sha256(data).hexdigest(),
+        file_format="", actor=actor, status=ImportBatch.Status.QUEUED, upload_path=str(path), uploaded_by=user)
+
+
+def run_queued_import(batch_id: int) -> dict[str, Any]:
+    """The worker's part: import a queued upload (resuming after its checkpoint when a worker died
+    in the middle). A file athar cannot read fails the batch with its reason, for the page; the
+    uploaded file is removed once the batch is done or failed."""
+    batch = ImportBatch.objects.get(pk=batch_id)
+    if batch.status == ImportBatch.Status.DONE:
+        return {"batch": batch.pk, "already": "done"}
+    path = Path(batch.upload_path)
+    try:
+        result = import_reports(path, source=batch.source, actor=batch.actor, batch=batch)
+    except (UserError, FileNotFoundError) as exc:
+        ImportBatch.objects.filter(pk=batch.pk).update(status=ImportBatch.Status.FAILED, error=str(exc)[:2000],
+                                                       finished_at=timezone.now(), upload_path="")
+        _remove_upload(path)
+        return {"batch": batch.pk, "error": str(exc)}
+    _remove_upload(path)
+    return {"batch": batch.pk, "imported": result["imported"], "unchanged": result["unchanged"],
+            "rejected": len(result["rejected"])}
+
+
+def _remove_upload(path: Path) -> None:
+    from django.conf import settings
+
+    root = (Path(settings.ATHAR_HOME) / UPLOADS).resolve()
+    if root in path.resolve().parents:
+        path.unlink(missing_ok=True)
+        if path.parent != root:
+            with contextlib.suppress(OSError):
+                path.parent.rmdir()

@@ -8,6 +8,7 @@ key) live in core; the key table is the registry's, so this module is too.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 
 from athar.core.crypto import (
     KEY_BYTES,
@@ -15,6 +16,7 @@ from athar.core.crypto import (
     key_id,
     master_key,
     seal,
+    sealer,
     unseal,
 )
 from athar.registry.models import DataKey
@@ -33,6 +35,41 @@ def _data_key(owner_ref: str, create: bool) -> bytes | None:
         if made:
             return key
     return unseal(master, bytes(row.wrapped_key), b"data-key:" + owner_ref.encode())
+
+
+def data_keys(owner_refs: Iterable[str]) -> dict[str, bytes]:
+    """The data keys of many owners at once, created where missing (an import's chunk).
+
+    One query reads the keys that exist, one bulk INSERT adds the missing ones; a key another
+    writer created in between wins (``ignore_conflicts``, then read back), exactly as
+    ``_data_key``'s ``get_or_create`` does for one owner. Keys stay one per owner: shredding an
+    owner still makes its values unreadable.
+    """
+    wanted = sorted(set(owner_refs))
+    if not wanted:
+        return {}
+    master = master_key()
+    found = _unwrap(master, DataKey.objects.filter(owner_ref__in=wanted).values_list("owner_ref", "wrapped_key"))
+    missing = [o for o in wanted if o not in found]
+    if missing:
+        fresh = {o: secrets.token_bytes(KEY_BYTES) for o in missing}
+        wrap = sealer(master)
+        wrapped = {o: wrap(k, b"data-key:" + o.encode()) for o, k in fresh.items()}
+        DataKey.objects.bulk_create([DataKey(owner_ref=o, wrapped_key=w, master_key_id=key_id(master))
+                                     for o, w in wrapped.items()], ignore_conflicts=True)
+        for owner, stored in DataKey.objects.filter(owner_ref__in=missing).values_list("owner_ref", "wrapped_key"):
+            found[owner] = fresh[owner] if bytes(stored) == wrapped[owner] else unseal(
+                master, bytes(stored), b"data-key:" + owner.encode())
+    return found
+
+
+def _unwrap(master: bytes, rows: Iterable[tuple[str, bytes | memoryview]]) -> dict[str, bytes]:
+    return {owner: unseal(master, bytes(wrapped), b"data-key:" + owner.encode()) for owner, wrapped in rows}
+
+
+def encrypt_with(key: bytes, owner_ref: str, plaintext: str) -> bytes:
+    """Encrypt text with an owner's key from ``data_keys`` (the same ciphertext as ``encrypt_for``)."""
+    return seal(key, plaintext.encode("utf-8"), owner_ref.encode())
 
 
 def encrypt_for(owner_ref: str, plaintext: str) -> bytes:

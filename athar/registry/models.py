@@ -65,15 +65,41 @@ class MissingPerson(models.Model):
 
 
 class ImportBatch(models.Model):
-    """One run of ``athar registry import``: the file's hash, counts and actor."""
+    """One import of a file: its hash, counts, actor and how far it got.
+
+    Rows go in by chunks, each committed with ``checkpoint`` (the last file row it covered), so a
+    crash loses at most the chunk in hand and importing the same file again resumes after the
+    checkpoint (docs/registry.md). ``runner`` names the process writing it: a resumer takes the
+    batch over with a conditional update and the process it replaced stops at its next chunk.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for the worker")
+        RUNNING = "running", _("importing")
+        DONE = "done", _("done")
+        FAILED = "failed", _("failed")
 
     source = models.CharField(max_length=200)
     file_name = models.CharField(max_length=512)
-    file_sha256 = models.CharField(max_length=64)
+    file_sha256 = models.CharField(max_length=64, db_index=True)
     file_format = models.CharField(max_length=32)
     actor = models.CharField(max_length=64, default="system")
     counts = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.DONE)
+    rows_total = models.PositiveIntegerField(null=True, blank=True)
+    rows_done = models.PositiveIntegerField(default=0)
+    checkpoint = models.PositiveIntegerField(default=0)
+    runner = models.CharField(max_length=64, blank=True)
+    updated_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    # A file uploaded in the web, imported by the worker: where it waits, who sent it (their
+    # caseworker reports), and what the import said (warnings, refused rows) for the progress page.
+    upload_path = models.CharField(max_length=512, blank=True)
+    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                    related_name="+")
+    result = models.JSONField(default=dict, blank=True)
+    error = models.TextField(blank=True)
 
 
 class ReportedStatus(models.TextChoices):

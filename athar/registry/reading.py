@@ -1,16 +1,36 @@
 """Reading report files into rows: CSV (UTF-8, UTF-8 with BOM, Windows-1256, Latin; mojibake repaired)
-and XLSX."""
+and XLSX.
+
+Files are read as streams (issue 28): ``open_table`` checks the whole file first (encoding, CSV
+structure, a damaged sheet, the number of rows) without keeping it in memory, then yields the rows
+one by one, so a bad file is refused before anything is written and a large one never sits in
+memory. ``read_table`` keeps the old whole-table form for the evaluations.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
+import re
+import zipfile
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from athar.core.csvio import CsvError, CsvRow, read_csv_table, repair_mojibake
+from athar.core.csvio import CsvError, CsvRow, open_csv_stream, repair_mojibake
 from athar.registry.columns import is_descriptive_row, is_sdf_header
 
 MAX_XLSX_ROWS = 2_000_000
+
+
+@dataclass(frozen=True)
+class CellWarning:
+    """A cell kept as written that athar could not read (an XLSX formula without a saved value)."""
+
+    row: int
+    column: str
+    value: str
+    reason: str
 
 
 @dataclass
@@ -32,44 +52,69 @@ class Table:
         return Table(header, rows, self.file_format, self.sdf, self.skipped_rows, self.warnings)
 
 
-def read_table(path: Path) -> Table:
-    """Read a CSV or XLSX report file; the Syrian Detainee Finder's label row is skipped."""
+@dataclass
+class StreamTable:
+    """A file opened for streaming: header, format, the number of data rows and its rows, once."""
+
+    header: list[str]
+    file_format: str
+    sdf: bool
+    total: int
+    skipped_rows: list[int]
+    warnings: list[str]
+    cell_warnings: list[CellWarning]
+    _rows: Callable[[], Iterator[CsvRow]]
+    ignored: frozenset[str] = frozenset()
+
+    def rows(self) -> Iterator[CsvRow]:
+        """The data rows, the label row of the Syrian Detainee Finder's template left out."""
+        for row in self._rows():
+            if row.number in self.skipped_rows:
+                continue
+            if self.ignored:
+                row = CsvRow(row.number, {k: v for k, v in row.values.items() if k not in self.ignored}, row.extra)
+            yield row
+
+    def without(self, columns: set[str]) -> StreamTable:
+        """The same table with some columns left out (``eval linkage`` hides the truth column)."""
+        header = [h for h in self.header if h not in columns]
+        return StreamTable(header, self.file_format, self.sdf, self.total, self.skipped_rows, self.warnings,
+                           self.cell_warnings, self._rows, self.ignored | frozenset(columns))
+
+
+def open_table(path: Path) -> StreamTable:
+    """Open a CSV or XLSX report file for streaming; CsvError (a UserError) when it cannot be read."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no such file: {path}")
-    warnings: list[str] = []
+    cell_warnings: list[CellWarning] = []
     if path.suffix.lower() in (".xlsx", ".xlsm"):
-        header, rows = _read_xlsx(path)
-        header, rows, warnings = _repair_cells(header, rows)
+        header, total, first, warnings = _scan_xlsx(path)
         file_format = "xlsx"
+
+        def rows() -> Iterator[CsvRow]:
+            return _xlsx_rows(path, header, cell_warnings)
     else:
-        csv_table = read_csv_table(path)
-        header, rows, warnings = csv_table.header, csv_table.rows, csv_table.warnings
-        file_format = f"csv:{csv_table.encoding}"
+        stream = open_csv_stream(path)
+        header, total, warnings, file_format = stream.header, stream.total, stream.warnings, f"csv:{stream.encoding}"
+        rows = stream.rows
+        first = next(rows(), None)
     if not any(h for h in header):
         raise CsvError("the first row must be a header with column names")
     sdf = is_sdf_header(header)
     skipped = []
-    if rows and rows[0].number == 2 and is_descriptive_row([rows[0].values.get(h, "") for h in header]):
-        skipped.append(rows[0].number)
-        rows = rows[1:]
-    return Table(header, rows, file_format, sdf, skipped, warnings)
+    if first is not None and first.number == 2 and is_descriptive_row([first.values.get(h, "") for h in header]):
+        skipped.append(first.number)
+        total -= 1
+    return StreamTable(header, file_format, sdf, total, skipped, warnings, cell_warnings, rows)
 
 
-def _repair_cells(header: list[str], rows: list[CsvRow]) -> tuple[list[str], list[CsvRow], list[str]]:
-    """Workbook cells can carry mojibake too (pasted from a garbled CSV): repair it, with a warning."""
-    fixed_header = [repair_mojibake(h)[0] for h in header]
-    renamed = dict(zip(header, fixed_header))
-    out, repaired = [], []
-    for row in rows:
-        values = {renamed.get(k, k): repair_mojibake(v)[0] for k, v in row.values.items()}
-        if list(values.values()) != list(row.values.values()):
-            repaired.append(row.number)
-        out.append(CsvRow(row.number, values, [repair_mojibake(c)[0] for c in row.extra]))
-    warnings = []
-    if repaired or fixed_header != header:
-        warnings.append(f"garbled text (mojibake) repaired in the header and {len(repaired)} row(s)")
-    return fixed_header, out, warnings
+def read_table(path: Path) -> Table:
+    """Read a whole CSV or XLSX report file (the evaluations); the Syrian Detainee Finder's label row
+    is skipped."""
+    table = open_table(path)
+    rows = list(table.rows())
+    return Table(table.header, rows, table.file_format, table.sdf, table.skipped_rows, table.warnings)
 
 
 def _cell(value: object) -> str:
@@ -84,30 +129,40 @@ def _cell(value: object) -> str:
     return str(value).strip()
 
 
-def _read_xlsx(path: Path) -> tuple[list[str], list[CsvRow]]:
+_FORMULA_TAG = re.compile(rb"<(?:\w+:)?f[\s>/]")
+
+
+def _has_formulas(path: Path) -> bool:
+    """True when a sheet of the workbook holds a formula (read from the XML, never the whole file)."""
+    with zipfile.ZipFile(path) as archive:
+        for name in archive.namelist():
+            if not (name.startswith("xl/worksheets/") and name.endswith(".xml")):
+                continue
+            with archive.open(name) as member:
+                tail = b""
+                while chunk := member.read(1 << 20):
+                    if _FORMULA_TAG.search(tail + chunk):
+                        return True
+                    tail = chunk[-16:]
+    return False
+
+
+def _sheet_rows(path: Path, formulas: bool) -> Iterator[tuple[tuple[Any, ...], tuple[Any, ...] | None]]:
+    """(values, formulas) per sheet row: the saved values and, when the workbook has formulas, the
+    same row read without them (openpyxl in read-only mode, two lazy readers side by side)."""
     from openpyxl import load_workbook
 
     try:
-        book = load_workbook(path, read_only=True, data_only=True)
+        books = [load_workbook(path, read_only=True, data_only=True)]
+        if formulas:
+            books.append(load_workbook(path, read_only=True, data_only=False))
     except Exception as exc:  # noqa: BLE001 - openpyxl raises many kinds for a bad file
         raise CsvError(f"cannot read {path.name} as an Excel workbook: {exc}") from exc
     try:
-        sheet = book.worksheets[0]
-        iterator = sheet.iter_rows(values_only=True)
-        first = next(iterator, None)
-        if first is None:
-            raise CsvError("the workbook's first sheet is empty")
-        header = [_cell(h) for h in first]
-        rows = []
-        for number, raw in enumerate(iterator, start=2):
-            cells = [_cell(v) for v in raw]
-            if not any(cells):
-                continue
-            if number > MAX_XLSX_ROWS:
-                raise CsvError(f"more than {MAX_XLSX_ROWS} rows: split the file")
-            values = {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(header) if name}
-            rows.append(CsvRow(number, values, [c for c in cells[len(header):] if c]))
-        return header, rows
+        iterators = [book.worksheets[0].iter_rows(values_only=True) for book in books]
+        for values in iterators[0]:
+            written = next(iterators[1], None) if formulas else None
+            yield values, written
     except CsvError:
         raise
     except Exception as exc:  # noqa: BLE001 - read-only mode parses the sheet lazily, while we iterate:
@@ -116,4 +171,82 @@ def _read_xlsx(path: Path) -> tuple[list[str], list[CsvRow]]:
         raise CsvError(f"cannot read {path.name} as an Excel workbook: its first sheet is damaged "
                        f"({type(exc).__name__}: {exc})") from exc
     finally:
-        book.close()
+        for book in books:
+            book.close()
+
+
+def _cells(values: tuple[Any, ...], written: tuple[Any, ...] | None) -> tuple[list[str], list[int]]:
+    """The row's cells as text; a formula without a saved value is kept as its formula text (the
+    indexes of those cells are returned for the warnings)."""
+    cells = [_cell(v) for v in values]
+    kept: list[int] = []
+    if written is not None:
+        for index, formula in enumerate(written):
+            if (index < len(values) and values[index] is None and isinstance(formula, str)
+                    and formula.startswith("=")):
+                cells[index] = formula
+                kept.append(index)
+    return cells, kept
+
+
+def _scan_xlsx(path: Path) -> tuple[list[str], int, CsvRow | None, list[str]]:
+    """First pass over a workbook: header (mojibake repaired), the number of data rows, the first
+    data row; a damaged sheet is refused here, before anything is written."""
+    try:
+        formulas = _has_formulas(path)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise CsvError(f"cannot read {path.name} as an Excel workbook: {exc}") from exc
+    rows = _sheet_rows(path, formulas)
+    first_row = next(rows, None)
+    if first_row is None:
+        raise CsvError("the workbook's first sheet is empty")
+    raw_header = [_cell(h) for h in first_row[0]]
+    header = [repair_mojibake(h)[0] for h in raw_header]
+    total, first, repaired = 0, None, 0
+    for number, (values, written) in enumerate(rows, start=2):
+        cells, _kept = _cells(values, written)
+        if not any(cells):
+            continue
+        if number > MAX_XLSX_ROWS:
+            raise CsvError(f"more than {MAX_XLSX_ROWS} rows: split the file")
+        row = _xlsx_row(number, header, cells)
+        repaired += row is not None and _was_repaired(row)
+        if first is None:
+            first = _repaired_row(row)
+        total += 1
+    warnings = []
+    if repaired or header != raw_header:
+        warnings.append(f"garbled text (mojibake) repaired in the header and {repaired} row(s)")
+    return header, total, first, warnings
+
+
+def _xlsx_row(number: int, header: list[str], cells: list[str]) -> CsvRow:
+    values = {name: (cells[i] if i < len(cells) else "") for i, name in enumerate(header) if name}
+    return CsvRow(number, values, [c for c in cells[len(header):] if c])
+
+
+def _was_repaired(row: CsvRow) -> bool:
+    return _repaired_row(row) != row
+
+
+def _repaired_row(row: CsvRow) -> CsvRow:
+    """Workbook cells can carry mojibake too (pasted from a garbled CSV): repaired."""
+    return CsvRow(row.number, {k: repair_mojibake(v)[0] for k, v in row.values.items()},
+                  [repair_mojibake(c)[0] for c in row.extra])
+
+
+def _xlsx_rows(path: Path, header: list[str], cell_warnings: list[CellWarning]) -> Iterator[CsvRow]:
+    """Second pass: the data rows, each cell as text; a formula without a saved value is kept as
+    written with a warning (``cell_warnings``)."""
+    rows = _sheet_rows(path, _has_formulas(path))
+    next(rows, None)
+    for number, (values, written) in enumerate(rows, start=2):
+        cells, kept = _cells(values, written)
+        if not any(cells):
+            continue
+        for index in kept:
+            column = header[index] if index < len(header) and header[index] else f"column {index + 1}"
+            cell_warnings.append(CellWarning(number, column, cells[index],
+                                             "a formula without a saved value (the file was not recalculated and "
+                                             "saved in Excel): kept as written"))
+        yield _repaired_row(_xlsx_row(number, header, cells))

@@ -61,6 +61,7 @@ class ParsedRow:
     photos: list[str] = field(default_factory=list)
     extra: dict[str, str] = field(default_factory=dict)
     warnings: list[ValueWarning] = field(default_factory=list)
+    digest: str = ""  # the keyed content hash (athar.registry.importing.content_hash), once computed
 
 
 def _fold(text: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,8 @@ def _import_arguments(parser: ArgumentParser) -> None:
 
 def _describe_import(result: dict[str, Any]) -> str:
     lines = [f"{result['imported']} reports imported ({result['new_versions']} new versions), "
-             f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected"]
+             f"{result['unchanged']} unchanged, {len(result['rejected'])} rejected"
+             + (f" (resumed after row {result['resumed_after_row']})" if result.get("resumed_after_row") else "")]
     lines += [f"  warning: {w}" for w in result["warnings"]]
     lines += [f"  row {r['row']}: {r['reason']}" for r in result["rejected"][:100]]
     return "\n".join(lines)
@@ -38,7 +40,14 @@ def _describe_import(result: dict[str, Any]) -> str:
 @subcommand("registry", "import", "Import reports of the missing from CSV or XLSX (the athar template or "
             "the Syrian Detainee Finder format).", arguments=_import_arguments, describe=_describe_import)
 def registry_import(options: dict[str, Any]) -> dict[str, Any]:
-    return import_reports(Path(options["file"]), source=options.get("source") or "")
+    return import_reports(Path(options["file"]), source=options.get("source") or "", progress=_print_progress)
+
+
+def _print_progress(done: int, total: int | None, rate: float) -> None:
+    """One line per committed chunk on standard error (standard output keeps the result)."""
+    of = f"/{total}" if total is not None else ""
+    sys.stderr.write(f"athar registry import: {done}{of} rows ({rate:.0f} rows/s), committed\n")
+    sys.stderr.flush()
 
 
 def _link_arguments(parser: ArgumentParser) -> None:

@@ -59,6 +59,7 @@ urlpatterns = [
     path("caseworker/families/<family:user_id>/take/", caseworker.take_family, name="take_family"),
     path("caseworker/families/<family:user_id>/reset-code/", caseworker.reset_code, name="reset_code"),
     path("caseworker/import/", caseworker.import_reports, name="import"),
+    path("caseworker/import/<import:batch_id>/", caseworker.import_progress, name="import_progress"),
     path("caseworker/identifications/<int:identification_id>/", caseworker.publication, name="publication"),
     path("caseworker/import/template-<str:lang>.<str:fmt>", caseworker.import_template, name="import_template"),
     # reviewers

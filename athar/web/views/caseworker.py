@@ -23,10 +23,16 @@ from athar.accounts.recovery import issue_reset_code
 from athar.audit.chain import actor_for_user, record
 from athar.identification import notices, policy
 from athar.identification import services as ident
+from athar.identification.jobs import enqueue_import
 from athar.registry.importing import import_reports as run_import
-from athar.registry.models import Report
+from athar.registry.importing import queue_upload
+from athar.registry.models import ImportBatch, Report
 from athar.registry.template import template_bytes
 from athar.web.forms import ImportForm, InformedForm
+
+# Files up to this size are imported while the page waits; larger ones by the worker, with a
+# progress page (issue 28).
+IMPORT_IN_REQUEST_MAX_BYTES = 256 * 1024
 
 
 def _require_caseworker(request: HttpRequest) -> User:
@@ -157,6 +163,11 @@ def import_reports(request: HttpRequest) -> HttpResponse:
         suffix = Path(upload.name).suffix.lower()
         if suffix not in (".csv", ".xlsx"):
             form.add_error("file", _("Use a CSV or Excel (.xlsx) file."))
+        elif upload.size > IMPORT_IN_REQUEST_MAX_BYTES:
+            batch = queue_upload(upload.read(), upload.name, form.cleaned_data["source"] or "", request.user,
+                                 actor_for_user(request.user))
+            enqueue_import(batch.pk)
+            return redirect("web:import_progress", batch_id=batch.pk)
         else:
             with tempfile.TemporaryDirectory() as folder:
                 path = Path(folder) / f"upload{suffix}"
@@ -169,6 +180,20 @@ def import_reports(request: HttpRequest) -> HttpResponse:
             if result:
                 Report.objects.filter(batch_id=result["batch"], caseworker=None).update(caseworker=request.user)
     return render(request, "web/caseworker/import.html", {"form": form, "result": result})
+
+
+@login_required
+def import_progress(request: HttpRequest, batch_id: int) -> HttpResponse:
+    """A large file imported by the worker: rows done of the total while it runs (the page
+    refreshes itself, no script), then the counts, the refused rows and the warnings."""
+    batch = ImportBatch.objects.filter(pk=batch_id).first()
+    if batch is None or not policy.may_view_import(request.user, batch):
+        raise Http404
+    running = batch.status in (ImportBatch.Status.QUEUED, ImportBatch.Status.RUNNING)
+    percent = int(100 * batch.rows_done / batch.rows_total) if batch.rows_total else 0
+    result = {**batch.counts, **batch.result} if batch.status == ImportBatch.Status.DONE else None
+    return render(request, "web/caseworker/import_progress.html", {
+        "batch": batch, "running": running, "percent": percent, "result": result, "refresh": 3 if running else 0})
 
 
 TEMPLATE_TYPES = {"csv": "text/csv; charset=utf-8",
