@@ -8,7 +8,15 @@ from typing import Any
 
 from django.conf import settings
 
-from athar.audit.tlog import current_tree, sign_tree, write_checkpoint
+from athar.audit.proofs import COSIGNED_DIR
+from athar.audit.tlog import (
+    checkpoint_dir,
+    current_tree,
+    sign_tree,
+    verify_against_checkpoint,
+    witness_verifiers,
+    write_checkpoint,
+)
 from athar.audit.witness import ConsistencyProof, parse_proof, witness
 from athar.core.command import subcommand
 from athar.core.errors import UserError
@@ -128,3 +136,20 @@ def _witness_key_arguments(parser: ArgumentParser) -> None:
 def log_witness_key(options: dict[str, Any]) -> dict[str, Any]:
     signer = read_private_key(Path(options["key"]), "the witness key")
     return {"name": signer.name, "vkey": signer.verifier.vkey}
+
+
+def _cosigned_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="a checkpoint of this log cosigned by a witness")
+
+
+@subcommand("log", "cosigned", "Keep a checkpoint a witness cosigned (ATHAR_HOME/checkpoints/cosigned/), for exports.",
+            arguments=_cosigned_arguments)
+def log_cosigned(options: dict[str, Any]) -> dict[str, Any]:
+    text = Path(options["file"]).read_text(encoding="utf-8")
+    report = verify_against_checkpoint(text, witness_verifiers())
+    if not report.ok:
+        raise UserError("not kept: " + "; ".join(str(p) for p in report.problems))
+    target = checkpoint_dir() / COSIGNED_DIR / f"cosigned-{report.checkpoint['size']:012d}.txt"
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    target.write_text(text, encoding="utf-8")
+    return {"kept": str(target), **report.as_dict()}

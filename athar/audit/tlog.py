@@ -215,3 +215,16 @@ def _check_witnesses(report: CheckpointReport, note: Note, witnesses: list[Verif
 def _iso(timestamp: int) -> str:
     from datetime import UTC, datetime
     return datetime.fromtimestamp(timestamp, tz=UTC).isoformat()
+
+
+def scheduled_checkpoint() -> dict[str, Any] | None:
+    """The worker's call when idle: a checkpoint every ATHAR_CHECKPOINT_MINUTES if the log grew. A
+    missing or unreadable key is said on standard error and never stops the worker's other jobs."""
+    import sys
+
+    from athar.core.errors import UserError
+    try:
+        return checkpoint_if_grown(int(getattr(settings, "ATHAR_CHECKPOINT_MINUTES", 0)))
+    except (UserError, OSError) as exc:
+        sys.stderr.write(f"athar worker: no checkpoint of the audit log: {exc}\n")
+        return None

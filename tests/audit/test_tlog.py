@@ -100,3 +100,24 @@ def test_a_checkpoint_signed_by_another_key_is_refused():
 def test_an_unreadable_checkpoint_is_a_finding_not_a_crash():
     report = verify_against_checkpoint("hello\n", [])
     assert not report.ok and "cannot be read" in str(report.problems[0])
+
+
+def test_the_worker_writes_a_checkpoint_only_when_the_log_grew_and_the_last_is_old_enough(settings, tmp_path):
+    import os
+
+    from athar.audit.tlog import checkpoint_dir, checkpoint_if_grown, latest_checkpoint
+    settings.ATHAR_HOME = tmp_path
+    assert checkpoint_if_grown(0) is None and not checkpoint_dir().exists()  # 0: never
+    _events(2)
+    first = checkpoint_if_grown(60)
+    assert first is not None and first["size"] == 2 and latest_checkpoint().size == 2
+    _events(1)
+    assert checkpoint_if_grown(60) is None  # too soon
+    latest = checkpoint_dir() / "latest"
+    os.utime(latest, (latest.stat().st_atime - 3700, latest.stat().st_mtime - 3700))
+    second = checkpoint_if_grown(60)
+    assert second is not None and second["size"] == 3
+    os.utime(latest, (latest.stat().st_atime - 3700, latest.stat().st_mtime - 3700))
+    assert checkpoint_if_grown(60) is None  # not grown
+    assert sorted(p.name for p in checkpoint_dir().glob("checkpoint-*")) == [
+        "checkpoint-000000000002.txt", "checkpoint-000000000003.txt"]

@@ -108,12 +108,20 @@ def test_a_partners_witness_cosigns_growth_and_refuses_a_fork(log_home, tmp_path
     verified = last_json(run_athar(log_home, "verify", "--checkpoint", str(tmp_path / "cosigned2.txt"),
                                    "--witness-key", made["vkey"], "--json"))
     assert verified["ok"] and verified["checkpoints"][0]["witnesses"][0]["cosigned"] is True
+    kept = last_json(run_athar(log_home, "log", "cosigned", str(tmp_path / "cosigned2.txt"), "--json"))
+    assert Path(kept["kept"]).exists()
+    if _debian_python_with_cryptography():  # the next export carries the cosigned checkpoint and its proof
+        export = tmp_path / "e2"
+        run_athar(log_home, "export", "evidence", "--case", "1", str(export), ATHAR_LOG_WITNESSES=made["vkey"])
+        check = _export_checked(export)
+        assert check.returncode == 0 and "Witness partner.example.org/witness cosigned" in check.stdout, check.stdout
+
     unsigned = last_json(run_athar(log_home, "verify", "--checkpoint", str(second), "--witness-key", made["vkey"],
                                    "--json"))
     assert unsigned["checkpoints"][0]["witnesses"][0]["cosigned"] is False
 
-    # A forked log (another history of the same origin, same key) shows the witness a smaller tree, then
-    # another root for a size it has cosigned: both refused, and its state is unchanged.
+    # An older checkpoint (a rollback), then a rewritten history with a proof that cannot hold: both
+    # refused, and the witness's state is unchanged.
     state = (partner / "witness" / "state.json").read_text()
     rolled = run_athar(partner, "log", "witness", "--checkpoint", str(first), "--log-key", log_vkey, "--key", str(key),
                        "--json", check=False)
@@ -121,9 +129,12 @@ def test_a_partners_witness_cosigns_growth_and_refuses_a_fork(log_home, tmp_path
     _sql(log_home, "UPDATE audit_auditevent SET hash = ? WHERE seq = 1", "f" * 64)
     forked = tmp_path / "forked.txt"
     run_athar(log_home, "log", "checkpoint", "--out", str(forked))
+    forked_proof = tmp_path / "forked-proof.json"
+    run_athar(log_home, "log", "proof", "--old-size", str(cosigned2["size"]), "--checkpoint", str(forked),
+              "--out", str(forked_proof))
     refused = run_athar(partner, "log", "witness", "--checkpoint", str(forked), "--log-key", log_vkey,
-                        "--key", str(key), "--json", check=False)
-    assert refused.returncode != 0 and "fork" in last_json(refused)["error"]
+                        "--key", str(key), "--proof", str(forked_proof), "--json", check=False)
+    assert refused.returncode != 0 and "not an append-only extension" in last_json(refused)["error"]
     assert (partner / "witness" / "state.json").read_text() == state
 
 
