@@ -51,6 +51,12 @@ def read_private_key(path: Path, what: str = "ATHAR_LOG_KEY_FILE") -> Signer:
 
 def log_signer() -> Signer:
     """The checkpoint signer; created in ATHAR_HOME outside production when none is configured."""
+    inline = str(getattr(settings, "ATHAR_LOG_KEY", "") or "")
+    if inline and not getattr(settings, "ATHAR_LOG_KEY_FILE", ""):
+        try:
+            return parse_signer(inline)
+        except NoteError as exc:
+            raise UserError(f"ATHAR_LOG_KEY is not a signing key: {exc}") from exc
     path = log_key_path()
     if settings.ATHAR_ENV == "production" and not getattr(settings, "ATHAR_LOG_KEY_FILE", ""):
         raise UserError("ATHAR_LOG_KEY_FILE is not set: in production athar signs the audit log's checkpoints "
@@ -70,6 +76,12 @@ def log_verifier() -> Verifier:
 def check_log_key(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """``athar.E116``: production has a readable checkpoint key, outside the data directory's database."""
     configured = str(getattr(settings, "ATHAR_LOG_KEY_FILE", "") or "")
+    if getattr(settings, "ATHAR_LOG_KEY", "") and not configured:
+        try:
+            log_signer()
+        except UserError as exc:
+            return [Error(str(exc), id="athar.E116")]
+        return []
     if settings.ATHAR_ENV != "production" and not configured:
         return []
     if not configured:
