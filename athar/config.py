@@ -122,6 +122,15 @@ SETTINGS: tuple[Setting, ...] = (
             shown="one per core"),
     Setting("ATHAR_BACKUP_KEY", "", "32 random bytes (base64 or hex) encrypting every backup; `athar backup` "
             "refuses to run without it. Keep it apart from the backups (docs/deployment.md).", from_file=True),
+    Setting("ATHAR_LOG_KEY", "", "the Ed25519 key that signs the audit log's checkpoints, best given as a file "
+            "(`ATHAR_LOG_KEY_FILE`, made by `athar log keygen --name ORIGIN --out FILE`); required in production "
+            "(system check `athar.E116`). Keep it off the database and out of backups: a checkpoint proves nothing "
+            "if whoever holds the database can sign one (docs/evidence.md).",
+            shown="`ATHAR_HOME/log-signing-key`, created in development and tests", from_file=True),
+    Setting("ATHAR_LOG_WITNESSES", (), "comma-separated verifier keys (`name+id+key`) of the witnesses whose "
+            "cosignatures `athar verify --checkpoint` reports (`athar log witness-key` prints one)."),
+    Setting("ATHAR_CHECKPOINT_MINUTES", 60, "the worker writes a signed checkpoint of the audit log into "
+            "`ATHAR_HOME/checkpoints/` this often when the log grew; 0: never (exports still write one)."),
     Setting("ATHAR_LOG_LEVEL", "WARNING", "logs go to standard error and never contain personal data."),
     Setting("ATHAR_DUCKDB_MEMORY_LIMIT", "3GB", "memory DuckDB may use when linking reports (`athar registry "
             "link`); it spills to a temporary folder beyond it."),

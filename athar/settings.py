@@ -33,6 +33,12 @@ PRODUCTION = ATHAR_ENV == "production"
 ATHAR_HOME = athar_home()
 MEDIA_ROOT = ATHAR_HOME / "media"  # private: served only through permission-checked views
 INDEX_ROOT = ATHAR_HOME / "indexes"
+# The audit log's checkpoint key lives outside the database (docs/evidence.md); "" outside production:
+# ATHAR_HOME/log-signing-key, created on first use. Production without it fails check athar.E116.
+ATHAR_LOG_KEY_FILE = env_str("ATHAR_LOG_KEY_FILE")
+ATHAR_LOG_KEY = env_str("ATHAR_LOG_KEY")  # the key line itself (containers); the file is preferred
+ATHAR_LOG_WITNESSES = env_list("ATHAR_LOG_WITNESSES")
+ATHAR_CHECKPOINT_MINUTES = env_int("ATHAR_CHECKPOINT_MINUTES")
 
 SECRET_KEY = secret_key(ATHAR_ENV, ATHAR_HOME)
 DEBUG = env_bool("ATHAR_DEBUG")

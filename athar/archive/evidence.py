@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -19,6 +20,7 @@ from athar.archive.models import Case, Facility, PhotoSighting
 from athar.archive.storage import MediaStore
 from athar.audit.chain import chain_head, record
 from athar.audit.models import AuditEvent
+from athar.audit.proofs import ProofRequest, write_proofs
 from athar.core.errors import UserError
 
 
@@ -56,16 +58,34 @@ def export_evidence(sightings: QuerySet[PhotoSighting], out_dir: Path, scope: di
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(store.original_path(sighting.photo.sha256), target)
         files.append(_file_entry(sighting, relpath))
-    (out_dir / "SHA256SUMS").write_text("".join(f"{f['sha256']}  {f['path']}\n" for f in files), encoding="utf-8")
+    sums = "".join(f"{f['sha256']}  {f['path']}\n" for f in files).encode("utf-8")
+    (out_dir / "SHA256SUMS").write_bytes(sums)
     event = record("export.evidence", object_type=scope["type"], object_id=scope["id"],
-                   data={"files": len(files)}, actor=actor)
+                   data={"files": len(files), "sha256sums": hashlib.sha256(sums).hexdigest()}, actor=actor)
+    proofs = write_proofs(out_dir, _proof_request(files, event.seq))
     manifest = {
         "exported_at": timezone.now().isoformat(), "scope": scope, "files": files,
         "audit_chain_head": chain_head(), "export_event": {"seq": event.seq, "hash": event.hash},
-        "how_to_verify": "cd into this folder and run: sha256sum -c SHA256SUMS",
+        "checkpoint": proofs["checkpoint"],
+        "how_to_verify": "cd into this folder and run: python3 -I verify_evidence.py (or, for the files alone: "
+                         "sha256sum -c SHA256SUMS); see docs/evidence.md",
     }
     (out_dir / "manifest.json").write_text(json.dumps(manifest, ensure_ascii=False, indent=2), encoding="utf-8")
-    return {"out_dir": str(out_dir), "files": len(files), "audit_chain_head": manifest["audit_chain_head"]}
+    return {"out_dir": str(out_dir), "files": len(files), "audit_chain_head": manifest["audit_chain_head"],
+            "checkpoint": proofs["checkpoint"], "events_proven": proofs["events_proven"]}
+
+
+def _proof_request(files: list[dict[str, Any]], export_seq: int) -> ProofRequest:
+    """Each copied original bound to the event that recorded its hash at ingest; the file list bound
+    to the export event."""
+    request = ProofRequest()
+    for entry in files:
+        ingest = [e for e in entry["ingest_events"] if e["action"] == "photo.ingested"]
+        if ingest:
+            request.bind(entry["path"], ingest[0]["seq"])
+        request.event_seqs.update(e["seq"] for e in entry["ingest_events"])
+    request.bind("SHA256SUMS", export_seq, "sha256sums")
+    return request
 
 
 def case_scope(case: Case) -> tuple[QuerySet[PhotoSighting], dict[str, Any]]:

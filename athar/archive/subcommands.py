@@ -22,9 +22,11 @@ from athar.archive.ingest import IngestOptions, ingest
 from athar.archive.models import Archive, Photo
 from athar.archive.numbers import read_images
 from athar.archive.verify import verify_store
+from athar.audit.tlog import current_tree, verify_against_checkpoint, witness_verifiers
 from athar.core.command import command, progress_bar, subcommand
 from athar.core.errors import UserError
 from athar.core.scratch import in_scratch_store, run_in_scratch_store
+from athar.core.signed_note import NoteError
 
 
 def _describe_stats(result: dict[str, Any]) -> str:
@@ -183,18 +185,38 @@ def _check_pattern(pattern: str) -> None:
 def _describe_verify(result: dict[str, Any]) -> str:
     head = (f"{result['originals']} originals, {result['derivatives']} derivatives, "
             f"{result['audit_events']} audit events (head {result['audit_head'][:16]}…)")
+    lines = []
+    for checked in result.get("checkpoints", []):
+        attested = checked["checkpoint"]
+        lines.append(f"checkpoint {checked['file']}: {attested.get('size', '?')} events attested, "
+                     + ("extended by the current log" if checked["ok"] else "NOT extended by the current log"))
+        lines += [f"  witness {w['name']}: " + (f"cosigned at {w['at']}" if w["cosigned"] else "no valid cosignature")
+                  for w in checked["witnesses"]]
     if result["ok"]:
-        return f"OK: {head} verified"
-    return "ALTERED: " + head + "\n" + "\n".join(f"  - {p}" for p in result["problems"])
+        return "\n".join([f"OK: {head} verified", *lines])
+    return "\n".join(["ALTERED: " + head, *[f"  - {p}" for p in result["problems"]], *lines])
+
+
+def _verify_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--checkpoint", metavar="FILE", action="append", default=[],
+                        help="a signed checkpoint kept off this machine: prove the audit log is an append-only "
+                             "extension of it (fails on a rollback, a fork or a rewritten event); repeatable")
+    parser.add_argument("--witness-key", metavar="VKEY", action="append", default=[],
+                        help="a witness's verifier key: report whether it cosigned (also ATHAR_LOG_WITNESSES)")
 
 
 @command("verify", "Re-hash every stored original and derivative and re-check the audit chain; non-zero exit "
-         "if anything changed.", describe=_describe_verify)
+         "if anything changed.", describe=_describe_verify, arguments=_verify_arguments)
 def verify_command(options: dict[str, Any]) -> dict[str, Any]:
     with progress_bar("verify", total=Photo.objects.count()) as advance:
         report = verify_store(progress=advance)
     result = report.as_dict()
-    result["_exit_code"] = 0 if report.problems == [] else 3
+    if options.get("checkpoint"):
+        checked = check_checkpoints([Path(p) for p in options["checkpoint"]], options.get("witness_key") or [])
+        result["checkpoints"] = checked
+        result["problems"] += [p for c in checked for p in c["problems"]]
+        result["ok"] = not result["problems"]
+    result["_exit_code"] = 0 if result["problems"] == [] else 3
     return result
 
 
@@ -216,3 +238,17 @@ def _describe_numbers(result: dict[str, Any]) -> str:
             arguments=_numbers_read_arguments, describe=_describe_numbers)
 def numbers_read(options: dict[str, Any]) -> dict[str, Any]:
     return read_images(list(options["images"]))
+
+
+def check_checkpoints(paths: list[Path], witness_keys: list[str]) -> list[dict[str, Any]]:
+    """Each checkpoint file against the current audit log (one tree for all of them)."""
+    try:
+        witnesses = witness_verifiers(witness_keys)
+    except NoteError as exc:
+        raise UserError(f"a witness key cannot be read: {exc}") from exc
+    tree = current_tree()
+    out = []
+    for path in paths:
+        text = path.read_text(encoding="utf-8")
+        out.append({"file": str(path), **verify_against_checkpoint(text, witnesses, tree=tree).as_dict()})
+    return out

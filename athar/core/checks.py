@@ -15,6 +15,7 @@ from django.core.checks import CheckMessage, Error, Tags, Warning, register
 from django.core.exceptions import ImproperlyConfigured
 
 from athar.config import is_weak_secret
+from athar.core import log_key  # noqa: F401 - registers athar.E116 (the checkpoint key)
 from athar.core.backup_crypto import backup_key
 from athar.core.counters import RedisStore
 from athar.core.ratelimit import buckets

@@ -19,6 +19,7 @@ from django.utils import timezone
 from athar.archive.models import PhotoSighting
 from athar.audit.chain import chain_head, record
 from athar.audit.models import AuditEvent
+from athar.audit.proofs import CHECKER, ProofRequest, write_proofs
 from athar.core.errors import UserError
 from athar.identification.faces import face_version
 from athar.identification.facts import case_index, case_record
@@ -38,10 +39,25 @@ def export_identification(ident: Identification, out_dir: Path, actor: str = "sy
     (out_dir / "dossier.json").write_text(body, encoding="utf-8")
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
     (out_dir / "SHA256SUMS").write_text(f"{digest}  dossier.json\n", encoding="utf-8")
-    record("identification.exported", object_type="identification", object_id=ident.pk, actor=actor,
-           data={"dossier_sha256": digest, "audit_head": dossier["audit_chain_head"]["hash"]})
+    event = record("identification.exported", object_type="identification", object_id=ident.pk, actor=actor,
+                   data={"dossier_sha256": digest, "audit_head": dossier["audit_chain_head"]["hash"]})
+    proofs = write_proofs(out_dir, _proof_request(ident, dossier, event.seq))
     return {"identification": ident.pk, "out_dir": str(out_dir), "dossier_sha256": digest,
-            "status": ident.status, "evidence_level": ident.evidence_level, "files": ["dossier.json", "SHA256SUMS"]}
+            "status": ident.status, "evidence_level": ident.evidence_level, "checkpoint": proofs["checkpoint"],
+            "events_proven": proofs["events_proven"],
+            "files": ["dossier.json", "SHA256SUMS", "proofs/log.json", "proofs/checkpoint.txt", CHECKER]}
+
+
+def _proof_request(ident: Identification, dossier: dict[str, Any], export_seq: int) -> ProofRequest:
+    """The dossier bound to its export event; the decisions' events and the case photos' ingest
+    events (which recorded the hashes the dossier lists) proven in the log."""
+    request = ProofRequest()
+    request.bind("dossier.json", export_seq, "dossier_sha256")
+    request.event_seqs.update(e["seq"] for e in dossier["audit_events"])
+    photo_ids = [str(i) for i in PhotoSighting.objects.filter(case=ident.case).values_list("photo_id", flat=True)]
+    request.event_seqs.update(AuditEvent.objects.filter(object_type="photo", object_id__in=photo_ids,
+                                                        action="photo.ingested").values_list("seq", flat=True))
+    return request
 
 
 def build(ident: Identification) -> dict[str, Any]:

@@ -8,6 +8,7 @@ import sys
 import time
 from typing import Any
 
+from athar.audit.tlog import scheduled_checkpoint
 from athar.identification.jobs import claim_next, drain, run_job, sweep, worker_name
 
 
@@ -33,6 +34,7 @@ def run_worker(once: bool = False, poll: float = 5.0, name: str | None = None) -
             job = claim_next(name)
             if job is None:
                 sweep()
+                scheduled_checkpoint()  # signed checkpoints of the audit log (docs/evidence.md)
                 _sleep(poll, stop)
                 continue
             counts["done" if run_job(job) else "failed"] += 1

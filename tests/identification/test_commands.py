@@ -102,6 +102,26 @@ def test_export_dossier(world: Any, setup: dict[str, Any], capsys: Any, tmp_path
     assert chain_head()["seq"] == dossier["audit_chain_head"]["seq"] + 1  # the export itself is audited
     with pytest.raises(SystemExit):
         call_command("export", "identification", str(ident), str(out), "--json")  # not empty
+    _check_offline(out)
+
+
+def _check_offline(out: Path) -> None:
+    """The dossier's verify_evidence.py under Debian's python3 without athar: passes untouched, fails
+    once one byte of the dossier changes (its hash is in the export's audit event)."""
+    import subprocess
+    python = Path("/usr/bin/python3")
+    if not python.exists() or subprocess.run([str(python), "-I", "-c", "import cryptography"]).returncode:
+        pytest.skip("/usr/bin/python3 with python3-cryptography is not installed")
+    proofs = json.loads((out / "proofs" / "log.json").read_text())
+    actions = {e["event"]["action"] for e in proofs["events"]}
+    assert {"identification.claim", "identification.review", "identification.exported"} <= actions
+    check = subprocess.run([str(python), "-I", str(out / "verify_evidence.py")], capture_output=True, text=True)
+    assert check.returncode == 0 and "RESULT: every check holds." in check.stdout, check.stdout
+    body = bytearray((out / "dossier.json").read_bytes())
+    body[10] ^= 0x20
+    (out / "dossier.json").write_bytes(bytes(body))
+    check = subprocess.run([str(python), "-I", str(out / "verify_evidence.py")], capture_output=True, text=True)
+    assert check.returncode == 1 and "dossier.json" in check.stdout and "NOT verify" in check.stdout
 
 
 def test_a_decision_needs_the_acting_accounts_own_password(world: Any, setup: dict[str, Any], capsys: Any) -> None:

@@ -29,8 +29,19 @@ def production_env(home: Path, **extra: str) -> dict[str, str]:
         "ATHAR_BACKUP_KEY": base64.b64encode(secrets.token_bytes(32)).decode(),
         "ATHAR_ORGANISATION_CONTACT": "Syrian families' association\\n+963 11 000 0000",
     })
+    env["ATHAR_LOG_KEY_FILE"] = str(_log_key(home))
     env.update(extra)
     return env
+
+
+def _log_key(home: Path) -> Path:
+    """The checkpoint key, beside (not in) the data directory, as an operator keeps it."""
+    from athar.core.signed_note import Signer
+    path = home.parent / "log-signing.key"
+    if not path.exists():
+        path.write_text(Signer.generate("athar.example.org/log").encode() + "\n", encoding="utf-8")
+        path.chmod(0o600)
+    return path
 
 
 def athar(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
@@ -67,6 +78,16 @@ def test_production_refuses_to_start_with_a_missing_or_default_secret_key(home, 
     proc = athar(production_env(home, ATHAR_SECRET_KEY=key), "check")
     assert proc.returncode != 0
     assert "ATHAR_SECRET_KEY" in proc.stderr
+
+
+def test_production_refuses_to_start_without_the_log_key(home):
+    env = production_env(home)
+    env.pop("ATHAR_LOG_KEY_FILE")
+    proc = athar(env, "check", "--deploy")
+    assert proc.returncode != 0 and "athar.E116" in proc.stdout + proc.stderr
+    (home.parent / "bad.key").write_text("not a key\n")
+    proc = athar(production_env(home, ATHAR_LOG_KEY_FILE=str(home.parent / "bad.key")), "check", "--deploy")
+    assert proc.returncode != 0 and "athar.E116" in proc.stdout + proc.stderr
 
 
 def test_production_refuses_to_start_without_the_data_key(home):

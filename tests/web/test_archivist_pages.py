@@ -79,6 +79,7 @@ def test_evidence_export_from_the_web_is_a_verifiable_audited_zip(client_for, wo
         assert hashlib.sha256(zipped.read(f"{root}/{path}")).hexdigest() == expected == digest
     manifest = json.loads(zipped.read(f"{root}/manifest.json"))
     assert manifest["scope"]["type"] == "facility" and len(manifest["files"]) == 1
+    assert {f"{root}/proofs/log.json", f"{root}/proofs/checkpoint.txt", f"{root}/verify_evidence.py"} <= set(names)
     event = AuditEvent.objects.get(action="export.evidence")
     assert event.actor == f"user:{world.archivist.pk}" and event.object_type == "facility"
     case_zip = client_for(world.admin).post(reverse("web:case_evidence", args=[world.case.pk]))
