@@ -96,9 +96,10 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
     * cut short: the longer is a compound (عبد الرحمن, Abdul Rahman) and the shorter is its first
       word ("عبد", "Abd"), on the cross-script key, or on the Arabic letters without dots with one
       more slip ("عدب");
-    * one slip of the pen: the Arabic letters without dots (three letters or more) one letter
-      dropped, added, changed, or two swapped (محمد / ممد, عبد / عدب) — when at least one of the two
-      is not a name of the variants table (a real other name, حسن / حسين, is not a slip).
+    * one slip of the pen: the Arabic letters without dots, or the cross-script consonant keys (three
+      letters or more), one letter dropped, added, changed, or two swapped (محمد / ممد, عبد / عدب,
+      أحدم / Ahmed, هشا / Hisham) — when at least one of the two is not a name of the variants
+      table (a real other name, حسن / حسين, is not a slip).
     """
     if a is None or b is None:
         return False
@@ -111,7 +112,14 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
             return True
     if a.known and b.known:
         return False
-    return (min(len(a.rasm), len(b.rasm)) >= MIN_SLIP_LETTERS and OSA.distance(a.rasm, b.rasm) <= 1)
+    return _one_slip(a.rasm, b.rasm) or _one_slip(a.block, b.block) or _one_slip(a.skeleton, b.skeleton)
+
+
+def _one_slip(x: str, y: str) -> bool:
+    """One letter dropped, added, changed or two swapped, in words of three letters or more (the
+    shorter may have lost one of three: حسن → "حس")."""
+    return bool(x and y) and max(len(x), len(y)) >= MIN_SLIP_LETTERS and min(len(x), len(y)) >= 2 \
+        and OSA.distance(x, y) <= 1
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:

@@ -92,3 +92,18 @@ def test_no_sibling_merges_on_the_slips_set() -> None:
     clusters = result.cluster_ids(df["report_id"].astype(str))
     assert sibling_merges(df, clusters) == 0
     assert len(set(clusters)) < len(df) * 0.6  # and it links (2–4 reports per person)
+
+
+def _key_of(name: str, column: str = "father_name"):
+    table = prepare_reports(pd.DataFrame([{"unique_id": "x", column: name}]))
+    return facts_of(table)["x"].names[1]
+
+
+@pytest.mark.parametrize(("arabic", "latin"), [("هشا", "Hisham"), ("محدم", "Muhammad")])
+def test_a_slipped_arabic_copy_meets_its_latin_spelling(arabic: str, latin: str) -> None:
+    assert slipped_copy(_key_of(arabic), _key_of(latin))
+
+
+def test_two_real_names_across_scripts_are_no_slip() -> None:
+    assert not slipped_copy(_key_of("حسن"), _key_of("Hussein"))
+    assert not slipped_copy(_key_of("محمود"), _key_of("Muhammad"))
