@@ -97,9 +97,9 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
       word ("عبد", "Abd"), on the cross-script key, or on the Arabic letters without dots with one
       more slip ("عدب");
     * one slip of the pen: the Arabic letters without dots, or the cross-script consonant keys (three
-      letters or more), one letter dropped, added, changed, or two swapped (محمد / ممد, عبد / عدب,
-      أحدم / Ahmed, هشا / Hisham) — when at least one of the two is not a name of the variants
-      table (a real other name, حسن / حسين, is not a slip).
+      consonants or more), one letter dropped or two neighbours swapped (محمد / ممد, عبد / عدب,
+      محدم / Muhammad) — when at least one of the two is not a name of the variants table (a real
+      other name, حسن / حسين, is not a slip).
     """
     if a is None or b is None:
         return False
@@ -112,14 +112,22 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
             return True
     if a.known and b.known:
         return False
-    return _one_slip(a.rasm, b.rasm) or _one_slip(a.block, b.block) or _one_slip(a.skeleton, b.skeleton)
+    return (_dropped_or_swapped(a.rasm, b.rasm, 2)
+            or _dropped_or_swapped(a.block, b.block, MIN_SLIP_LETTERS)
+            or _dropped_or_swapped(a.skeleton, b.skeleton, MIN_SLIP_LETTERS))
 
 
-def _one_slip(x: str, y: str) -> bool:
-    """One letter dropped, added, changed or two swapped, in words of three letters or more (the
-    shorter may have lost one of three: حسن → "حس")."""
-    return bool(x and y) and max(len(x), len(y)) >= MIN_SLIP_LETTERS and min(len(x), len(y)) >= 2 \
-        and OSA.distance(x, y) <= 1
+def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
+    """One letter dropped (محمد → ممد; of three Arabic letters, حسن → "حس") or two neighbours swapped
+    (عبد → عدب). A letter *changed* is not a slip here: it is how two names differ (عثمان / تمام,
+    tmn / tmm), and a misread dot is already one name (the letters without dots agree)."""
+    if not x or not y or x == y or max(len(x), len(y)) < MIN_SLIP_LETTERS or min(len(x), len(y)) < shortest:
+        return False
+    if len(x) == len(y):
+        diff = [i for i in range(len(x)) if x[i] != y[i]]
+        return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
+    short, long_ = sorted((x, y), key=len)
+    return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:

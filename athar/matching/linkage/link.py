@@ -55,7 +55,8 @@ class LinkageResult:
               and, when asked, an ``explanation``
     clusters  unique_id → cluster_id (every input report, singletons included)
     review    the pairs in the unsure band that no reviewer has decided yet, and the pairs a
-              constraint kept apart (status 'split', reason in ``split``)
+              constraint kept apart (status 'split', reason in ``split``): one per two persons
+              (the strongest), none inside one person (review_queue)
     conflicts reviewer decisions that contradict each other
     """
 
@@ -150,7 +151,7 @@ def link_reports(
         pairs["explanation"] = explain_pairs(pairs)
     clusters = pd.DataFrame({"unique_id": list(outcome.cluster_of), "cluster_id": list(outcome.cluster_of.values())})
     clusters = clusters[clusters["unique_id"].isin(set(table["unique_id"]))].reset_index(drop=True)
-    review = pairs[pairs["status"].isin(["review", "split"])].reset_index(drop=True)
+    review = review_queue(pairs, outcome.cluster_of)
     return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model)
 
 
@@ -188,6 +189,23 @@ def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", 
     return LinkageModel(model.algorithm, model.version, model.probability_two_random_records_match, params,
                         f"{model.trained_on}; u measured on the {n} reports linked", model.splink_version,
                         model.trained_rows)
+
+
+def review_queue(pairs: pd.DataFrame, cluster_of: dict[str, str]) -> pd.DataFrame:
+    """The pairs to offer reviewers: one per two persons, the strongest (status 'review' or 'split').
+
+    A reviewer's "same" on any pair of two clusters joins the two, so the other pairs across them
+    ask the same question again; a pair whose reports the run put in one person asks nothing."""
+    review = pairs[pairs["status"].isin(["review", "split"])]
+    if review.empty:
+        return review.reset_index(drop=True)
+    left = review["unique_id_l"].map(cluster_of)
+    right = review["unique_id_r"].map(cluster_of)
+    review = review[left != right]
+    key = [tuple(sorted(k)) for k in zip(left[left != right], right[left != right])]
+    review = review.assign(_persons=key).sort_values(
+        ["match_probability", "unique_id_l", "unique_id_r"], ascending=[False, True, True], kind="stable")
+    return review.drop_duplicates("_persons").drop(columns="_persons").reset_index(drop=True)
 
 
 def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
