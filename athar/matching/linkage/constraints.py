@@ -110,11 +110,21 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
         n = len(short.rasm)
         if n >= MIN_SLIP_LETTERS and len(long_.rasm) > n and OSA.distance(short.rasm, long_.rasm[:n]) <= 1:
             return True
+    if _swapped(a.rasm, b.rasm):
+        return True  # no two names of the table are two neighbours swapped: أحمد / أحدم (read as آدم)
     if a.known and b.known:
         return False
     return (_dropped_or_swapped(a.rasm, b.rasm, 2)
             or _dropped_or_swapped(a.block, b.block, MIN_SLIP_LETTERS)
             or _dropped_or_swapped(a.skeleton, b.skeleton, MIN_SLIP_LETTERS))
+
+
+def _swapped(x: str, y: str) -> bool:
+    """The same letters (three or more) but two neighbours swapped."""
+    if len(x) != len(y) or len(x) < MIN_SLIP_LETTERS:
+        return False
+    diff = [i for i in range(len(x)) if x[i] != y[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
 
 
 def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
@@ -124,8 +134,7 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
     if not x or not y or x == y or max(len(x), len(y)) < MIN_SLIP_LETTERS or min(len(x), len(y)) < shortest:
         return False
     if len(x) == len(y):
-        diff = [i for i in range(len(x)) if x[i] != y[i]]
-        return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
+        return _swapped(x, y)
     short, long_ = sorted((x, y), key=len)
     return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
