@@ -140,11 +140,13 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
-    """Both given and the same name (the same id, or the same cross-script key unless both are
-    different names of the variants table)."""
+    """Both given and the very same name (the same id: the variants table's name, else the spelling
+    key). Not the same consonants: a brother's and a sister's names often share them (خيري /
+    خيرية، بهاء / Bahia, جميل / جميلة), and on the phenomena set that made two sibling merges."""
     if a is None or b is None:
         return False
-    return a.text == b.text or (bool(a.block) and a.block == b.block and not (a.known and b.known))
+    # the id drops a feminine ة (خيري and خيرية are both "khiri"): two Arabic spellings must agree
+    return a.text == b.text and (not (a.rasm and b.rasm) or a.rasm == b.rasm)
 
 
 def _foreign_alike(a: NameKey, b: NameKey) -> bool:

@@ -122,3 +122,12 @@ def test_two_letters_swapped_is_a_slip_even_when_the_typo_reads_as_another_name(
     a, b = _facts("أحمد", "أحدم")
     assert a.known and b.known and a.text != b.text
     assert slipped_copy(a, b)
+
+
+@pytest.mark.parametrize(("brother", "sister"), [("خيري", "خيرية"), ("بهاء", "Bahia"), ("جميل", "جميلة")])
+def test_a_brother_and_a_sister_whose_names_share_consonants_keep_their_sexes_apart(brother: str, sister: str) -> None:
+    table = prepare_reports(_table([{"unique_id": "b", "full_name": f"{brother} حسين الطويل", "sex": "M"},
+                                    {"unique_id": "s", "first_name": sister, "father_name": "حسين",
+                                     "family_name": "الطويل", "sex": "F"}]))
+    facts = facts_of(table)
+    assert incompatibility(facts["b"], facts["s"]) is not None
