@@ -140,13 +140,27 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
-    """Both given and the very same name (the same id: the variants table's name, else the spelling
-    key). Not the same consonants: a brother's and a sister's names often share them (خيري /
-    خيرية، بهاء / Bahia, جميل / جميلة), and on the phenomena set that made two sibling merges."""
+    """Both given and the very same name. Not merely the same consonants: a brother's and a sister's
+    names often share them (خيري / خيرية، بهاء / Bahia "bh", جميل / جميلة), and on the phenomena set
+    that made two sibling merges."""
     if a is None or b is None:
         return False
-    # the id drops a feminine ة (خيري and خيرية are both "khiri"): two Arabic spellings must agree
-    return a.text == b.text and (not (a.rasm and b.rasm) or a.rasm == b.rasm)
+    if a.rasm and b.rasm:  # two Arabic spellings: the letters say it (the id drops a feminine ة:
+        return a.text == b.text and a.rasm == b.rasm  # خيري and خيرية are both "khiri")
+    if a.text == b.text:
+        return True
+    # across scripts or Latin spellings (رشيد / Rashid, Aymen / Ayman): the same cross-script key of
+    # three consonants or more, unless both are names of the table (جميل / Jamila: jml, two names)
+    return (len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block and not (a.known and b.known)
+            and not _feminine_of(a.text, b.text) and not _feminine_of(b.text, a.text))
+
+
+FEMININE_ENDINGS = ("a", "ah", "at", "e", "ia", "iya", "iyya", "iyah")
+
+
+def _feminine_of(name: str, other: str) -> bool:
+    """``other`` is ``name`` with a feminine ending (jamil / jamila, khayri / khayriyya)."""
+    return any(other == name + end or other == name.rstrip("i") + end for end in FEMININE_ENDINGS)
 
 
 def _foreign_alike(a: NameKey, b: NameKey) -> bool:

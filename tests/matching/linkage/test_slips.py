@@ -131,3 +131,15 @@ def test_a_brother_and_a_sister_whose_names_share_consonants_keep_their_sexes_ap
                                      "family_name": "الطويل", "sex": "F"}]))
     facts = facts_of(table)
     assert incompatibility(facts["b"], facts["s"]) is not None
+
+
+def test_a_sex_slip_across_scripts_needs_the_same_name_of_three_consonants() -> None:
+    table = prepare_reports(_table([
+        {"unique_id": "a", "full_name": "رشيد أحمد الحلبي", "sex": "M"},
+        {"unique_id": "b", "full_name": "Rachid Ahmad al-Halabi", "sex": "F"},   # sex entered wrongly
+        {"unique_id": "c", "full_name": "Jamila Ahmad al-Halabi", "sex": "F"},   # a sister of جميل
+        {"unique_id": "d", "full_name": "جميل أحمد الحلبي", "sex": "M"},
+    ]))
+    facts = facts_of(table)
+    assert incompatibility(facts["a"], facts["b"]) is None
+    assert incompatibility(facts["c"], facts["d"]) is not None
