@@ -3,7 +3,10 @@
 The file is imported and linked by the product's own code in a **scratch store**: a child
 process ``python -m athar.registry.evaluation`` with ``ATHAR_HOME`` set to a new temporary
 folder and ``DATABASE_URL`` removed, so the user's database is never touched whatever it is.
-The child writes row number → person; the parent scores it against the truth column.
+The child writes row number → person and the pairs offered for review; the parent scores them
+against the truth column: pairwise and B-cubed figures, ``review_pairs`` (pairs in the review queue),
+``review_share`` (review pairs per record) and ``recall_with_review`` (true pairs linked or reachable
+through a review pair of the same person: the recall a careful reviewer can reach).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from typing import Any
 from athar.core.errors import UserError
 from athar.core.scratch import scratch_environment
 from athar.matching.linkage import evaluate_clusters
+from athar.matching.linkage.evaluate import recall_with_review
 from athar.registry.reading import read_table
 
 METRICS = ("pairwise_precision", "pairwise_recall", "pairwise_f1", "bcubed_precision", "bcubed_recall",
@@ -51,6 +55,10 @@ def evaluate_file(path: Path, truth_column: str, engine: str = "duckdb") -> dict
     rows = [r for r in truth if r in persons]
     scores = evaluate_clusters([persons[r] for r in rows], [truth[r] for r in rows])
     result: dict[str, Any] = {k: round(float(scores[k]), 4) for k in METRICS}
+    review = [(int(a), int(b)) for a, b in child["review"]]
+    with_review = recall_with_review({r: persons[r] for r in rows}, {r: truth[r] for r in rows}, review)
+    result.update(review_pairs=len(review), review_share=round(len(review) / max(len(rows), 1), 4),
+                  recall_with_review=round(with_review, 4))
     result.update(records=len(rows), seconds=round(seconds, 2), engine=engine,
                   rejected=child["rejected"], link_seconds=child["link_seconds"])
     return result
@@ -67,7 +75,7 @@ def _child(path: str, truth_column: str, engine: str, out: str) -> None:
     ensure_store()
     from athar.registry.importing import import_reports
     from athar.registry.linkage import link_all
-    from athar.registry.models import ReportLink
+    from athar.registry.models import ReportLink, ReviewPair
 
     imported = import_reports(Path(path), source="eval", ignore_columns={truth_column})
     started = time.perf_counter()
@@ -75,7 +83,9 @@ def _child(path: str, truth_column: str, engine: str, out: str) -> None:
     link_seconds = time.perf_counter() - started
     rows = ReportLink.objects.filter(run__is_current=True).values_list("report__row_number", "person_id")
     persons = {str(row): person for row, person in rows.iterator(chunk_size=20_000)}
-    Path(out).write_text(json.dumps({"persons": persons, "rejected": len(imported["rejected"]),
+    open_pairs = ReviewPair.objects.filter(run__is_current=True, status=ReviewPair.Status.OPEN)
+    review = list(open_pairs.values_list("left_report__row_number", "right_report__row_number"))
+    Path(out).write_text(json.dumps({"persons": persons, "review": review, "rejected": len(imported["rejected"]),
                                      "link_seconds": round(link_seconds, 2)}), encoding="utf-8")
 
 

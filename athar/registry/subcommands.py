@@ -108,7 +108,9 @@ def _describe_eval(result: dict[str, Any]) -> str:
             f"pairwise  P {result['pairwise_precision']:.4f}  R {result['pairwise_recall']:.4f}  "
             f"F1 {result['pairwise_f1']:.4f}\n"
             f"B-cubed   P {result['bcubed_precision']:.4f}  R {result['bcubed_recall']:.4f}  "
-            f"F1 {result['bcubed_f1']:.4f}")
+            f"F1 {result['bcubed_f1']:.4f}\n"
+            f"review    {result['review_pairs']} pairs offered ({result['review_share']:.1%} of the records); "
+            f"recall with review {result['recall_with_review']:.4f}")
 
 
 @subcommand("eval", "linkage", "Score linkage on a file with known persons (in a scratch store).",

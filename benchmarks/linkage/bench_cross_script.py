@@ -12,15 +12,15 @@ from __future__ import annotations
 
 import random
 import sys
-from pathlib import Path
 
 import pandas as pd
 
+from athar.config import shared_data_dir
 from athar.matching.linkage import evaluate_clusters, link_reports, train_model
 from benchmarks.linkage.anchors import exact_normalised, splink_default_raw
 from benchmarks.linkage.bench_synthetic import fmt
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "names"
+DATA = shared_data_dir() / "names"
 
 
 def word_pairs(corpus: str) -> list[tuple[str, str]]:

@@ -31,9 +31,10 @@ from athar.matching.linkage.devset import (
     shared_pool,
     sibling_merges,
 )
+from athar.matching.linkage.slips import generate_slips
 from athar.matching.names import detect_script
 
-SHARED = Path(__file__).resolve().parents[3] / "shared" / "data" / "names"
+SHARED = shared_data_dir() / "names"
 
 
 def _template(df: pd.DataFrame) -> pd.DataFrame:
@@ -68,6 +69,7 @@ SETS = {
     "real_cross": lambda: _template(real_cross_script(400, seed=3, pool=shared_pool("heldout", shared_data_dir()))),
     "real_cross_attested": lambda: _template(real_cross_script(400, seed=3, pool=attested_pool(
         shared_pool("heldout", shared_data_dir()), attested_pairs(shared_data_dir())))),
+    "slips": lambda: _template(generate_slips(1300, seed=28)),
     "ofac": ofac,
     "google_cross": google_cross,
 }

@@ -8,15 +8,14 @@ place); rows sharing ``entity_id`` are one person.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pandas as pd
 
+from athar.config import shared_data_dir
 from athar.matching.linkage import evaluate_clusters, link_reports
 from benchmarks.linkage.anchors import exact_normalised, splink_default_raw
 from benchmarks.linkage.bench_synthetic import fmt
 
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data" / "names" / "derived" / "ofac_syria_name_variants.csv"
+DATA = shared_data_dir() / "names" / "derived" / "ofac_syria_name_variants.csv"
 
 
 def load() -> pd.DataFrame:

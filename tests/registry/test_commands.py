@@ -49,9 +49,11 @@ def test_eval_linkage_contract_uses_a_scratch_store(tmp_path: Path) -> None:
     home = tmp_path / "home"
     result = last_json(run_athar(home, "eval", "linkage", str(data), "--truth-column", "person_id", "--json"))
     for key in ("pairwise_precision", "pairwise_recall", "pairwise_f1", "bcubed_precision", "bcubed_recall",
-                "bcubed_f1", "records", "seconds"):
+                "bcubed_f1", "records", "seconds", "review_pairs", "review_share", "recall_with_review"):
         assert key in result
     assert result["records"] == 400 and result["pairwise_f1"] > 0.85
+    assert result["pairwise_recall"] <= result["recall_with_review"] <= 1.0
+    assert result["review_share"] == round(result["review_pairs"] / 400, 4)
     link = last_json(run_athar(home, "registry", "link", "--json"))
     assert link["reports"] == 0  # nothing went into the user's own store
 

@@ -11,8 +11,13 @@ whole family into one person. A cluster must never hold two reports that are inc
   rare names, whose Arabic spellings vary most) — one consonant apart, or two for long names; and
   two Arabic spellings more than a typo apart, dots aside (a letter added, dropped, changed, or two
   swapped: داود / داوود, محمد / ممحد), are different names even on one skeleton (عادل / دلال);
-* different fathers' names, or different mothers' first names (the same test);
-* different sexes (both stated);
+* different fathers' names, or different mothers' first names (the same test) — unless one is a
+  **slipped copy** of the other (:func:`slipped_copy`: cut to its first word, "عبد" for عبد الرحمن; a
+  letter dropped, "ممد" for محمد; two letters swapped, "عدب" for عبد; issue 28). Siblings share
+  these names, so a corrupted copy of one says little; what tells siblings apart is their *own*
+  given names, which stay strict;
+* different sexes (both stated) — unless the first names are the same name: a brother and a sister
+  never share a given name, so a sex that contradicts the name is a slip of one report;
 * birth years more than ``MAX_YEAR_GAP`` apart (both stated).
 
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
@@ -27,12 +32,13 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from athar.matching.names.phonetic import dotless
 
-CONSTRAINTS_VERSION = "incompatible-reports v2"
+CONSTRAINTS_VERSION = "incompatible-reports v3"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
 MIN_SPELLING_SIMILARITY = 0.8
 NAME_PARTS = {"first": "given names differ", "father": "fathers' names differ", "mother": "mothers' names differ"}
+SHARED_PARTS = ("father", "mother")  # names siblings share: a slipped copy is no contradiction
 
 
 @dataclass(frozen=True)
@@ -81,6 +87,82 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     return not a.known and not b.known and _foreign_alike(a, b)
 
 
+MIN_SLIP_LETTERS = 3
+
+
+def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
+    """Is one name a truncated or mistyped copy of the other (weak evidence, not a contradiction)?
+
+    * cut short: the longer is a compound (عبد الرحمن, Abdul Rahman) and the shorter is its first
+      word ("عبد", "Abd"), on the cross-script key, or on the Arabic letters without dots with one
+      more slip ("عدب");
+    * one slip of the pen: the Arabic letters without dots, or the cross-script consonant keys (three
+      consonants or more), one letter dropped or two neighbours swapped (محمد / ممد, عبد / عدب,
+      محدم / Muhammad) — when at least one of the two is not a name of the variants table (a real
+      other name, حسن / حسين, is not a slip).
+    """
+    if a is None or b is None:
+        return False
+    short, long_ = sorted((a, b), key=lambda k: (len(k.rasm or k.block), k.text))
+    if " " in long_.text:
+        if len(short.block) >= 2 and long_.block.startswith(short.block) and " " not in short.text:
+            return True
+        n = len(short.rasm)
+        if n >= MIN_SLIP_LETTERS and len(long_.rasm) > n and OSA.distance(short.rasm, long_.rasm[:n]) <= 1:
+            return True
+    if _swapped(a.rasm, b.rasm):
+        return True  # no two names of the table are two neighbours swapped: أحمد / أحدم (read as آدم)
+    if a.known and b.known:
+        return False
+    return (_dropped_or_swapped(a.rasm, b.rasm, 2)
+            or _dropped_or_swapped(a.block, b.block, MIN_SLIP_LETTERS)
+            or _dropped_or_swapped(a.skeleton, b.skeleton, MIN_SLIP_LETTERS))
+
+
+def _swapped(x: str, y: str) -> bool:
+    """The same letters (three or more) but two neighbours swapped."""
+    if len(x) != len(y) or len(x) < MIN_SLIP_LETTERS:
+        return False
+    diff = [i for i in range(len(x)) if x[i] != y[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
+
+
+def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
+    """One letter dropped (محمد → ممد; of three Arabic letters, حسن → "حس") or two neighbours swapped
+    (عبد → عدب). A letter *changed* is not a slip here: it is how two names differ (عثمان / تمام,
+    tmn / tmm), and a misread dot is already one name (the letters without dots agree)."""
+    if not x or not y or x == y or max(len(x), len(y)) < MIN_SLIP_LETTERS or min(len(x), len(y)) < shortest:
+        return False
+    if len(x) == len(y):
+        return _swapped(x, y)
+    short, long_ = sorted((x, y), key=len)
+    return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
+    """Both given and the very same name. Not merely the same consonants: a brother's and a sister's
+    names often share them (خيري / خيرية، بهاء / Bahia "bh", جميل / جميلة), and on the phenomena set
+    that made two sibling merges."""
+    if a is None or b is None:
+        return False
+    if a.rasm and b.rasm:  # two Arabic spellings: the letters say it (the id drops a feminine ة:
+        return a.text == b.text and a.rasm == b.rasm  # خيري and خيرية are both "khiri")
+    if a.text == b.text:
+        return True
+    # across scripts or Latin spellings (رشيد / Rashid, Aymen / Ayman): the same cross-script key of
+    # three consonants or more, unless both are names of the table (جميل / Jamila: jml, two names)
+    return (len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block and not (a.known and b.known)
+            and not _feminine_of(a.text, b.text) and not _feminine_of(b.text, a.text))
+
+
+FEMININE_ENDINGS = ("a", "ah", "at", "e", "ia", "iya", "iyya", "iyah")
+
+
+def _feminine_of(name: str, other: str) -> bool:
+    """``other`` is ``name`` with a feminine ending (jamil / jamila, khayri / khayriyya)."""
+    return any(other == name + end or other == name.rstrip("i") + end for end in FEMININE_ENDINGS)
+
+
 def _foreign_alike(a: NameKey, b: NameKey) -> bool:
     """Two names the variants table does not know (foreign or rare names, whose Arabic spelling
     varies most: لوزينيان / Lusignan, ايبير / Hebert): alike when their skeletons are at most
@@ -127,10 +209,10 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
 
 def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
     """Why two reports cannot be one person, or None when nothing says so."""
-    for reason, x, y in zip(NAME_PARTS.values(), a.names, b.names):
-        if not names_agree(x, y):
+    for (part, reason), x, y in zip(NAME_PARTS.items(), a.names, b.names):
+        if not names_agree(x, y) and not (part in SHARED_PARTS and slipped_copy(x, y)):
             return reason
-    if a.sex and b.sex and a.sex != b.sex:
+    if a.sex and b.sex and a.sex != b.sex and not same_given_name(a.names[0], b.names[0]):
         return "sexes differ"
     if a.birth_year and b.birth_year and abs(a.birth_year - b.birth_year) > MAX_YEAR_GAP:
         return f"birth years {a.birth_year} and {b.birth_year} are more than {MAX_YEAR_GAP} years apart"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 
 def _pairs(counter: Counter) -> int:
@@ -38,3 +38,28 @@ def evaluate_clusters(predicted: Sequence | Mapping, truth: Sequence | Mapping) 
 
 def _f1(p: float, r: float) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def recall_with_review(predicted: Mapping, truth: Mapping, review_pairs: Iterable[tuple]) -> float:
+    """Share of the true pairs a (perfect) reviewer can reach: linked, or in two clusters that a
+    review pair of the *same* person joins (the reviewer says "same" to it and the clusters join).
+
+    ``predicted`` and ``truth`` map record → cluster / person; ``review_pairs`` are the pairs of
+    records offered for review. A review pair of two different persons joins nothing (a perfect
+    reviewer says "different"), so this is the recall the queue makes possible, not a guess."""
+    keys = [k for k in truth if k in predicted]
+    parent: dict = {}
+
+    def find(x: object) -> object:
+        while parent.get(x, x) != x:
+            x = parent[x]
+        return x
+
+    for a, b in review_pairs:
+        if a in truth and b in truth and a in predicted and b in predicted and truth[a] == truth[b]:
+            ra, rb = find(predicted[a]), find(predicted[b])
+            if ra != rb:
+                parent[ra] = rb
+    reached = _pairs(Counter((find(predicted[k]), truth[k]) for k in keys))
+    true_pairs = _pairs(Counter(truth[k] for k in keys))
+    return reached / true_pairs if true_pairs else 1.0

@@ -16,7 +16,7 @@ from athar.matching.linkage.clustering import (
     cluster_pairs,
     normalise_decisions,
 )
-from athar.matching.linkage.constraints import Constraints
+from athar.matching.linkage.constraints import Constraints, ReportFacts, same_given_name, slipped_copy
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
 from athar.matching.linkage.model import (
     TF_MIN_ROWS,
@@ -55,7 +55,8 @@ class LinkageResult:
               and, when asked, an ``explanation``
     clusters  unique_id → cluster_id (every input report, singletons included)
     review    the pairs in the unsure band that no reviewer has decided yet, and the pairs a
-              constraint kept apart (status 'split', reason in ``split``)
+              constraint kept apart (status 'split', reason in ``split``): one per two persons
+              (the strongest), none inside one person (review_queue)
     conflicts reviewer decisions that contradict each other
     """
 
@@ -134,19 +135,23 @@ def link_reports(
     model = measure_u(model, table, engine, spark, memory_limit)
     linker = _linker(table, model, engine, spark, retain=True, memory_limit=memory_limit)
     floor = min(review_band[0], threshold)
-    pairs = linker.inference.predict(threshold_match_probability=floor).as_pandas_dataframe()
+    # Pairs a slip (weigh_slips) may lift above the floor are fetched too, then dropped if not lifted.
+    pairs = linker.inference.predict(threshold_match_probability=_below(floor, SLIP_MARGIN_BITS)).as_pandas_dataframe()
+    constraints = Constraints(table)
     pairs = add_levels(_tidy_pairs(pairs), model)
+    pairs = weigh_slips(pairs, constraints.facts)
+    pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
     pairs = apply_guards(pairs, review_band[0])
     decided = normalise_decisions(decisions)
     pairs = _apply_decisions(pairs, decided)
-    outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided, Constraints(table))
+    outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided, constraints)
     pairs = _status(pairs, outcome.cut_edges, threshold, review_band)
     pairs = _mark_splits(pairs, outcome.split_edges)
     if explain if explain is not None else len(pairs) < 200_000:
         pairs["explanation"] = explain_pairs(pairs)
     clusters = pd.DataFrame({"unique_id": list(outcome.cluster_of), "cluster_id": list(outcome.cluster_of.values())})
     clusters = clusters[clusters["unique_id"].isin(set(table["unique_id"]))].reset_index(drop=True)
-    review = pairs[pairs["status"].isin(["review", "split"])].reset_index(drop=True)
+    review = review_queue(pairs, outcome.cluster_of)
     return LinkageResult(pairs, clusters, review, outcome.conflicts, threshold, review_band, model)
 
 
@@ -186,6 +191,23 @@ def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", 
                         model.trained_rows)
 
 
+def review_queue(pairs: pd.DataFrame, cluster_of: dict[str, str]) -> pd.DataFrame:
+    """The pairs to offer reviewers: one per two persons, the strongest (status 'review' or 'split').
+
+    A reviewer's "same" on any pair of two clusters joins the two, so the other pairs across them
+    ask the same question again; a pair whose reports the run put in one person asks nothing."""
+    review = pairs[pairs["status"].isin(["review", "split"])]
+    if review.empty:
+        return review.reset_index(drop=True)
+    left = review["unique_id_l"].map(cluster_of)
+    right = review["unique_id_r"].map(cluster_of)
+    review = review[left != right]
+    key = [tuple(sorted(k)) for k in zip(left[left != right], right[left != right])]
+    review = review.assign(_persons=key).sort_values(
+        ["match_probability", "unique_id_l", "unique_id_r"], ascending=[False, True, True], kind="stable")
+    return review.drop_duplicates("_persons").drop(columns="_persons").reset_index(drop=True)
+
+
 def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     pairs = pairs.copy()
     pairs["unique_id_l"] = pairs["unique_id_l"].astype(str)
@@ -193,6 +215,52 @@ def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     keep = ["unique_id_l", "unique_id_r", "match_probability", "match_weight", "match_key"]
     keep += [c for c in pairs.columns if c.startswith("mw_")]
     return pairs[[c for c in keep if c in pairs.columns]].reset_index(drop=True)
+
+
+# A slip of one report weighs as what it is (issue 28): a father's or mother's name cut short or
+# mistyped on one report ("عبد" for عبد الرحمن, "ممد" for محمد) is a corrupted copy of a shared name,
+# not a different name: its comparison counts as absent (weight 0) instead of "different" (−6 bits,
+# and the father's-name guard). A sex that contradicts the same first name on the other report
+# (a brother and a sister never share a given name) counts as absent too. The level is renamed
+# so that the explanation says why.
+SLIP_LEVEL = "slipped copy (cut short or mistyped): not counted"
+SLIP_PARTS = {"father_name": 1, "mother_name": 2}
+SLIP_MARGIN_BITS = 7.0  # the largest weight a slip neutralises (father's name "different": −6.4)
+
+
+def _below(probability: float, bits: float) -> float:
+    """The probability whose match weight is ``bits`` lower."""
+    weight = math.log2(probability / (1 - probability)) - bits
+    return 1.0 / (1.0 + 2.0 ** -weight)  # comparison → index in ReportFacts.names
+
+
+def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
+    """Neutralise the 'different' level of a slipped copy of a shared name, and of a sex that
+    contradicts the same given name; match weight and probability follow."""
+    if pairs.empty:
+        return pairs
+    delta = np.zeros(len(pairs))
+    for comp, index in [*SLIP_PARTS.items(), ("sex", -1)]:
+        col = f"level_{comp}"
+        if col not in pairs.columns:
+            continue
+        rows = np.flatnonzero((pairs[col] == "different").to_numpy())
+        for i in rows:
+            fa, fb = facts.get(pairs.at[i, "unique_id_l"]), facts.get(pairs.at[i, "unique_id_r"])
+            if fa is None or fb is None:
+                continue
+            slip = (same_given_name(fa.names[0], fb.names[0]) if index < 0
+                    else slipped_copy(fa.names[index], fb.names[index]))
+            if slip:
+                delta[i] -= float(pairs.at[i, f"mw_{comp}"])
+                pairs.at[i, f"mw_{comp}"] = 0.0
+                pairs.at[i, col] = SLIP_LEVEL
+    changed = delta != 0
+    if changed.any():
+        weight = pairs["match_weight"].to_numpy(dtype=float) + delta
+        pairs["match_weight"] = weight
+        pairs.loc[changed, "match_probability"] = 1.0 / (1.0 + np.power(2.0, -weight[changed]))
+    return pairs
 
 
 # Hard rules on top of the model: two reports whose first names (or fathers' names) are

@@ -221,10 +221,10 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         kind = _prefix_kind(word, script)
         if kind and word in _after_marker_only() and not (out and out[-1].marker):
             kind = ""
-        if kind and i + 1 < len(words):
-            nxt_i = i + 1
-            if words[nxt_i] in articles and nxt_i + 1 < len(words):
-                nxt_i += 1
+        nxt_i = i + 1
+        if kind and nxt_i < len(words) and words[nxt_i] in articles and nxt_i + 1 < len(words):
+            nxt_i += 1
+        if kind and nxt_i < len(words) and not _cut_short(kind, words, i, nxt_i):
             joined = " ".join(words[i:nxt_i + 1])
             out.append(_make(joined, script, pending_article, kind))
             pending_article = False
@@ -246,6 +246,22 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         pending_article = False
         i += 1
     return tuple(out)
+
+
+@lru_cache(maxsize=1)
+def _abd_joins() -> frozenset[str]:
+    entry = _particles().get("abd_joins_nisba_like", {})
+    return frozenset(str(w) for side in ("arabic", "latin") for w in entry.get(side, []))
+
+
+def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
+    """عبد before the last word of a name of three words or more, when that word is a nisba
+    (ends in ي / i / y) and not a name of God ending so: a father's name cut to its first word
+    ("محمد عبد الحلبي", issue 28), not a compound (particles.yaml, abd_joins_nisba_like)."""
+    if kind != "abd" or nxt_i != len(words) - 1 or i < 1:
+        return False
+    last = words[nxt_i]
+    return last not in _abd_joins() and len(last) >= 3 and last.endswith(("ي", "ى", "i", "y"))
 
 
 def _hamza_al_words(name: str) -> frozenset[str]:

@@ -88,3 +88,16 @@ def test_generator_is_deterministic_and_writes_template(tmp_path) -> None:  # ty
     path = write_template_csv(tmp_path / "reports.csv", 200, seed=3)
     written = pd.read_csv(path, dtype=str, keep_default_na=False)
     assert len(written) == 200 and list(written.columns) == TEMPLATE_COLUMNS + ["person_id"]
+
+
+def test_recall_with_review_counts_true_pairs_a_reviewer_can_join() -> None:
+    from athar.matching.linkage.evaluate import recall_with_review
+
+    truth = {1: "a", 2: "a", 3: "a", 4: "b", 5: "b"}
+    predicted = {1: "x", 2: "x", 3: "y", 4: "z", 5: "w"}  # a split in 3, b not linked
+    assert recall_with_review(predicted, truth, []) == 1 / 4  # only (1, 2) of 4 true pairs
+    # a review pair of the same person joins the clusters: all of a's pairs are reached
+    assert recall_with_review(predicted, truth, [(2, 3)]) == 3 / 4
+    # a review pair of two different persons joins nothing (the reviewer says "different")
+    assert recall_with_review(predicted, truth, [(3, 4)]) == 1 / 4
+    assert recall_with_review(predicted, truth, [(2, 3), (4, 5)]) == 1.0
