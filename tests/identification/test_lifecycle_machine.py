@@ -33,9 +33,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
 from athar.identification import claims as rules
-from athar.identification import conflicts, services
+from athar.identification import challenges, conflicts, services
 from athar.identification.models import (
     Candidate,
+    Challenge,
     Claim,
     Conflict,
     FamilyInformed,
@@ -51,9 +52,9 @@ from athar.registry.privacy import erase_report
 
 DECIDED = ("verified", "published")
 FAMILIES = 3
-MAX_EXAMPLES = int(os.environ.get("ATHAR_LIFECYCLE_EXAMPLES", "25"))
+MAX_EXAMPLES = int(os.environ.get("ATHAR_LIFECYCLE_EXAMPLES", "12"))
 SHRINK = bool(os.environ.get("ATHAR_LIFECYCLE_SHRINK"))
-STEPS = int(os.environ.get("ATHAR_LIFECYCLE_STEPS", "30"))
+STEPS = int(os.environ.get("ATHAR_LIFECYCLE_STEPS", "25"))
 
 
 def _ranking(report: Any, cases: list[Any], likely: bool) -> None:
@@ -83,7 +84,6 @@ class Lifecycle(RuleBasedStateMachine):
             _ranking(report, self.cases, likely=i < FAMILIES)  # the last one: the stranger, no likely match
             self.reports.append(report)
         self.stranger = FAMILIES
-        self.confirmed = False  # the stranger's link confirmed by a reviewed link decision
         self.before: dict[int, str] = {}
         self.explicit: set[int] = set()
         self.informed_seen: set[int] = set()
@@ -103,7 +103,7 @@ class Lifecycle(RuleBasedStateMachine):
         try:
             with TestCase.captureOnCommitCallbacks(execute=True), transaction.atomic():
                 return fn(*args, **kwargs)
-        except ValueError:
+        except (ValueError, LookupError):
             return None
 
     def _report(self, i: int) -> Any:
@@ -209,7 +209,6 @@ class Lifecycle(RuleBasedStateMachine):
         person = person_of(self.reports[i])
         if person is not None:
             ReportLink.objects.filter(report=self.reports[self.stranger]).update(person=person)
-            self.confirmed = False
 
     @rule()
     def confirm_link(self) -> None:
@@ -220,7 +219,29 @@ class Lifecycle(RuleBasedStateMachine):
                   if person_of(r) == person and not self._report(i).erased_at]
         if others and not stranger.erased_at:
             self._step(decisions.decide, stranger, others[0], "same", self.reviewers[2], "same detainee card")
-            self.confirmed = True
+
+    @rule(i=st.integers(0, FAMILIES - 1), n=st.integers(0, 9))
+    def request_challenge(self, i: int, n: int) -> None:
+        """The caseworker asks reviewers to look again, for its family's claim (set aside or not)."""
+        rows = list(Claim.objects.filter(report__lineage=self.reports[i].lineage, verdict="is_them").order_by("pk"))
+        if rows:
+            self._step(services.request_challenge_for_claim, rows[n % len(rows)].pk, self.caseworkers[i],
+                       "the family has a photo of the tattoo")
+
+    @rule(n=st.integers(0, 5), uphold=st.booleans(), j=st.integers(0, 2))
+    def decide_challenge(self, n: int, uphold: bool, j: int) -> None:
+        rows = list(Challenge.objects.filter(status="open").order_by("pk"))
+        if rows:
+            row = rows[n % len(rows)]
+            self._step(self._explicit, row.identification_id, challenges.decide, row, self.reviewers[j], uphold,
+                       "the dental chart decides")
+
+    @rule(i=st.integers(0, FAMILIES), n=st.integers(0, 9))
+    def tell(self, i: int, n: int) -> None:
+        """The caseworker tells the family and closes the task."""
+        rows = list(Notice.objects.filter(user=self.caseworkers[i], kind="tell", done_at__isnull=True).order_by("pk"))
+        if rows:
+            self._step(services.mark_told, self.caseworkers[i], rows[n % len(rows)].pk)
 
     @rule(i=st.integers(0, FAMILIES))
     def erase(self, i: int) -> None:
@@ -239,6 +260,17 @@ class Lifecycle(RuleBasedStateMachine):
         return fn(*args, **kwargs)
 
     # ---- invariants ----------------------------------------------------------------------------
+
+    def _confirmed(self, stranger: Any, person: Any) -> bool:
+        """A reviewed "same" decision in force ties the stranger to a family now linked to its person."""
+        from django.db.models import Q
+
+        from athar.registry.models import LinkDecision
+
+        lineages = [r.lineage for r in self.reports[:FAMILIES] if person_of(r) == person]
+        return LinkDecision.objects.filter(verdict="same", reversed_by__isnull=True).filter(
+            Q(left_lineage=stranger.lineage, right_lineage__in=lineages)
+            | Q(right_lineage=stranger.lineage, left_lineage__in=lineages)).exists()
 
     @invariant()
     def one_body_one_person(self) -> None:
@@ -291,9 +323,10 @@ class Lifecycle(RuleBasedStateMachine):
     @invariant()
     def a_name_only_link_neither_blocks_nor_reveals(self) -> None:
         stranger = self._report(self.stranger)
-        if self.confirmed or stranger.erased_at or Claim.objects.filter(report__lineage=stranger.lineage).exists():
-            return
         person = person_of(stranger)
+        if self._confirmed(stranger, person) or stranger.erased_at or Claim.objects.filter(
+                report__lineage=stranger.lineage).exists():
+            return
         cw = self.caseworkers[self.stranger]
         for ident in Identification.objects.filter(person=person):
             reported = {b.get("report") for b in rules.publication_blockers(ident)}
