@@ -20,10 +20,9 @@ import hashlib
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-
-from django.db.models import Q
 
 from athar.accounts.models import Role
 from athar.archive.models import Case

@@ -32,8 +32,8 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
-from athar.identification import claims as rules
 from athar.identification import challenges, conflicts, services
+from athar.identification import claims as rules
 from athar.identification.models import (
     Candidate,
     Challenge,
@@ -52,7 +52,7 @@ from athar.registry.privacy import erase_report
 
 DECIDED = ("verified", "published")
 FAMILIES = 3
-MAX_EXAMPLES = int(os.environ.get("ATHAR_LIFECYCLE_EXAMPLES", "12"))
+MAX_EXAMPLES = int(os.environ.get("ATHAR_LIFECYCLE_EXAMPLES", "10"))
 SHRINK = bool(os.environ.get("ATHAR_LIFECYCLE_SHRINK"))
 STEPS = int(os.environ.get("ATHAR_LIFECYCLE_STEPS", "25"))
 
@@ -67,6 +67,7 @@ def _ranking(report: Any, cases: list[Any], likely: bool) -> None:
 
 class Lifecycle(RuleBasedStateMachine):
     world: Any = None
+    accounts: Any = None
 
     def __init__(self) -> None:
         super().__init__()
@@ -74,9 +75,7 @@ class Lifecycle(RuleBasedStateMachine):
         self._atomic.__enter__()
         w = self.world
         self.cases = [w.cases["palestine"], w.cases["scar"]]
-        self.reviewers = [w.make_user("reviewer") for _ in range(3)]
-        self.caseworkers = [w.make_user("caseworker") for _ in range(FAMILIES + 1)]
-        self.families = [w.make_user("family", caseworker=self.caseworkers[i]) for i in range(FAMILIES + 1)]
+        self.reviewers, self.caseworkers, self.families = self.accounts  # made once: hashing is slow
         self.reports = []
         for i in range(FAMILIES + 1):
             person = MissingPerson.objects.create()
@@ -340,6 +339,10 @@ class Lifecycle(RuleBasedStateMachine):
 @pytest.mark.django_db
 def test_the_lifecycle_holds_whatever_happens(world: Any) -> None:
     Lifecycle.world = world
+    reviewers = [world.make_user("reviewer") for _ in range(3)]
+    caseworkers = [world.make_user("caseworker") for _ in range(FAMILIES + 1)]
+    families = [world.make_user("family", caseworker=caseworkers[i]) for i in range(FAMILIES + 1)]
+    Lifecycle.accounts = (reviewers, caseworkers, families)
     run_state_machine_as_test(Lifecycle, settings=settings(
         max_examples=MAX_EXAMPLES, stateful_step_count=STEPS, deadline=None, derandomize=True,
         # Shrinking a long failing run costs minutes on a busy machine: on demand only.
