@@ -196,3 +196,40 @@ def test_every_status_change_is_a_row_of_the_table(published: dict[str, Any]) ->
     assert lifecycle.allowed("identification", "published", "under_review", "uphold_challenge")
     assert not any(t.source in lifecycle.DECIDED and t.target not in lifecycle.DECIDED
                    and t.action not in lifecycle.DECIDED_BACKWARDS for t in lifecycle.rows("identification"))
+
+
+def _cli(capsys: Any, *args: str) -> dict[str, Any]:
+    import io
+    import json
+    import sys
+    from unittest.mock import patch
+
+    from django.core.management import call_command
+
+    capsys.readouterr()
+    with patch.object(sys, "stdin", io.StringIO("a long test password\n")):
+        call_command(*args, "--json")
+    return dict(json.loads(capsys.readouterr().out.strip().splitlines()[-1]))
+
+
+def test_the_set_aside_familys_second_yes_by_the_command_line(published: dict[str, Any], capsys: Any) -> None:
+    """The hidden check: the set-aside family says yes again from the command line; the decision stands."""
+    t, b = published, published["b"]
+    out = _cli(capsys, "claims", "add", "--person", str(b["person"].pk), "--case", str(t["case"].pk),
+               "--verdict", "is_them", "--by", b["family"].login)
+    assert out["claim"]["set_aside_at"] and "held" in out
+    t["ident"].refresh_from_db()
+    assert t["ident"].status == "published"
+    claim = Claim.objects.filter(person=b["person"]).order_by("pk").first()
+    assert claim is not None
+    asked = _cli(capsys, "claims", "challenge", str(claim.pk), "--by", b["cw"].login, "--reason", "a new photo")
+    assert asked["challenge"]["status"] == "open"
+    listed = _cli(capsys, "conflicts", "challenges")
+    assert [c["id"] for c in listed["challenges"]] == [asked["challenge"]["id"]]
+    decided = _cli(capsys, "conflicts", "decide-challenge", str(asked["challenge"]["id"]), "--dismiss",
+                   "--by", t["reviewers"][0].login, "--reason", "the photo shows another tattoo")
+    assert decided["challenge"]["status"] == "dismissed" and decided["identification"]["status"] == "published"
+    tasks = _cli(capsys, "claims", "tasks", "--by", b["cw"].login)["tasks"]
+    assert tasks and all(task["kind"] == "tell" for task in tasks) and tasks[0]["reason"]
+    done = _cli(capsys, "claims", "told", str(tasks[0]["id"]), "--by", b["cw"].login)
+    assert done["done_at"]
