@@ -71,6 +71,7 @@ class SearchStatus(StrEnum):
     NO_LIKELY_MATCH = "no_likely_match"
     TO_LOOK_AT = "to_look_at"
     UNDER_REVIEW = "under_review"
+    SET_ASIDE = "set_aside"  # the case the family recognised was identified as someone else
     VERIFIED = "verified"
     PUBLISHED = "published"
 
@@ -279,13 +280,39 @@ class ClaimOut(Schema):
     certainty_label: str
     created_at: datetime
     withdrawn: bool
+    set_aside: bool
 
 
 def _claim_out(claim: Claim) -> dict[str, Any]:
     return {"id": sign_id("claim", claim.pk), "case": str(claim.case.public_id), "verdict": claim.verdict,
             "verdict_label": str(claim.get_verdict_display()), "certainty": claim.certainty,
             "certainty_label": str(claim.get_certainty_display()), "created_at": claim.created_at,
-            "withdrawn": claim.withdrawn_at is not None}
+            "withdrawn": claim.withdrawn_at is not None, "set_aside": claim.set_aside_at is not None}
+
+
+class ChallengeIn(Schema):
+    reason: str = Field(..., min_length=1, max_length=2000)
+
+
+class ChallengeOut(Schema):
+    id: int
+    grounds: str
+    status: str
+
+
+@api.post("/claims/{claim_id}/challenge", response={201: ChallengeOut, 400: ErrorOut, **REFUSALS},
+          url_name="claim_challenge")
+def post_challenge(request: HttpRequest, claim_id: str, body: ChallengeIn) -> Any:
+    """A caseworker asks reviewers to look again at the decided identification of a family's claim
+    (set aside, or on the identification), with a reason; the decision stands until they decide."""
+    claim = _visible(policy.claims_visible_to(request.user), "claim", claim_id)
+    try:
+        row = ident.request_challenge_for_claim(claim.pk, request.user, body.reason)
+    except LookupError:
+        raise Http404 from None
+    except ValueError as exc:
+        return Status(400, {"detail": str(exc)})
+    return Status(201, {"id": row.pk, "grounds": row.grounds, "status": row.status})
 
 
 @api.get("/claims", response={200: list[ClaimOut], **REFUSALS}, url_name="claims")

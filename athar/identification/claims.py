@@ -11,6 +11,13 @@ Rules:
   review per reviewer and identification (``review_one_live_per_reviewer``).
 Every decision is attributed, timestamped, reversible with a reason, and written to the audit
 chain (identifiers and a hash of the reason only, never free text).
+
+The states and transitions are the table in ``lifecycle.py``: every status change passes
+``_set_status``, which refuses a move the table does not hold. A decided (verified or published)
+identification is never moved by the system: a claim against it opens a *challenge* while the
+decision stands (``challenges.py``); only a reviewer's explicit, reasoned decision takes it back,
+and the families already told get a "tell the family" task. Who may act is asked of
+``policy.may_*`` here, so the web, the API and the command line cannot differ.
 """
 
 from __future__ import annotations
@@ -24,11 +31,12 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from athar.accounts.models import CLAIM_ROLES, FORENSIC_ROLES, INFORM_ROLES, PUBLISH_ROLES, REVIEW_ROLES, Role
+from athar.accounts.models import Role
 from athar.archive.models import Case
 from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
-from athar.identification import conflicts
+from athar.identification import conflicts, lifecycle, notices, policy
+from athar.identification.concerned import family_reports, informed_lineages, report_consents_to_publication
 from athar.identification.models import (
     ACTIVE_STATUSES,
     Claim,
@@ -42,6 +50,8 @@ from athar.identification.models import (
 from athar.identification.signals import family_informed, identification_status_changed
 from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import MissingPerson, Report
+
+__all__ = ["NotAllowed", "family_reports", "informed_lineages", "make_claim", "publish", "review"]
 
 
 class NotAllowed(UserError):
@@ -59,11 +69,38 @@ def _need_reason(reason: str) -> str:
 
 
 def _may_claim(user: Any, person: MissingPerson, report: Report | None) -> None:
-    if user.role not in CLAIM_ROLES:
-        raise NotAllowed(_("a %(role)s cannot make claims (family members and caseworkers can)") % {"role": user.role})
-    mine = [r for r in reports_of(person) if r.reporter_user_id == user.pk]
-    if user.role == Role.FAMILY and not mine and not (report is not None and report.reporter_user_id == user.pk):
-        raise NotAllowed(_("only a family member who reported this person can claim for them"))
+    if policy.may_claim(user, person, report):
+        return
+    if policy.role_of(user) not in ("family", "caseworker"):
+        raise NotAllowed(_("a %(role)s cannot make claims (family members and caseworkers can)")
+                         % {"role": policy.role_of(user) or _("inactive account")})
+    raise NotAllowed(_("only a family member who reported this person can claim for them"))
+
+
+def _own_report(user: Any, person: MissingPerson, report: Report | None) -> Report | None:
+    """The report a claim speaks for: the one named, else the family's own report of the person,
+    else the one report of the person its caseworker looks after."""
+    if report is not None:
+        return report
+    linked = [r for r in reports_of(person) if not r.erased_at]
+    mine = [r for r in linked if r.reporter_user_id == user.pk]
+    if not mine and getattr(user, "role", "") == Role.CASEWORKER:
+        mine = [r for r in linked if user.pk in caseworker_ids(r)]
+    return mine[0] if len(mine) == 1 else None
+
+
+def _set_aside_earlier(report: Report | None, by: Any, case: Case) -> Claim | None:
+    """This family's earlier claim on the case that a reviewer set aside, while that stands."""
+    rows = Claim.objects.filter(case=case, verdict=Verdict.IS_THEM, set_aside_at__isnull=False)
+    rows = rows.filter(report__lineage=report.lineage) if report is not None else rows.filter(by=by)
+    return rows.order_by("-set_aside_at").first()
+
+
+def _require(ident: Identification, target: str, action: str) -> None:
+    """A user's request for a move the lifecycle does not allow from here: a readable refusal."""
+    if not lifecycle.allowed("identification", ident.status, target, action):
+        raise UserError(_("identification %(ident_id)s is %(status)s: this cannot be done now")
+                        % {"ident_id": ident.pk, "status": ident.status})
 
 
 def make_claim(person: MissingPerson, case: Case, verdict: str, by: Any, *, certainty: str = "probable",
@@ -73,30 +110,46 @@ def make_claim(person: MissingPerson, case: Case, verdict: str, by: Any, *, cert
     ``report``: the report on whose behalf the claim is made (the family's own); a family sees its
     own claims only, never another family's on the same person."""
     _may_claim(by, person, report)
+    report = _own_report(by, person, report)
     if verdict not in Verdict.values:
         raise UserError(_("unknown verdict %(verdict)s (use %(verdicts)s)") % {"verdict": verdict, "verdicts": ', '.join(Verdict.values)})
     if certainty not in Claim.Certainty.values:
         raise UserError(_("unknown certainty %(certainty)s (use %(certainties)s)") % {"certainty": certainty, "certainties": ', '.join(Claim.Certainty.values)})
     with transaction.atomic():
+        earlier = _set_aside_earlier(report, by, case) if verdict == Verdict.IS_THEM else None
         claim = Claim.objects.create(person=person, case=case, verdict=verdict, certainty=certainty,
                                      relation=relation[:60], by=by, on_behalf_of=on_behalf_of[:120], report=report)
         record("identification.claim", object_type="claim", object_id=claim.pk, actor=actor_for_user(by),
                data={"person": person.pk, "case": case.pk, "verdict": verdict, "certainty": certainty,
                      "role": by.role})
-        if verdict == Verdict.IS_THEM:
+        if earlier is not None:
+            _hold(claim, earlier)
+            return claim
+        if verdict == Verdict.IS_THEM and not conflicts.decided_elsewhere(person, case):
             _open_identification(person, case, by)
-        conflicts.detect(person, case)
-        refresh(person, case)
+        conflicts.detect(person, case, claim=claim)
+        refresh(person, case, "claim", by)
     return claim
 
 
-def _open_identification(person: MissingPerson, case: Case, by: Any) -> Identification:
+def _hold(claim: Claim, earlier: Claim) -> None:
+    """A family that repeats itself opens nothing new: its word is kept, set aside on arrival by the
+    decision that set its earlier claim aside (its caseworker may ask for a challenge)."""
+    claim.set_aside_at, claim.set_aside_by = timezone.now(), earlier.set_aside_by
+    claim.set_aside_reason, claim.set_aside_by_conflict = earlier.set_aside_reason, earlier.set_aside_by_conflict
+    claim.save(update_fields=["set_aside_at", "set_aside_by", "set_aside_reason", "set_aside_by_conflict"])
+    record("identification.claim_held", object_type="claim", object_id=claim.pk, actor=actor_for_user(claim.by),
+           data={"earlier": earlier.pk, "case": claim.case_id, "person": claim.person_id,
+                 "conflict": earlier.set_aside_by_conflict_id})
+    notices.tell_set_aside([claim])
+
+
+def _open_identification(person: MissingPerson, case: Case, by: Any, action: str = "claim") -> Identification:
     ident, made = Identification.objects.get_or_create(person=person, case=case)
     if ident.status == Identification.Status.SET_ASIDE:
         return ident  # a reviewer set it aside: a new claim opens a new conflict, not a new review
     if not made and ident.status in (Identification.Status.WITHDRAWN, Identification.Status.REJECTED):
-        ident.status, ident.status_reason = Identification.Status.UNDER_REVIEW, ""
-        ident.save(update_fields=["status", "status_reason", "status_changed_at"])
+        _set_status(ident, Identification.Status.UNDER_REVIEW, by, "", action)
     if made or ident.status == Identification.Status.UNDER_REVIEW:
         record("identification.under_review", object_type="identification", object_id=ident.pk,
                actor=actor_for_user(by), data={"person": person.pk, "case": case.pk})
@@ -108,14 +161,19 @@ def withdraw_claim(claim: Claim, by: Any, reason: str) -> Claim:
     reason = _need_reason(reason)
     if claim.withdrawn_at is not None:
         raise UserError(_("claim %(claim_id)s is already withdrawn") % {"claim_id": claim.pk})
-    if by.pk != claim.by_id and by.role not in (Role.CASEWORKER, Role.REVIEWER, Role.ADMIN):
+    if not policy.may_withdraw_claim(by, claim):
         raise NotAllowed(_("only the claimant, a caseworker or a reviewer can withdraw a claim"))
     with transaction.atomic():
         claim.withdrawn_at, claim.withdrawn_by, claim.withdrawn_reason = timezone.now(), by, reason
         claim.save(update_fields=["withdrawn_at", "withdrawn_by", "withdrawn_reason"])
         record("identification.claim_withdrawn", object_type="claim", object_id=claim.pk, actor=actor_for_user(by),
                data={"person": claim.person_id, "case": claim.case_id, "reason_sha256": _reason_hash(reason)})
-        refresh(claim.person, claim.case)
+        ident = Identification.objects.filter(person=claim.person, case=claim.case).first()
+        if ident is not None and ident.status in lifecycle.DECIDED and not _still_claimed(ident):
+            from athar.identification import challenges  # here: challenges imports this module
+
+            challenges.open_challenge(ident, "claims_withdrawn", claims=[claim])  # the decision stands
+        refresh(claim.person, claim.case, "withdraw_claim", by)
     return claim
 
 
@@ -123,8 +181,8 @@ def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, b
                     reference: str = "") -> ForensicResult:
     """A DNA, dental or other result from outside athar: a match is forensic evidence; an
     exclusion contradicts any claim on the pair (a conflict)."""
-    if by.role not in FORENSIC_ROLES:
-        raise NotAllowed(_("a %(role)s cannot record forensic results") % {"role": by.role})
+    if not policy.may_record_forensic(by):
+        raise NotAllowed(_("a %(role)s cannot record forensic results") % {"role": policy.role_of(by)})
     if kind not in ForensicResult.Kind.values or result not in ForensicResult.Result.values:
         raise UserError(_("kind must be dna, dental, fingerprint or other; result match, exclusion or inconclusive"))
     with transaction.atomic():
@@ -132,22 +190,27 @@ def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, b
                                             reference=reference[:200])
         record("identification.forensic_result", object_type="forensic_result", object_id=row.pk,
                actor=actor_for_user(by), data={"person": person.pk, "case": case.pk, "kind": kind, "result": result})
-        if result == ForensicResult.Result.MATCH:
-            _open_identification(person, case, by)
+        ident = Identification.objects.filter(person=person, case=case, status__in=ACTIVE_STATUSES).first()
+        if ident is not None and result == ForensicResult.Result.EXCLUSION:
+            from athar.identification import challenges  # here: challenges imports this module
+
+            challenges.open_challenge(ident, "evidence", by=by)  # the decision stands until a reviewer decides
+        if result == ForensicResult.Result.MATCH and not conflicts.decided_elsewhere(person, case):
+            _open_identification(person, case, by, "forensic")
         conflicts.detect(person, case)
-        refresh(person, case)
+        refresh(person, case, "forensic", by)
     return row
 
 
 def review(ident: Identification, reviewer: Any, decision: str, reason: str = "") -> Review:
     """A reviewer approves or rejects; the second independent approval publishes when nothing blocks."""
-    if reviewer.role not in REVIEW_ROLES:
-        raise NotAllowed(_("a %(role)s cannot review identifications") % {"role": reviewer.role})
+    if policy.role_of(reviewer) not in ("reviewer", "admin"):
+        raise NotAllowed(_("a %(role)s cannot review identifications") % {"role": policy.role_of(reviewer) or _("inactive account")})
     if decision not in Review.Decision.values:
         raise UserError(_("decision must be approve or reject"))
     if decision == Review.Decision.REJECT:
         reason = _need_reason(reason)
-    if Claim.objects.filter(person=ident.person, case=ident.case, by=reviewer).exists():
+    if not policy.may_review(reviewer, ident):
         raise NotAllowed(_("a reviewer cannot review an identification they claimed (not independent)"))
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
@@ -159,7 +222,7 @@ def review(ident: Identification, reviewer: Any, decision: str, reason: str = ""
         record("identification.review", object_type="identification", object_id=ident.pk,
                actor=actor_for_user(reviewer), data={"review": row.pk, "decision": decision,
                                                      "reason_sha256": _reason_hash(reason)})
-        refresh(ident.person, ident.case)
+        refresh(ident.person, ident.case, "review", reviewer)
     return row
 
 
@@ -177,24 +240,30 @@ def reverse_review(row: Review, by: Any, reason: str) -> Review:
     reason = _need_reason(reason)
     if row.reversed_at is not None:
         raise UserError(_("review %(row_id)s is already reversed") % {"row_id": row.pk})
-    if by.pk != row.reviewer_id and by.role != Role.ADMIN:
+    if not policy.may_reverse_review(by, row):
         raise NotAllowed(_("only the reviewer or an administrator can reverse a review"))
     with transaction.atomic():
         row.reversed_at, row.reversed_by, row.reversed_reason = timezone.now(), by, reason
         row.save(update_fields=["reversed_at", "reversed_by", "reversed_reason"])
         record("identification.review_reversed", object_type="identification", object_id=row.identification_id,
                actor=actor_for_user(by), data={"review": row.pk, "reason_sha256": _reason_hash(reason)})
-        refresh(row.identification.person, row.identification.case)
+        ident = Identification.objects.select_for_update().get(pk=row.identification_id)
+        if ident.status in lifecycle.DECIDED and _review_target(ident) != Identification.Status.VERIFIED:
+            # A reversal: this reviewer's explicit, reasoned decision takes the identification back.
+            _set_status(ident, Identification.Status.UNDER_REVIEW, by, reason, "reverse_review")
+        refresh(ident.person, ident.case, "reverse_review", by)
     return row
 
 
 def withdraw_identification(ident: Identification, by: Any, reason: str) -> Identification:
     """Take back an identification (published or not): a reviewer's decision, with a reason."""
     reason = _need_reason(reason)
-    if by.role not in REVIEW_ROLES:
+    if not policy.may_take_back(by, ident):
         raise NotAllowed(_("only a reviewer can withdraw an identification"))
     with transaction.atomic():
-        _set_status(ident, Identification.Status.WITHDRAWN, by, reason)
+        ident = Identification.objects.select_for_update().get(pk=ident.pk)
+        _require(ident, Identification.Status.WITHDRAWN, "withdraw_identification")
+        _set_status(ident, Identification.Status.WITHDRAWN, by, reason, "withdraw_identification")
         _sync_case(ident.case)
     return ident
 
@@ -207,29 +276,31 @@ def approvals(ident: Identification) -> list[Review]:
     return list(ident.reviews.filter(reversed_at__isnull=True, decision=Review.Decision.APPROVE))
 
 
-def refresh(person: MissingPerson, case: Case) -> None:
-    """Recompute evidence level and status of every identification touching the person or the case."""
+def refresh(person: MissingPerson, case: Case, action: str, by: Any = None) -> None:
+    """Recompute evidence level and status of every identification touching the person or the case,
+    as the consequence of ``action`` by ``by`` (the lifecycle table says which moves it may make).
+    A decided identification is never moved here: only explicit decisions move it."""
     for ident in Identification.objects.filter(Q(person=person) | Q(case=case)):
-        _refresh_one(ident)
+        _refresh_one(ident, action, by)
     _sync_case(case)
 
 
-def _refresh_one(ident: Identification) -> None:
+def _refresh_one(ident: Identification, action: str, by: Any) -> None:
     level = conflicts.evidence_level(ident.person, ident.case)
     if level != ident.evidence_level:
         ident.evidence_level = level
         ident.save(update_fields=["evidence_level", "status_changed_at"])
     if ident.status in (Identification.Status.WITHDRAWN, Identification.Status.SET_ASIDE):
         return  # set aside: only reopening the conflict that set it aside brings it back
+    if ident.status in lifecycle.DECIDED:
+        return  # decided: the decision stands until a reviewer explicitly takes it back
     if not _still_claimed(ident):
-        _set_status(ident, Identification.Status.WITHDRAWN, None, "every positive claim was withdrawn")
+        _set_status(ident, Identification.Status.WITHDRAWN, by, "every positive claim was withdrawn", action)
         return
     target = _review_target(ident)
-    if target == Identification.Status.VERIFIED and ident.status == Identification.Status.PUBLISHED:
-        return  # still two approvals and nothing blocks: publication stands
     if target != ident.status:
         try:
-            _set_status(ident, target, None, "")
+            _set_status(ident, target, by, "", action)
         except IntegrityError:  # another identification of this case or person is active
             ident.refresh_from_db()
 
@@ -239,7 +310,8 @@ def _review_target(ident: Identification) -> str:
     active = ident.reviews.filter(reversed_at__isnull=True)
     if active.filter(decision=Review.Decision.REJECT).exists():
         return Identification.Status.REJECTED
-    if len({r.reviewer_id for r in approvals(ident)}) >= 2 and not blocking_conflicts(ident):
+    if (len({r.reviewer_id for r in approvals(ident)}) >= 2 and not blocking_conflicts(ident)
+            and not conflicts.decided_elsewhere(ident.person, ident.case)):
         return Identification.Status.VERIFIED
     return Identification.Status.UNDER_REVIEW
 
@@ -251,10 +323,13 @@ def _still_claimed(ident: Identification) -> bool:
                                              result=ForensicResult.Result.MATCH).exists())
 
 
-def _set_status(ident: Identification, status: str, by: Any, reason: str) -> None:
-    """Change the status; IntegrityError (nothing changed) when it would make a second active
-    identification of the same case or person."""
+def _set_status(ident: Identification, status: str, by: Any, reason: str, action: str) -> None:
+    """Change the status by ``action`` (a row of the lifecycle table, else ``IllegalTransition``);
+    IntegrityError (nothing changed) when it would make a second active identification of the same
+    case or person. A decided identification that changes (other than being published) gets the
+    families already told a "tell the family" task: "informed" records are never lost."""
     was, was_published = ident.status, ident.published_at
+    lifecycle.check("identification", was, status, action)
     ident.status, ident.status_reason = status, reason
     if status == Identification.Status.PUBLISHED:
         ident.published_at = timezone.now()
@@ -266,16 +341,19 @@ def _set_status(ident: Identification, status: str, by: Any, reason: str) -> Non
     except IntegrityError:
         ident.status, ident.published_at = was, was_published
         raise
-    action = {"published": "identification.published", "withdrawn": "identification.withdrawn",
+    event = {"published": "identification.published", "withdrawn": "identification.withdrawn",
               "verified": "identification.verified", "set_aside": "identification.set_aside"}.get(
         status, "identification.status")
     transaction.on_commit(lambda: identification_status_changed.send(
         sender=Identification, identification=ident, previous=was, status=status))
-    record(action, object_type="identification", object_id=ident.pk,
+    record(event, object_type="identification", object_id=ident.pk,
            actor=actor_for_user(by) if by else "system",
-           data={"from": was, "to": status, "evidence_level": ident.evidence_level, "person": ident.person_id,
-                 "case": ident.case_id, "reviewers": sorted(r.reviewer_id for r in approvals(ident)),
+           data={"from": was, "to": status, "by_action": action, "evidence_level": ident.evidence_level,
+                 "person": ident.person_id, "case": ident.case_id,
+                 "reviewers": sorted(r.reviewer_id for r in approvals(ident)),
                  **({"reason_sha256": _reason_hash(reason)} if reason else {})})
+    if was in lifecycle.DECIDED and (was, status) != ("verified", "published"):
+        notices.tell_informed_families(ident, status)
 
 
 def _sync_case(case: Case) -> None:
@@ -290,37 +368,21 @@ def _sync_case(case: Case) -> None:
 
 
 # ---- the family first: informing, then publication ------------------------------------------------
-
-def _caseworker_of(user: Any, report: Report) -> bool:
-    return user.role == Role.ADMIN or user.pk in caseworker_ids(report)
-
-
-def family_reports(ident: Identification) -> list[Report]:
-    """The reports (one per family) that name the person, each as its family last wrote it: each must be
-    informed and consent. Linkage may still hold an earlier version of a report the family has since
-    changed; the current version is the one whose consent counts (a consent withdrawn in the new
-    version is never outvoted by the old one)."""
-    lineages = {r.lineage for r in reports_of(ident.person)}
-    return list(Report.objects.filter(lineage__in=lineages, is_current=True, erased_at__isnull=True).order_by("id"))
-
-
-def informed_lineages(ident: Identification) -> set[str]:
-    """The reports (by lineage: every version of one report) whose family was told of this
-    identification. Changing a report after being told does not undo having been told."""
-    return set(FamilyInformed.objects.filter(identification=ident).values_list("report__lineage", flat=True))
+# Which families an identification concerns (their own claim or own ranking led to it; a name-only
+# link never) is ``concerned.py``: family_reports and informed_lineages are imported from there.
 
 
 def record_family_informed(ident: Identification, report: Report, by: Any, *, informed_on: dt.date,
                            method: str) -> FamilyInformed:
     """The caseworker told this report's family of the verified identification (in person or by
     phone). Nothing is published before this is recorded for every family."""
-    if by.role not in INFORM_ROLES or not _caseworker_of(by, report):
+    if policy.role_of(by) not in ("caseworker", "admin") or not policy._is_caseworker_of(by, report):
         raise NotAllowed(_("only the family's caseworker (or an administrator) records that the family was informed"))
     if method not in FamilyInformed.Method.values:
         raise UserError(_("method must be in_person or phone"))
     if informed_on > timezone.localdate():
         raise UserError(_("the date the family was informed cannot be in the future"))
-    if report.lineage not in {r.lineage for r in family_reports(ident)}:
+    if not policy.may_record_informed(by, ident, report):
         raise UserError(_("this report does not name the identified person"))
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
@@ -346,6 +408,8 @@ def publication_blockers(ident: Identification) -> list[dict[str, Any]]:
         out.append({"rule": "not_verified", "status": ident.status})
     if blocking_conflicts(ident):
         out.append({"rule": "open_conflict"})
+    if ident.challenges.filter(status="open").exists():
+        out.append({"rule": "open_challenge"})
     informed = informed_lineages(ident)
     reports = family_reports(ident)
     if not reports:
@@ -353,7 +417,7 @@ def publication_blockers(ident: Identification) -> list[dict[str, Any]]:
     for report in reports:
         if report.lineage not in informed:
             out.append({"rule": "family_not_informed", "report": report.pk})
-        if not (report.consent or {}).get("publication"):
+        if not report_consents_to_publication(report):
             out.append({"rule": "no_consent", "report": report.pk})
     return out
 
@@ -363,11 +427,11 @@ def publish(ident: Identification, by: Any) -> Identification:
 
     Re-checks, inside the transaction and with the row locked, that nothing else is active on the
     case or the person (the database constraint holds it as well)."""
-    if by.role not in PUBLISH_ROLES:
-        raise NotAllowed(_("a %(role)s cannot publish identifications") % {"role": by.role})
+    if policy.role_of(by) not in ("caseworker", "reviewer", "admin"):
+        raise NotAllowed(_("a %(role)s cannot publish identifications") % {"role": policy.role_of(by) or _("inactive account")})
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
-        if by.role == Role.CASEWORKER and not any(_caseworker_of(by, r) for r in family_reports(ident)):
+        if not policy.may_publish(by, ident):
             raise NotAllowed(_("only a caseworker of one of the families can publish"))
         blockers = publication_blockers(ident)
         if blockers:
@@ -377,7 +441,7 @@ def publish(ident: Identification, by: Any) -> Identification:
         if others.exists():
             raise NotAllowed(_("another identification of this case or person is active"))
         try:
-            _set_status(ident, Identification.Status.PUBLISHED, by, "")
+            _set_status(ident, Identification.Status.PUBLISHED, by, "", "publish")
         except IntegrityError:
             raise NotAllowed(_("another identification of this case or person is active")) from None
         _sync_case(ident.case)
@@ -387,11 +451,12 @@ def publish(ident: Identification, by: Any) -> Identification:
 def unpublish(ident: Identification, by: Any, reason: str) -> Identification:
     """Take a publication back (it stays verified): a reviewer's or administrator's decision."""
     reason = _need_reason(reason)
-    if by.role not in REVIEW_ROLES:
+    if not policy.may_take_back(by, ident):
         raise NotAllowed(_("only a reviewer can take a publication back"))
-    if ident.status != Identification.Status.PUBLISHED:
-        raise UserError(_("identification %(ident_id)s is not published") % {"ident_id": ident.pk})
     with transaction.atomic():
-        _set_status(ident, Identification.Status.VERIFIED, by, reason)
+        ident = Identification.objects.select_for_update().get(pk=ident.pk)
+        if ident.status != Identification.Status.PUBLISHED:
+            raise UserError(_("identification %(ident_id)s is not published") % {"ident_id": ident.pk})
+        _set_status(ident, Identification.Status.VERIFIED, by, reason, "unpublish")
         _sync_case(ident.case)
     return ident

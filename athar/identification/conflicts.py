@@ -7,7 +7,11 @@ exclusion). A conflict stays open until a reviewer resolves it with a reason (re
 Resolving is a choice, never a note: the reviewer names the claim that stands (or none). Every
 other claim of the conflict is *set aside* with that reason (kept, attributed, reversible by
 reopening the conflict), their identifications become ``set_aside`` and can never be verified or
-published while the resolution stands; the caseworkers concerned are notified by the status change.
+published while the resolution stands; the caseworkers of the families set aside get a "tell the
+family" task with the reviewer's reason.
+
+A conflict never opens against a decided (verified or published) identification: a claim against
+one opens a *challenge* for reviewers while the decision stands (``challenges.py``).
 """
 
 from __future__ import annotations
@@ -16,15 +20,18 @@ import hashlib
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from athar.accounts.models import REVIEW_ROLES, Role
+from athar.accounts.models import Role
 from athar.archive.models import Case
 from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
+from athar.identification import notices, policy
 from athar.identification.facts import case_record
 from athar.identification.models import (
+    ACTIVE_STATUSES,
     Claim,
     Conflict,
     ForensicResult,
@@ -46,8 +53,25 @@ def _positive(**filters: Any) -> Any:
                                 **filters)
 
 
-def detect(person: MissingPerson, case: Case) -> list[Conflict]:
-    """Open (or extend) the conflicts the claims on this person and this case now show."""
+def decided_elsewhere(person: MissingPerson, case: Case) -> Identification | None:
+    """A decided identification of this case with another person, or of this person with another case."""
+    return (Identification.objects.filter(Q(person=person) | Q(case=case), status__in=ACTIVE_STATUSES)
+            .exclude(person=person, case=case).first())
+
+
+def detect(person: MissingPerson, case: Case, claim: Claim | None = None) -> list[Conflict]:
+    """Open (or extend) the conflicts the claims on this person and this case now show. Against a
+    decided identification nothing is reopened: the new positive ``claim`` opens (or joins) a
+    challenge of it, and the decision stands until a reviewer decides."""
+    decided = list(Identification.objects.filter(Q(person=person) | Q(case=case), status__in=ACTIVE_STATUSES))
+    if decided:
+        from athar.identification import challenges  # here: challenges imports this module
+
+        if claim is not None and claim.verdict == Verdict.IS_THEM and claim.active:
+            for ident in decided:
+                if (ident.person_id, ident.case_id) != (person.pk, case.pk):
+                    challenges.open_challenge(ident, "new_claim", claims=[claim])
+        return []
     opened = []
     on_case = list(_positive(case=case))
     if len({c.person_id for c in on_case}) >= 2:
@@ -94,21 +118,10 @@ def _open(kind: str, key: str, claims: list[Claim], *, person: MissingPerson | N
     conflict.claims.add(*claims)
     record("identification.conflict_opened", object_type="conflict", object_id=conflict.pk,
            data={"kind": kind, "key": key, "claims": sorted(ids)})
-    _block(conflict)
     return [conflict]
 
 
-def _block(conflict: Conflict) -> None:
-    """A new or reopened conflict takes published identifications it touches back to review."""
-    from athar.identification.claims import refresh  # here: claims imports this module
-
-    for ident in _touching(conflict).filter(status=Identification.Status.PUBLISHED):
-        refresh(ident.person, ident.case)
-
-
 def _touching(conflict: Conflict) -> Any:
-    from django.db.models import Q
-
     q = Q(pk__in=[])
     if conflict.person_id:
         q |= Q(person_id=conflict.person_id)
@@ -137,12 +150,12 @@ def resolve(conflict: Conflict, by: Any, reason: str, *, keep: Claim | None) -> 
         conflict.resolved_at, conflict.resolved_by, conflict.resolution = timezone.now(), by, reason.strip()
         conflict.kept_claim = keep
         conflict.save(update_fields=["resolved_at", "resolved_by", "resolution", "kept_claim"])
-        _set_aside(losing, conflict, by, reason.strip())
+        set_aside(losing, by, reason.strip(), "resolve_conflict", conflict=conflict)
         record("identification.conflict_resolved", object_type="conflict", object_id=conflict.pk,
                actor=actor_for_user(by), data={"kept_claim": keep.pk if keep else None,
                                                "set_aside": sorted(c.pk for c in losing),
                                                "reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
-        _refresh_touching(conflict)
+        _refresh_touching(conflict, "resolve_conflict", by)
     return conflict
 
 
@@ -156,8 +169,10 @@ def _losing_claims(conflict: Conflict, claims: list[Claim], keep: Claim | None) 
     return []  # against the evidence: the kept claim stands
 
 
-def _set_aside(claims: list[Claim], conflict: Conflict, by: Any, reason: str) -> None:
-    """Set claims aside and with them the identifications they alone carried."""
+def set_aside(claims: list[Claim], by: Any, reason: str, action: str, conflict: Conflict | None = None) -> None:
+    """Set claims aside (a reviewer's decision: ``resolve_conflict`` or ``dismiss_challenge``), and
+    with them the identifications they alone carried; each family's caseworker is given the task of
+    telling the family, with the reviewer's reason."""
     from athar.identification.claims import _set_status  # here: claims imports this module
 
     now = timezone.now()
@@ -169,8 +184,9 @@ def _set_aside(claims: list[Claim], conflict: Conflict, by: Any, reason: str) ->
         if _positive(person_id=person_id, case_id=case_id).exists():
             continue  # another claim on the same pair still stands
         ident = Identification.objects.filter(person_id=person_id, case_id=case_id).first()
-        if ident is not None and ident.status not in (Identification.Status.WITHDRAWN,):
-            _set_status(ident, Identification.Status.SET_ASIDE, by, reason)
+        if ident is not None and ident.status in (Identification.Status.UNDER_REVIEW, Identification.Status.REJECTED):
+            _set_status(ident, Identification.Status.SET_ASIDE, by, reason, action)
+    notices.tell_set_aside(claims)
 
 
 def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
@@ -190,7 +206,12 @@ def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
         record("identification.conflict_reopened", object_type="conflict", object_id=conflict.pk,
                actor=actor_for_user(by), data={"reinstated": reinstated,
                                                "reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
-        _refresh_touching(conflict)
+        from athar.identification.claims import _set_status  # here: claims imports this module
+
+        for ident in _touching(conflict).filter(status__in=ACTIVE_STATUSES):
+            # A reversal: this reviewer's explicit, reasoned decision takes it back to review.
+            _set_status(ident, Identification.Status.UNDER_REVIEW, by, reason.strip(), "reopen_conflict")
+        _refresh_touching(conflict, "reopen_conflict", by)
     return conflict
 
 
@@ -204,22 +225,23 @@ def _reinstate(conflict: Conflict, by: Any) -> list[int]:
         ident = Identification.objects.filter(person_id=person_id, case_id=case_id,
                                               status=Identification.Status.SET_ASIDE).first()
         if ident is not None:
-            _set_status(ident, Identification.Status.UNDER_REVIEW, by, "")
+            _set_status(ident, Identification.Status.UNDER_REVIEW, by, "", "reopen_conflict")
     return sorted(c.pk for c in claims)
 
 
-def _refresh_touching(conflict: Conflict) -> None:
+def _refresh_touching(conflict: Conflict, action: str, by: Any) -> None:
     from athar.identification.claims import refresh  # here: claims imports this module
 
     for ident in _touching(conflict):
-        refresh(ident.person, ident.case)
+        refresh(ident.person, ident.case, action, by)
 
 
 def _check_reviewer(user: Any) -> None:
     from athar.identification.claims import NotAllowed  # here: claims imports this module
 
-    if user.role not in REVIEW_ROLES:
-        raise NotAllowed(_("a %(role)s cannot resolve conflicts (reviewers can)") % {"role": user.role})
+    if not policy.may_decide_conflicts(user):
+        raise NotAllowed(_("a %(role)s cannot resolve conflicts (reviewers can)")
+                         % {"role": policy.role_of(user) or _("inactive account")})
 
 
 def evidence_level(person: MissingPerson, case: Case) -> str:

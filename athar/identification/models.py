@@ -242,6 +242,54 @@ class Conflict(models.Model):
         return self.resolved_at is None
 
 
+class Challenge(models.Model):
+    """A question put to reviewers about a decided (verified or published) identification WHILE
+    THE DECISION STANDS: a new claim against it, every claim on it withdrawn, or a caseworker
+    asking on a family's behalf. Only a reviewer's reasoned decision ends it: *upheld*, the
+    identification goes back to review (a reversal); *dismissed*, the claims that raised it are
+    set aside and their families told."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        UPHELD = "upheld", _("upheld: the identification went back to review")
+        DISMISSED = "dismissed", _("dismissed: the identification stands")
+
+    class Grounds(models.TextChoices):
+        NEW_CLAIM = "new_claim", _("a new claim against the identification")
+        CLAIMS_WITHDRAWN = "claims_withdrawn", _("every claim on the identification was withdrawn")
+        EVIDENCE = "evidence", _("new evidence against the identification")
+        REQUEST = "request", _("a caseworker asked on a family's behalf")
+
+    identification = models.ForeignKey(Identification, on_delete=models.PROTECT, related_name="challenges")
+    grounds = models.CharField(max_length=20, choices=Grounds.choices)
+    claims = models.ManyToManyField(Claim, related_name="challenges", blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    opened_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="+")
+    report = models.ForeignKey("registry.Report", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    reason = models.TextField(blank=True)
+    opened_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="+")
+    decision_reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-opened_at"]
+        constraints = [
+            # Claims arriving while one is open join it: one open challenge per identification.
+            models.UniqueConstraint(fields=["identification"], condition=models.Q(status="open"),
+                                    name="challenge_one_open_per_identification"),
+            models.CheckConstraint(condition=models.Q(status="open", decided_at__isnull=True)
+                                   | (~models.Q(status="open") & models.Q(decided_at__isnull=False)),
+                                   name="challenge_decided_has_date"),
+        ]
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == self.Status.OPEN
+
+
 class Job(models.Model):
     """A unit of background work (``athar worker``), claimed with a conditional UPDATE."""
 
@@ -284,6 +332,7 @@ class Notice(models.Model):
         CANDIDATE = "candidate", _("likely match found")
         DECISION = "decision", _("decision on an identification")
         INFORM = "inform", _("inform the family of a verified identification")
+        TELL = "tell", _("tell the family of a change")
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=16, choices=Kind.choices)
@@ -293,8 +342,12 @@ class Notice(models.Model):
     status = models.CharField(max_length=20, blank=True)  # the identification's new status
     created_at = models.DateTimeField(auto_now_add=True)
     read_at = models.DateTimeField(null=True, blank=True)
-    # A task (kind INFORM) stays open until done: reading it does not close it.
+    # A task (kind INFORM or TELL) stays open until done: reading it does not close it.
     done_at = models.DateTimeField(null=True, blank=True)
+    # TELL after a set-aside: the family's claim, whose reviewer's reason the caseworker reads.
+    claim = models.ForeignKey("Claim", null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    identification = models.ForeignKey("Identification", null=True, blank=True, on_delete=models.SET_NULL,
+                                       related_name="+")
 
     class Meta:
         db_table = "web_notice"  # created when notices lived in the web app; the rows stay put

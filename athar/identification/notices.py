@@ -48,7 +48,11 @@ def on_ranking_stored(sender: Any, ranking: Any, **_: Any) -> None:
 
 
 def on_identification_status_changed(sender: Any, identification: Any, previous: str, status: str, **_: Any) -> None:
-    reports = [r for r in reports_of(identification.person) if not r.erased_at]
+    """Decision notices (and 'inform' tasks once verified) for the caseworkers of the families this
+    identification concerns; a report linked to the person by name alone gets nothing."""
+    from athar.identification.concerned import family_reports
+
+    reports = family_reports(identification)
     stamp = int(timezone.now().timestamp() * 1000)
     rows = [Notice(user_id=user_id, kind=Notice.Kind.DECISION, report=report, case_id=identification.case_id,
                    status=status, key=f"decision:{identification.pk}:{status}:{stamp}")
@@ -76,10 +80,67 @@ def on_family_informed(sender: Any, identification: Any, report: Any, **_: Any) 
                           done_at__isnull=True).update(done_at=timezone.now(), read_at=timezone.now())
 
 
+def _tell(report: Any, key: str, **fields: Any) -> list[Notice]:
+    return [Notice(user_id=user_id, kind=Notice.Kind.TELL, report=report, key=f"{key}:{user_id}", **fields)
+            for user_id in caseworker_ids(report)]
+
+
+def tell_set_aside(claims: Iterable[Any]) -> None:
+    """A family's claim was set aside by a reviewer: its caseworker tells the family, in careful
+    words, with the reviewer's reason at hand (``Notice.claim``). One task per family, case and
+    decision: a family that repeats itself is not a new task."""
+    rows: list[Notice] = []
+    for claim in claims:
+        report = claim.report
+        if report is None or report.erased_at is not None:
+            continue
+        decision = f"conflict{claim.set_aside_by_conflict_id}" if claim.set_aside_by_conflict_id else f"claim{claim.pk}"
+        rows += _tell(report, f"tell:set_aside:{report.lineage[:16]}:{claim.case_id}:{decision}",
+                      case_id=claim.case_id, claim=claim, status="set_aside")
+    Notice.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def tell_informed_families(identification: Any, status: str) -> None:
+    """A decided identification changed: every family already told of it is told again, by its
+    caseworker (the 'informed' records stay: they are the list of whom to tell)."""
+    from athar.identification.models import FamilyInformed
+
+    stamp = int(timezone.now().timestamp() * 1000)
+    rows: list[Notice] = []
+    for row in FamilyInformed.objects.filter(identification=identification).select_related("report"):
+        current = type(row.report).objects.filter(lineage=row.report.lineage, is_current=True,
+                                                  erased_at__isnull=True).first()
+        if current is not None:
+            rows += _tell(current, f"tell:change:{identification.pk}:{current.lineage[:16]}:{status}:{stamp}",
+                          case_id=identification.case_id, identification=identification, status=status)
+    Notice.objects.bulk_create(rows, ignore_conflicts=True)
+
+
+def mark_told(user: Any, notice_id: int) -> Notice:
+    """The caseworker told the family (a TELL task): closed, audited. LookupError for anyone
+    else's task, or one that is not a TELL task."""
+    from athar.audit.chain import actor_for_user, record
+    from athar.identification import policy
+
+    row = Notice.objects.filter(pk=notice_id, kind=Notice.Kind.TELL).first()
+    if row is None or not policy.may_close_task(user, row):
+        raise LookupError(notice_id)
+    if row.done_at is None:
+        now = timezone.now()
+        Notice.objects.filter(pk=row.pk, done_at__isnull=True).update(done_at=now, read_at=now)
+        record("identification.family_told", object_type="notice", object_id=row.pk, actor=actor_for_user(user),
+               data={"report": row.report_id, "case": row.case_id, "claim": row.claim_id,
+                     "identification": row.identification_id, "status": row.status})
+        row.refresh_from_db()
+    return row
+
+
 def open_tasks(user: Any) -> QuerySet[Notice]:
-    """The caseworker's open tasks: families to inform of a verified identification."""
-    return Notice.objects.filter(user=user, kind=Notice.Kind.INFORM, done_at__isnull=True).select_related(
-        "report", "case__facility").order_by("created_at")
+    """The caseworker's open tasks: families to inform of a verified identification, and families
+    to tell of a change (their claim set aside; an identification they were told of changed)."""
+    return Notice.objects.filter(user=user, kind__in=(Notice.Kind.INFORM, Notice.Kind.TELL),
+                                 done_at__isnull=True).select_related(
+        "report", "case__facility", "claim").order_by("created_at")
 
 
 def notices_of(user: Any) -> QuerySet[Notice]:
@@ -94,7 +155,8 @@ def unread_count(user: Any) -> int:
 
 def mark_read(user: Any, notice_id: int | None = None) -> int:
     """Mark one notice (or all) of this user read; another user's notice is never touched."""
-    rows = Notice.objects.filter(user=user, read_at__isnull=True).exclude(kind=Notice.Kind.INFORM)
+    rows = Notice.objects.filter(user=user, read_at__isnull=True).exclude(kind__in=(Notice.Kind.INFORM,
+                                                                                    Notice.Kind.TELL))
     if notice_id is not None:
         rows = rows.filter(pk=notice_id)
     return rows.update(read_at=timezone.now())

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from athar.accounts.models import (
     ADMIN_ROLES,
@@ -160,7 +160,11 @@ def candidates_for_reports(reports: QuerySet[Report], for_family: bool = False) 
     rows = Candidate.objects.filter(ranking__in=current_rankings(reports)).select_related(
         "case__facility", "case__archive", "ranking")
     if for_family:
-        rows = rows.filter(likely_match=True)
+        # A case a reviewer identified as someone else, setting this family's claim aside, is no
+        # longer offered to the family as a match (its caseworker may ask for a challenge).
+        set_aside = Claim.objects.filter(report__lineage=OuterRef("ranking__report__lineage"), case=OuterRef("case"),
+                                         verdict="is_them", set_aside_at__isnull=False)
+        rows = rows.filter(likely_match=True).exclude(Exists(set_aside))
     return rows.order_by("ranking_id", "rank")
 
 
@@ -256,3 +260,113 @@ def may_view_import(user: Any, batch: Any) -> bool:
     if not has_role(user, Role.CASEWORKER, Role.ADMIN):
         return False
     return bool(has_role(user, Role.ADMIN) or (batch.uploaded_by_id is not None and batch.uploaded_by_id == user.pk))
+
+
+# ---- Who may act on the identification lifecycle ---------------------------------------------
+# Used by the domain functions themselves (claims.py, conflicts.py, challenges), so the web, the
+# API and the command line cannot differ. An inactive or signed-out account may do nothing
+# (``role_of`` is '' for it). The transitions they guard are in ``identification/lifecycle.py``.
+
+def _is_caseworker_of(user: Any, report: Any) -> bool:
+    from athar.registry.lookup import caseworker_ids
+
+    return role_of(user) == Role.ADMIN or (role_of(user) == Role.CASEWORKER and user.pk in caseworker_ids(report))
+
+
+def may_claim(user: Any, person: Any, report: Any) -> bool:
+    """A family for its own report of this person; a caseworker for a family it looks after (or any
+    report of the person when filing on paper); never staff."""
+    from athar.registry.lookup import reports_of
+
+    role = role_of(user)
+    if role not in CLAIM_ROLES:
+        return False
+    if role == Role.FAMILY:
+        mine = report is not None and report.reporter_user_id == user.pk
+        return mine or any(r.reporter_user_id == user.pk for r in reports_of(person))
+    return True
+
+
+def may_withdraw_claim(user: Any, claim: Any) -> bool:
+    """The claimant; a caseworker of the claim's report; a reviewer or administrator."""
+    role = role_of(user)
+    if not role:
+        return False
+    if role in REVIEW_ROLES or claim.by_id == user.pk:
+        return True
+    if role == Role.CASEWORKER:
+        return claim.report is None or _is_caseworker_of(user, claim.report)
+    return False
+
+
+def may_review(user: Any, ident: Any) -> bool:
+    """A reviewer who made no claim on this pair (independence)."""
+    return (role_of(user) in REVIEW_ROLES
+            and not Claim.objects.filter(person_id=ident.person_id, case_id=ident.case_id, by=user).exists())
+
+
+def may_reverse_review(user: Any, review: Any) -> bool:
+    """The review's author (still a reviewer) or an administrator."""
+    role = role_of(user)
+    return role == Role.ADMIN or (role in REVIEW_ROLES and review.reviewer_id == user.pk)
+
+
+def may_decide_conflicts(user: Any) -> bool:
+    """Resolve or reopen a conflict; uphold or dismiss a challenge: reviewers, with a reason."""
+    return role_of(user) in REVIEW_ROLES
+
+
+def may_record_forensic(user: Any) -> bool:
+    from athar.accounts.models import FORENSIC_ROLES
+
+    return role_of(user) in FORENSIC_ROLES
+
+
+def may_record_informed(user: Any, ident: Any, report: Any) -> bool:
+    """The caseworker of a family this identification concerns (its own evidence led to it)."""
+    from athar.identification.concerned import concerned_lineages
+
+    return _is_caseworker_of(user, report) and report.lineage in concerned_lineages(ident)
+
+
+def may_publish(user: Any, ident: Any) -> bool:
+    """A reviewer or administrator; a caseworker of one of the concerned families."""
+    from athar.identification.concerned import family_reports
+
+    role = role_of(user)
+    if role in REVIEW_ROLES:
+        return True
+    return role == Role.CASEWORKER and any(_is_caseworker_of(user, r) for r in family_reports(ident))
+
+
+def may_take_back(user: Any, ident: Any) -> bool:
+    """Unpublish or withdraw a decided identification: a reviewer's explicit decision."""
+    return role_of(user) in REVIEW_ROLES
+
+
+def may_request_challenge(user: Any, ident: Any, report: Any) -> bool:
+    """A caseworker (or administrator) for a family this identification concerns, or a family whose
+    claim on the same case was set aside in favour of it: asks reviewers to look again."""
+    from athar.identification.concerned import concerned_lineages
+
+    if not _is_caseworker_of(user, report):
+        return False
+    set_aside_here = Claim.objects.filter(report__lineage=report.lineage, case_id=ident.case_id,
+                                          set_aside_at__isnull=False).exists()
+    return set_aside_here or report.lineage in concerned_lineages(ident)
+
+
+def may_close_task(user: Any, notice: Any) -> bool:
+    """A caseworker closes its own 'tell the family' task."""
+    return bool(role_of(user)) and notice.user_id == user.pk
+
+
+def may_see_identification(user: Any, ident: Any) -> bool:
+    """Reviewers and administrators; a caseworker of a concerned family. Never a name-only link's
+    caseworker, never a family (families read their report's status)."""
+    from athar.identification.concerned import family_reports
+
+    role = role_of(user)
+    if role in REVIEW_ROLES:
+        return True
+    return role == Role.CASEWORKER and any(_is_caseworker_of(user, r) for r in family_reports(ident))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from athar.identification import claims as claim_rules
-from athar.identification.models import Claim, Conflict, Identification, Review
+from athar.identification.models import Challenge, Claim, Conflict, Identification, Review
 
 
 def claim_dict(c: Claim) -> dict[str, Any]:
@@ -30,6 +30,7 @@ def ident_dict(i: Identification) -> dict[str, Any]:
             "blocking_conflicts": [c.pk for c in claim_rules.blocking_conflicts(i)],
             "families_informed": sorted(i.informed.values_list("report_id", flat=True)),
             "publication_blockers": claim_rules.publication_blockers(i) if i.status == "verified" else [],
+            "open_challenges": sorted(i.challenges.filter(status="open").values_list("id", flat=True)),
             "reviews": [review_dict(r) for r in i.reviews.order_by("id")]}
 
 
@@ -40,3 +41,13 @@ def conflict_dict(c: Conflict) -> dict[str, Any]:
             "resolved_by": f"user:{c.resolved_by_id}" if c.resolved_by_id else None, "resolution": c.resolution,
             "kept_claim": c.kept_claim_id,
             "set_aside_claims": sorted(c.set_aside_claims.values_list("id", flat=True))}
+
+
+def challenge_dict(c: Challenge) -> dict[str, Any]:
+    """A challenge as data: who opened it and on what grounds, who decided and how (the reasons are
+    staff text: shown to reviewers and the families' caseworkers, never in the audit chain)."""
+    return {"id": c.pk, "identification": c.identification_id, "grounds": c.grounds, "status": c.status,
+            "claims": sorted(c.claims.values_list("id", flat=True)), "report": c.report_id,
+            "opened_by": f"user:{c.opened_by_id}" if c.opened_by_id else "system", "opened_at": c.opened_at,
+            "reason": c.reason, "decided_by": f"user:{c.decided_by_id}" if c.decided_by_id else None,
+            "decided_at": c.decided_at, "decision_reason": c.decision_reason}

@@ -18,6 +18,7 @@ from athar.audit.chain import actor_for_user
 from athar.core.labels import facility_label, partial_date, place_name
 from athar.identification import claims, comparison, conflicts, notices, policy
 from athar.identification.comparison import reason_parts
+from athar.identification.concerned import concerned_lineages
 from athar.identification.models import (
     Candidate,
     Claim,
@@ -40,7 +41,7 @@ def public_identifications() -> list[dict[str, Any]]:
     for ident in Identification.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
         informed = claims.informed_lineages(ident)
         consenting = [r for r in claims.family_reports(ident)
-                      if r.lineage in informed and (r.consent or {}).get("publication")]
+                      if r.lineage in informed and claims.report_consents_to_publication(r)]
         if not consenting:
             continue  # only what a family that was told, and agreed, gave is ever shown
         report = consenting[0]
@@ -64,6 +65,9 @@ SEARCH_STATUS_TEXT = {
     "to_look_at": gettext_lazy("Compared with the archives. There is something to look at, when you are ready."),
     "under_review": gettext_lazy("A possible match is under review by two reviewers. Nothing is certain until "
                                  "they have finished; your caseworker will be in touch."),
+    "set_aside": gettext_lazy("After review, the case you recognised was identified as someone else. It is no "
+                              "longer shown to you as a possible match. Your caseworker will explain, and can ask "
+                              "the reviewers to look again if you wish."),
     "verified": gettext_lazy("An identification has been verified. Your caseworker will contact you."),
     "published": gettext_lazy("An identification was verified and, with your consent, published."),
 }
@@ -76,6 +80,7 @@ STAFF_STATUS_TEXT = {
     "no_likely_match": gettext_lazy("Compared: no likely match"),
     "to_look_at": gettext_lazy("Compared: likely matches to look at"),
     "under_review": gettext_lazy("The family named a case: under review"),
+    "set_aside": gettext_lazy("The case the family named was identified as someone else: tell the family"),
     "verified": gettext_lazy("Verified; the family was informed"),
     "published": gettext_lazy("Published"),
 }
@@ -86,14 +91,17 @@ def search_status(report: Any, viewer: Any = None) -> str:
     if viewer is not None and getattr(viewer, "role", "") == "family" and not viewer.caseworker_id:
         return "awaiting_caseworker"
     informed = FamilyInformed.objects.filter(report__lineage=report.lineage).values("identification_id")
-    told = Identification.objects.filter(pk__in=informed, status__in=("verified", "published")).first()
+    told = next((i for i in Identification.objects.filter(pk__in=informed, status__in=("verified", "published"))
+                 if report.lineage in concerned_lineages(i)), None)  # never through a name-only link
     if told is not None:
-        publishes = told.status == "published" and (report.consent or {}).get("publication")
+        publishes = told.status == "published" and claims.report_consents_to_publication(report)
         return "published" if publishes else "verified"
     own_claims = Claim.objects.filter(report__lineage=report.lineage, verdict="is_them", withdrawn_at__isnull=True,
                                       set_aside_at__isnull=True)
     if own_claims.exists():
         return "under_review"
+    if Claim.objects.filter(report__lineage=report.lineage, verdict="is_them", set_aside_at__isnull=False).exists():
+        return "set_aside"
     one = type(report).objects.filter(pk=report.pk)
     if not current_rankings(one).exists():
         return "not_compared"
@@ -289,6 +297,8 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
     ident = Identification.objects.filter(pk=identification_id).select_related("case__facility").first()
     if ident is None:
         return None
+    if not policy.may_see_identification(user, ident):
+        return None  # never to a name-only link's caseworker
     mine_ids = set(policy.reports_visible_to(user).values_list("pk", flat=True))
     reports = claims.family_reports(ident)
     mine = [r for r in reports if r.pk in mine_ids]
@@ -299,7 +309,8 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
     others = [b for b in blockers if b.get("report") and b["report"] not in mine_ids]
     return {"obj": ident, "case": ident.case,
             "mine": [{"report": r, "informed": r.lineage in informed,
-                      "consents": bool((r.consent or {}).get("publication"))} for r in mine],
+                      "consents": claims.report_consents_to_publication(r)} for r in mine],
+            "challenges": list(ident.challenges.order_by("-opened_at")),
             "other_families_waiting": len({b["report"] for b in others}),
             "can_publish": not blockers, "blockers": sorted({b["rule"] for b in blockers})}
 
@@ -321,7 +332,47 @@ def publish(identification_id: int, user: Any) -> Any:
 
 
 def open_inform_tasks(user: Any) -> list[Any]:
+    """Open 'inform' and 'tell the family' tasks; a set-aside task carries the reviewer's reason."""
     return list(notices.open_tasks(user)[:50])
+
+
+def mark_told(user: Any, notice_id: int) -> Any:
+    """Close one of this caseworker's 'tell the family' tasks (LookupError for anyone else's)."""
+    return notices.mark_told(user, notice_id)
+
+
+# ---- challenges: a decided identification questioned while the decision stands ----------------
+
+def request_challenge_for_claim(claim_id: int, user: Any, reason: str) -> Any:
+    """A caseworker asks reviewers to look again, for the family of a set-aside claim (or one the
+    identification concerns): the decided identification of the claim's case. LookupError when the
+    caseworker may not see the claim or nothing decided holds the case."""
+    from athar.identification import challenges
+
+    claim = policy.claims_visible_to(user).filter(pk=claim_id).select_related("report").first()
+    if claim is None or claim.report is None:
+        raise LookupError(claim_id)
+    ident = Identification.objects.filter(case_id=claim.case_id, status__in=("verified", "published")).first()
+    if ident is None:
+        raise ValueError(gettext_lazy("nothing decided holds this case: there is nothing to challenge"))
+    report = Report.objects.filter(lineage=claim.report.lineage, is_current=True).first() or claim.report
+    return challenges.request_challenge(ident, report, user, reason)
+
+
+def open_challenges() -> list[Any]:
+    from athar.identification import challenges
+
+    return challenges.open_challenges()
+
+
+def decide_challenge(challenge_id: int, user: Any, uphold: bool, reason: str) -> Any:
+    from athar.identification import challenges
+    from athar.identification.models import Challenge
+
+    row = Challenge.objects.filter(pk=challenge_id).first()
+    if row is None:
+        raise LookupError(challenge_id)
+    return challenges.decide(row, user, uphold, reason)
 
 
 # ---- caseworkers: the staff candidate list of one report ----------------------------------------

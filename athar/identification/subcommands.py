@@ -19,11 +19,13 @@ from athar.archive.models import Case
 from athar.audit.chain import record
 from athar.core.command import command, subcommand
 from athar.core.errors import UserError
+from athar.identification import challenges, notices
 from athar.identification import claims as claim_rules
 from athar.identification import conflicts as conflict_rules
 from athar.identification.dossier import export_identification
 from athar.identification.evaluation import evaluate
 from athar.identification.models import (
+    Challenge,
     Claim,
     Conflict,
     Identification,
@@ -37,6 +39,7 @@ from athar.identification.ranking import (
     subject_for_report,
 )
 from athar.identification.records import (
+    challenge_dict,
     claim_dict,
     conflict_dict,
     ident_dict,
@@ -215,7 +218,54 @@ def claims_add(options: dict[str, Any]) -> dict[str, Any]:
         find_person(options["person"]), find_case(options["case"]), options["verdict"], acting_user(options["by"]),
         certainty=options["certainty"], relation=options["relation"], on_behalf_of=options["on_behalf_of"],
         report=report)
-    return {"claim": claim_dict(claim), **_listing(person=claim.person, case=claim.case)}
+    out = {"claim": claim_dict(claim), **_listing(person=claim.person, case=claim.case)}
+    if claim.set_aside_at is not None:  # a set-aside family said yes again: kept, nothing reopened
+        out["held"] = ("recorded and set aside: a reviewer identified this case as someone else and the decision "
+                       "stands; the family's caseworker may ask for a challenge (athar claims challenge)")
+    return out
+
+
+def _challenge_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("claim", help="the family's claim on the case (set aside, or on the identification)")
+    _by(parser)
+    parser.add_argument("--reason", required=True, help="why the reviewers should look again")
+
+
+@subcommand("claims", "challenge", "ask reviewers to look again at a decided identification, for a family "
+            "(its caseworker, with a reason); the decision stands until a reviewer decides",
+            arguments=_challenge_arguments, describe=lambda r: describe_challenges(r))
+def claims_challenge(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    claim = _get(Claim, options["claim"], "claim")
+    if claim.report is None:
+        raise UserError(f"claim {claim.pk} names no family's report: nothing to ask for")
+    ident = Identification.objects.filter(case_id=claim.case_id, status__in=("verified", "published")).first()
+    if ident is None:
+        raise UserError(f"nothing decided holds case {claim.case_id}: there is nothing to challenge")
+    return {"challenge": challenge_dict(challenges.request_challenge(ident, claim.report, by, options["reason"]))}
+
+
+@subcommand("claims", "told", "record that the family was told (closes a 'tell the family' task)",
+            arguments=_one("task", with_reason=False), describe=lambda r: f"task {r['task']} done")
+def claims_told(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    try:
+        row = notices.mark_told(by, int(options["task"]) if str(options["task"]).isdigit() else -1)
+    except LookupError:
+        raise UserError(f"no open 'tell the family' task {options['task']!r} of {options['by']!r}") from None
+    return {"task": row.pk, "done_at": row.done_at}
+
+
+@subcommand("claims", "tasks", "the caseworker's open tasks: families to inform, and to tell of a change",
+            arguments=_by, describe=lambda r: "\n".join(
+                f"task {t['id']} [{t['kind']}] report {t['report']} case {t['case']}: {t['status']}"
+                + (f" (reviewer's reason: {t['reason']})" if t["reason"] else "") for t in r["tasks"]) or "no open tasks")
+def claims_tasks(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    return {"tasks": [{"id": t.pk, "kind": t.kind, "report": t.report_id, "case": t.case_id, "status": t.status,
+                       "identification": t.identification_id,
+                       "reason": t.claim.set_aside_reason if t.claim is not None else ""}
+                      for t in notices.open_tasks(by)]}
 
 
 @subcommand("claims", "withdraw", "withdraw a claim, with a reason", arguments=_one("claim"),
@@ -371,6 +421,40 @@ def conflicts_reopen(options: dict[str, Any]) -> dict[str, Any]:
     conflict = _get(Conflict, options["conflict"], "conflict")
     by = acting_user(options["by"])
     return {"conflict": conflict_dict(conflict_rules.reopen(conflict, by, options["reason"]))}
+
+
+def _decide_challenge_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("challenge")
+    choice = parser.add_mutually_exclusive_group(required=True)
+    choice.add_argument("--uphold", action="store_true", help="a reversal: the identification goes back to review")
+    choice.add_argument("--dismiss", action="store_true", help="the decision stands; the claims are set aside")
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the reviewer acting: its password (and two-factor code) is read from standard input")
+    parser.add_argument("--reason", required=True)
+
+
+@subcommand("conflicts", "challenges", "challenges of decided identifications (open ones; --all for every one)",
+            arguments=_all_arguments, describe=lambda r: describe_challenges(r))
+def conflicts_challenges(options: dict[str, Any]) -> dict[str, Any]:
+    rows = Challenge.objects.all() if options.get("all") else Challenge.objects.filter(status="open")
+    return {"challenges": [challenge_dict(c) for c in rows.order_by("id")]}
+
+
+@subcommand("conflicts", "decide-challenge", "uphold (back to review) or dismiss (the decision stands) a "
+            "challenge, with a reason", arguments=_decide_challenge_arguments,
+            describe=lambda r: describe_challenges(r))
+def conflicts_decide_challenge(options: dict[str, Any]) -> dict[str, Any]:
+    row = _get(Challenge, options["challenge"], "challenge")
+    by = acting_user(options["by"])
+    row = challenges.decide(row, by, bool(options["uphold"]), options["reason"])
+    return {"challenge": challenge_dict(row), "identification": ident_dict(row.identification)}
+
+
+def describe_challenges(result: dict[str, Any]) -> str:
+    rows = result.get("challenges") or ([result["challenge"]] if "challenge" in result else [])
+    return "\n".join(f"challenge {c['id']} of identification {c['identification']} [{c['grounds']}] claims "
+                     f"{c['claims']}: {c['status']}" + (f" ({c['decision_reason']})" if c["decision_reason"] else "")
+                     for c in rows) or "no open challenges"
 
 
 def describe_conflicts(result: dict[str, Any]) -> str:

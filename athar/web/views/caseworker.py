@@ -119,6 +119,35 @@ def read_notices(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
+@require_http_methods(["POST"])
+def task_told(request: HttpRequest, notice_id: int) -> HttpResponse:
+    """Close a 'tell the family' task: the caseworker told the family (audited)."""
+    _require_caseworker(request)
+    try:
+        ident.mark_told(request.user, notice_id)
+    except LookupError:
+        raise Http404 from None
+    messages.success(request, _("Recorded: the family was told."))
+    return redirect("web:caseworker_home")
+
+
+@login_required
+@require_http_methods(["POST"])
+def claim_challenge(request: HttpRequest, claim_id: int) -> HttpResponse:
+    """Ask reviewers to look again at the decided identification of a family's claim (with a
+    reason). The decision stands until a reviewer decides."""
+    _require_caseworker(request)
+    try:
+        ident.request_challenge_for_claim(claim_id, request.user, request.POST.get("reason", ""))
+        messages.success(request, _("The reviewers were asked to look again. The decision stands until they decide."))
+    except LookupError:
+        raise Http404 from None
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    return redirect("web:caseworker_home")
+
+
+@login_required
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest) -> HttpResponse:
     """Make a one-time invitation code for a family (shown once, to read out or write down)."""

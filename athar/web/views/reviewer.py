@@ -41,6 +41,7 @@ def queue(request: HttpRequest) -> HttpResponse:
 def conflicts(request: HttpRequest) -> HttpResponse:
     _require_reviewer(request)
     return render(request, "web/reviewer/conflicts.html", {"conflicts": ident.open_conflicts(),
+                                                           "challenges": ident.open_challenges(),
                                                            "resolved": ident.recently_resolved_conflicts()})
 
 
@@ -128,3 +129,13 @@ def reopen_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
     """Reverse a conflict's resolution with a required reason: it blocks publication again."""
     return _reasoned(request, lambda reason: ident.reopen_conflict(conflict_id, request.user, reason),
                      _("The conflict is open again."), redirect("web:conflicts"))
+
+
+@login_required
+@require_POST
+def decide_challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """Uphold (a reversal) or dismiss (the decision stands) a challenge, with a required reason."""
+    uphold = request.POST.get("decision") == "uphold"
+    return _reasoned(request, lambda reason: ident.decide_challenge(challenge_id, request.user, uphold, reason),
+                     _("The challenge was decided. The families' caseworkers were asked to tell them."),
+                     redirect("web:conflicts"))
