@@ -50,6 +50,27 @@ def decrypt_for(owner_ref: str, ciphertext: bytes) -> str:
     return unseal(key, ciphertext, owner_ref.encode()).decode("utf-8")
 
 
+def seal_bytes_for(owner_ref: str, data: bytes, context: str) -> bytes:
+    """Encrypt bytes (a family's photo) with the owner's data key (created on first use); ``context``
+    (the file's name in its store) is bound in too, so a sealed file moved elsewhere does not open."""
+    key = _data_key(owner_ref, create=True)
+    assert key is not None
+    return seal(key, data, _file_context(owner_ref, context))
+
+
+def open_bytes_for(owner_ref: str, sealed: bytes, context: str) -> bytes:
+    """The bytes ``seal_bytes_for`` sealed; DecryptionError once the owner's key is shredded, or
+    when the file was altered or moved."""
+    key = _data_key(owner_ref, create=False)
+    if key is None:
+        raise DecryptionError(f"no data key for {owner_ref}: it was shredded (erased) or never made")
+    return unseal(key, sealed, _file_context(owner_ref, context))
+
+
+def _file_context(owner_ref: str, context: str) -> bytes:
+    return b"file:" + owner_ref.encode() + b"\x00" + context.encode()
+
+
 def shred(owner_ref: str) -> bool:
     """Delete the owner's data key: its ciphertexts become unreadable. True when a key existed."""
     deleted, _ = DataKey.objects.filter(owner_ref=owner_ref).delete()
