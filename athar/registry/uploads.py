@@ -30,6 +30,7 @@ import re
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 
@@ -50,8 +51,10 @@ def owner_of(lineage: str) -> str:
 class FamilyUploads:
     """Sealed files of one store root, confined to one folder per report lineage."""
 
-    def __init__(self, root: Path | None = None) -> None:
+    def __init__(self, root: Path | None = None, data_keys: Any = None) -> None:
+        """``data_keys``: the DataKey model of a migration's state (default: the current model)."""
         self.root = Path(root if root is not None else settings.UPLOADS_ROOT)
+        self.data_keys = data_keys
 
     # ---- names ------------------------------------------------------------------------------
     @staticmethod
@@ -75,7 +78,7 @@ class FamilyUploads:
     def write(self, lineage: str, relpath: str, data: bytes) -> Path:
         """Seal with the lineage's data key and write atomically (temporary file, then rename)."""
         target = self._owned(lineage, relpath)
-        sealed = keys.seal_bytes_for(owner_of(lineage), data, relpath)
+        sealed = keys.seal_bytes_for(owner_of(lineage), data, relpath, model=self.data_keys)
         target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
         try:
@@ -91,7 +94,7 @@ class FamilyUploads:
         """The plain bytes. FileNotFoundError when missing; ``DecryptionError`` when the report was
         erased (key shredded) or the file altered or moved."""
         sealed = self._owned(lineage, relpath).read_bytes()
-        return keys.open_bytes_for(owner_of(lineage), sealed, relpath)
+        return keys.open_bytes_for(owner_of(lineage), sealed, relpath, model=self.data_keys)
 
     def exists(self, lineage: str, relpath: str) -> bool:
         return self._owned(lineage, relpath).is_file()
