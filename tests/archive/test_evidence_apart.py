@@ -204,3 +204,21 @@ def test_no_module_but_the_known_ones_deletes_files() -> None:
     assert deleting == {k: v for k, v in ALLOWED_DELETIONS.items() if k in deleting}
     assert "registry/photos.py" not in deleting and "registry/privacy.py" not in deleting
     assert not {name for name in dir(MediaStore) if any(word in name for word in ("remove", "delete", "unlink"))}
+
+
+def test_every_store_finding_reads_in_arabic_on_pages() -> None:
+    from django.utils import translation
+
+    from athar.archive import verify
+    from athar.registry import photos
+
+    messages = [verify.ORIGINAL_MISSING, verify.ORIGINAL_ALTERED, verify.DERIVATIVE_MISSING, verify.DERIVATIVE_ALTERED,
+                verify.ORPHAN, photos.UPLOAD_MISSING, photos.UPLOAD_UNREADABLE, photos.UPLOAD_ALTERED,
+                photos.UPLOAD_ORPHAN]
+    with translation.override("ar"):
+        arabic = [str(m) for m in messages]
+    with translation.override("en"):
+        english = [str(m) for m in messages]
+    for source, text in zip(english, arabic, strict=True):
+        assert source.startswith(("evidence store: ", "family uploads store: ")), source
+        assert text != source and text.startswith(("مخزن الأدلة", "مخزن صور العائلات")), source
