@@ -222,3 +222,11 @@ def test_every_store_finding_reads_in_arabic_on_pages() -> None:
     for source, text in zip(english, arabic, strict=True):
         assert source.startswith(("evidence store: ", "family uploads store: ")), source
         assert text != source and text.startswith(("مخزن الأدلة", "مخزن صور العائلات")), source
+
+
+def test_overlapping_stores_are_refused_at_start(settings) -> None:
+    from athar.core.checks import check_stores_apart
+
+    assert check_stores_apart() == []
+    settings.UPLOADS_ROOT = Path(settings.MEDIA_ROOT) / "uploads"
+    assert [m.id for m in check_stores_apart()] == ["athar.E130"]
