@@ -51,8 +51,9 @@ class Setting:
 SETTINGS: tuple[Setting, ...] = (
     Setting("ATHAR_ENV", "development", "`development`, `production` or `test`. Production enables HSTS, secure "
             "cookies, SSL redirect and refuses weak secrets."),
-    Setting("ATHAR_HOME", "athar-data", "data directory: SQLite database, media store (`media/`: originals and "
-            "derivatives), indexes. Created and migrated by any `athar` command.", shown="`./athar-data`"),
+    Setting("ATHAR_HOME", "athar-data", "data directory: SQLite database, evidence store (`media/`: the archive's "
+            "originals and derivatives), family uploads store (`uploads/`: photos of the person alive, per report, "
+            "sealed), indexes. Created and migrated by any `athar` command.", shown="`./athar-data`"),
     Setting("ATHAR_SECRET_KEY", None, "required in production (50+ random characters; refused if it looks like a "
             "default).", shown="generated per data directory in development", from_file=True),
     Setting("ATHAR_DATA_KEY", None, "32 random bytes (base64 or hex): the master key wrapping the keys of "

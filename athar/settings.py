@@ -31,7 +31,8 @@ BASE_DIR = Path(__file__).resolve().parent
 ATHAR_ENV = athar_environment()
 PRODUCTION = ATHAR_ENV == "production"
 ATHAR_HOME = athar_home()
-MEDIA_ROOT = ATHAR_HOME / "media"  # private: served only through permission-checked views
+MEDIA_ROOT = ATHAR_HOME / "media"  # the evidence store (archive): private, served only through permission-checked views
+UPLOADS_ROOT = ATHAR_HOME / "uploads"  # the family uploads store (per report, encrypted): apart from the evidence
 INDEX_ROOT = ATHAR_HOME / "indexes"
 # The audit log's checkpoint key lives outside the database (docs/evidence.md); "" outside production:
 # ATHAR_HOME/log-signing-key, created on first use. Production without it fails check athar.E116.

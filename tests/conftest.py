@@ -26,9 +26,11 @@ def fresh_rate_limits(settings: Any, tmp_path_factory: pytest.TempPathFactory) -
 
 @pytest.fixture(autouse=True)
 def private_media(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Each test gets its own media store and index folder (outside its tmp_path)."""
+    """Each test gets its own evidence store, family uploads store and index folder (outside its
+    tmp_path)."""
     store = tmp_path_factory.mktemp("store")
     settings.MEDIA_ROOT = store / "media"
+    settings.UPLOADS_ROOT = store / "uploads"
     settings.INDEX_ROOT = store / "indexes"
     settings.MEDIA_ROOT.mkdir()
     return settings.MEDIA_ROOT

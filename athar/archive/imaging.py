@@ -198,12 +198,17 @@ def upright(image: Image.Image) -> Image.Image:
 
 def save_derivative(img: Image.Image, sha256: str, kind: str, store: MediaStore, index: int = 0) -> DerivativeFile:
     """Encode as JPEG (no metadata) and write atomically."""
-    buffer = io.BytesIO()
-    img.save(buffer, "JPEG", quality=82, optimize=False)
-    data = buffer.getvalue()
+    data = encode_jpeg(img)
     relpath = store.derivative_relpath(sha256, kind, index)
     store.write_derivative(relpath, data)
     return DerivativeFile(kind, relpath, hashlib.sha256(data).hexdigest(), img.width, img.height)
+
+
+def encode_jpeg(img: Image.Image) -> bytes:
+    """A derivative's bytes: JPEG, quality 82, no metadata (the family uploads store seals them)."""
+    buffer = io.BytesIO()
+    img.save(buffer, "JPEG", quality=82, optimize=False)
+    return buffer.getvalue()
 
 
 def _fit_size(size: tuple[int, int], limit: int) -> tuple[int, int]:

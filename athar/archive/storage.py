@@ -1,6 +1,11 @@
-"""The media store: originals content-addressed by sha256 (read-only, never rewritten) and
-derivatives beside them. Every write goes to a temporary file first and is renamed into place,
-so a crash never leaves half a file under a final name."""
+"""The evidence store: the archive's originals content-addressed by sha256 (read-only, never
+rewritten) and their derivatives beside them, under ``MEDIA_ROOT``. Every write goes to a temporary
+file first and is renamed into place, so a crash never leaves half a file under a final name.
+
+Nothing here deletes a stored file, by design: evidence only ever grows. A family's photos of the
+person alive are not kept here but in the family uploads store (``registry/uploads.py``, per report
+and sealed), so removing them or erasing a report can never reach an archive file, even one with
+identical bytes (tests/archive/test_evidence_apart.py also fails if a deletion appears elsewhere)."""
 
 from __future__ import annotations
 
@@ -22,8 +27,8 @@ def sha256_file(path: Path) -> str:
     return digest.hexdigest()
 
 
-class MediaStore:
-    """Paths and atomic writes under one media root."""
+class EvidenceStore:
+    """Paths and atomic writes under the evidence root. No method deletes or rewrites an original."""
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
@@ -70,6 +75,9 @@ class MediaStore:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+MediaStore = EvidenceStore  # its name before the family uploads moved out (kept for existing callers)
 
 
 def flush_to_disk() -> None:

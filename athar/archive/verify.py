@@ -1,5 +1,10 @@
 """``athar verify``: re-hash every stored original and derivative, list files no row points to,
-re-check the audit chain."""
+re-check the audit chain.
+
+Two stores are checked and every finding says which one it concerns: the **evidence store**
+(``MEDIA_ROOT``: the archive's originals and derivatives, checked here) and the **family uploads
+store** (``UPLOADS_ROOT``: photos of the person alive, sealed per report; the registry registers its
+check with ``register_store_check``)."""
 
 from __future__ import annotations
 
@@ -38,6 +43,33 @@ def register_check(name: str, check: Check) -> None:
 
 
 @dataclass
+class StoreReport:
+    """What was checked in one store: its name (``evidence``, ``family_uploads``), files checked,
+    problems (broken or missing files) and orphans (files no row names)."""
+
+    name: str
+    root: str
+    files: int = 0
+    problems: list[str] = field(default_factory=list)
+    orphans: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"root": self.root, "files": self.files, "ok": not self.problems, "problems": self.problems,
+                "orphans": self.orphans}
+
+
+StoreCheck = Callable[[], StoreReport]
+_STORE_CHECKS: list[StoreCheck] = []
+
+
+def register_store_check(check: StoreCheck) -> None:
+    """Another store of files (the registry's family uploads) is checked by ``athar verify`` too."""
+    if check not in _STORE_CHECKS:
+        _STORE_CHECKS.append(check)
+
+
+@dataclass
 class VerifyReport:
     originals: int = 0
     derivatives: int = 0
@@ -46,52 +78,68 @@ class VerifyReport:
     problems: list[str] = field(default_factory=list)
     orphans: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    stores: dict[str, StoreReport] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {"ok": not self.problems, "originals": self.originals, "derivatives": self.derivatives,
                 "audit_events": self.audit_events, "audit_head": self.audit_head, "problems": self.problems,
-                "orphans": self.orphans, "warnings": self.warnings}
+                "orphans": self.orphans, "warnings": self.warnings,
+                "stores": {name: store.as_dict() for name, store in self.stores.items()}}
 
 
 # What re-hashing the store can find (English in logs and --json; the reader's language on pages).
-ORIGINAL_MISSING = gettext_lazy("original of photo %(photo)s is missing (%(file)s)")
-ORIGINAL_ALTERED = gettext_lazy("original of photo %(photo)s was altered: sha256 %(expected)s expected, %(found)s found")
-DERIVATIVE_MISSING = gettext_lazy("derivative %(kind)s#%(index)s of photo %(photo)s is missing (%(file)s)")
-DERIVATIVE_ALTERED = gettext_lazy("derivative %(kind)s#%(index)s of photo %(photo)s was altered: sha256 "
-                                  "%(expected)s expected, %(found)s found")
-ORPHAN = gettext_lazy("%(path)s is in the media store but no row points to it")
+# Each names its store: "evidence store" (the archive's), or "family uploads store" (registry/photos.py).
+ORIGINAL_MISSING = gettext_lazy("evidence store: original of photo %(photo)s is missing (%(file)s)")
+ORIGINAL_ALTERED = gettext_lazy("evidence store: original of photo %(photo)s was altered: sha256 %(expected)s "
+                                "expected, %(found)s found")
+DERIVATIVE_MISSING = gettext_lazy("evidence store: derivative %(kind)s#%(index)s of photo %(photo)s is missing "
+                                  "(%(file)s)")
+DERIVATIVE_ALTERED = gettext_lazy("evidence store: derivative %(kind)s#%(index)s of photo %(photo)s was altered: "
+                                  "sha256 %(expected)s expected, %(found)s found")
+ORPHAN = gettext_lazy("evidence store: %(path)s is there but no row points to it")
 
 
 def verify_store(progress: Callable[[int], None] | None = None) -> VerifyReport:
     """Everything checked, every problem named (path or identifier, and what changed)."""
     store = MediaStore(settings.MEDIA_ROOT)
     report = VerifyReport()
+    evidence = StoreReport("evidence", str(store.root))
     for pk, sha in Photo.objects.values_list("id", "sha256").iterator():
-        report.problems += _check_file(store.original_path(sha), sha, ORIGINAL_MISSING, ORIGINAL_ALTERED, photo=pk)
+        evidence.problems += _check_file(store.original_path(sha), sha, ORIGINAL_MISSING, ORIGINAL_ALTERED, photo=pk)
         report.originals += 1
         if progress:
             progress(1)
     for photo_id, kind, index, path, sha in Derivative.objects.values_list(
             "photo_id", "kind", "face_index", "path", "sha256").iterator():
-        report.problems += _check_file(store.path(path), sha, DERIVATIVE_MISSING, DERIVATIVE_ALTERED,
-                                       kind=kind, index=index, photo=photo_id)
+        evidence.problems += _check_file(store.path(path), sha, DERIVATIVE_MISSING, DERIVATIVE_ALTERED,
+                                         kind=kind, index=index, photo=photo_id)
         report.derivatives += 1
+    evidence.files = report.originals + report.derivatives
     # Files no row points to are named, not counted as broken evidence: an ingest killed between
     # writing a file and committing its row leaves one (the resumed ingest re-adds the row when it
     # meets the same content again); anything else there deserves a look.
-    report.orphans = orphan_files(store)
-    report.warnings += [Finding(ORPHAN, path=path) for path in report.orphans]
+    evidence.orphans = report.orphans = orphan_files(store)
+    evidence.warnings = [Finding(ORPHAN, path=path) for path in report.orphans]
+    report.warnings += evidence.warnings
+    report.stores[evidence.name] = evidence
+    report.problems += evidence.problems
+    for check in _STORE_CHECKS:
+        other = check()
+        report.stores[other.name] = other
+        report.problems += other.problems
+        report.warnings += other.warnings
     chain = verify_chain()
     report.audit_events, report.audit_head = chain.events, chain.head
     report.problems += chain.problems
-    for name, check in _EXTRA_CHECKS:
-        report.problems += [f"{name}: {p}" for p in check()]
+    for name, check_ in _EXTRA_CHECKS:
+        report.problems += [f"{name}: {p}" for p in check_()]
     return report
 
 
 def orphan_files(store: MediaStore) -> list[str]:
-    """Files in the media store (relative paths) that no archive photo, derivative or report photo
-    names: a refused upload, a half-finished write, or a file put there by hand."""
+    """Files in the evidence store (relative paths) that no archive photo or derivative names (nor
+    anything registered with ``register_media_paths``): a half-finished write, a family upload the
+    migration to the family uploads store left behind, or a file put there by hand."""
     known = {store.original_relpath(sha) for sha in Photo.objects.values_list("sha256", flat=True).iterator()}
     known.update(Derivative.objects.values_list("path", flat=True).iterator())
     for paths in _MEDIA_PATHS:

@@ -91,7 +91,7 @@ def check_backup_key() -> list[CheckMessage]:
 
 def private_paths() -> list[Path]:
     """The data directory, the media store and (SQLite) the database with its WAL files."""
-    paths = [Path(settings.ATHAR_HOME), Path(settings.MEDIA_ROOT)]
+    paths = [Path(settings.ATHAR_HOME), Path(settings.MEDIA_ROOT), Path(settings.UPLOADS_ROOT)]
     database = settings.DATABASES["default"]
     if str(database.get("ENGINE", "")).endswith("sqlite3"):
         name = Path(str(database["NAME"]))
@@ -136,6 +136,18 @@ def check_csp() -> list[CheckMessage]:
     if unsafe:
         return [Error(f"The Content-Security-Policy allows {', '.join(unsafe)}.",
                       hint="No inline scripts or styles: move them to static files.", id="athar.E110")]
+    return []
+
+
+@register(Tags.security)
+def check_stores_apart(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """The evidence store (MEDIA_ROOT) and the family uploads store (UPLOADS_ROOT) never overlap:
+    removing a family's photo must never be able to reach an archive file (docs/archive.md)."""
+    evidence, uploads = Path(settings.MEDIA_ROOT).resolve(), Path(settings.UPLOADS_ROOT).resolve()
+    if _inside(evidence, uploads) or _inside(uploads, evidence):
+        return [Error(f"The evidence store ({evidence}) and the family uploads store ({uploads}) overlap.",
+                      hint="Keep MEDIA_ROOT and UPLOADS_ROOT apart (the defaults: ATHAR_HOME/media and "
+                           "ATHAR_HOME/uploads).", id="athar.E130")]
     return []
 
 

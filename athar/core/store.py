@@ -16,7 +16,8 @@ def ensure_store() -> None:
 
     Every ``athar`` command works on an empty or missing ``ATHAR_HOME``; so do the evaluations that
     build a scratch store of their own."""
-    for folder in (settings.ATHAR_HOME, settings.MEDIA_ROOT):  # private: 0700 (files 0600, umask below)
+    # private: 0700 (files 0600, umask below); the evidence store and the family uploads store apart
+    for folder in (settings.ATHAR_HOME, settings.MEDIA_ROOT, settings.UPLOADS_ROOT):
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
     executor = MigrationExecutor(connection)
     if executor.migration_plan(executor.loader.graph.leaf_nodes()):

@@ -18,6 +18,7 @@ from django.db import transaction
 from athar.archive.models import Face, Photo
 from athar.archive.storage import MediaStore
 from athar.registry.models import ReportPhoto
+from athar.registry.photos import read_photo
 
 
 def _pipeline(model: str) -> Any:
@@ -26,7 +27,7 @@ def _pipeline(model: str) -> Any:
     return FacePipeline(model)
 
 
-def _vectors(pipe: Any, path: Path, sha256: str, family: bool, cache_dir: Path | None) -> tuple[np.ndarray, list[Any]]:
+def _vectors(pipe: Any, path: Path | bytes, sha256: str, family: bool, cache_dir: Path | None) -> tuple[np.ndarray, list[Any]]:
     """(vectors, detected faces or [] when read from the cache)."""
     from athar.matching.faces.errors import FaceError
     from athar.matching.faces.pipeline import family_face
@@ -73,12 +74,17 @@ def index_archive_photos(model: str, cache_dir: Path | None = None,
 
 def index_report_photos(model: str, cache_dir: Path | None = None) -> dict[str, int]:
     """The family's face in every photo of the person alive that has none recorded for ``model``."""
-    pipe, store = _pipeline(model), MediaStore(settings.MEDIA_ROOT)
+    pipe = _pipeline(model)
     counts = {"photos": 0, "faces": 0}
-    for photo in ReportPhoto.objects.order_by("id").iterator(chunk_size=200):
+    for photo in ReportPhoto.objects.select_related("report").order_by("id").iterator(chunk_size=200):
         if any(f.get("model") == pipe.model_name and f.get("version") == pipe.model_version for f in photo.faces or []):
             continue
-        vecs, faces = _vectors(pipe, store.original_path(photo.sha256), photo.sha256, True, cache_dir)
+        try:  # the family uploads store holds them sealed: unsealed in memory only
+            data = read_photo(photo, "original")
+        except (OSError, ValueError):
+            counts["unreadable"] = counts.get("unreadable", 0) + 1
+            continue
+        vecs, faces = _vectors(pipe, data, photo.sha256, True, cache_dir)
         entries = [{"box": [faces[0].box.left, faces[0].box.top, faces[0].box.right, faces[0].box.bottom] if faces else [],
                     "quality": float(faces[0].quality) if faces else None,
                     "embedding_b64": base64.b64encode(vec.astype(np.float32).tobytes()).decode("ascii"),

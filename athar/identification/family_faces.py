@@ -20,12 +20,9 @@ import logging
 from collections.abc import Iterable
 from typing import Any
 
-from django.conf import settings
-
-from athar.archive.storage import MediaStore
 from athar.matching.faces.datatypes import Box
 from athar.registry.models import Report, ReportPhoto
-from athar.registry.photos import view_size
+from athar.registry.photos import read_photo, view_size
 
 log = logging.getLogger(__name__)
 MIN_OVERLAP = 0.3  # intersection over union between the family's chosen box and a detected face
@@ -79,11 +76,11 @@ def _embed(pipe: Any, photo: ReportPhoto) -> dict[str, Any]:
 
     entry: dict[str, Any] = {"model": pipe.model_name, "version": pipe.model_version}
     try:
-        image = load_image(MediaStore(settings.MEDIA_ROOT).original_path(photo.sha256))
+        image = load_image(read_photo(photo, "original"))  # from the family uploads store, unsealed
         faces = pipe.analyse(image)
         chosen_box = _chosen_box(photo, image.width)
         face = _matching(faces, chosen_box) if chosen_box else family_face(faces)
-    except (ImageError, FaceError, OSError) as exc:
+    except (ImageError, FaceError, OSError, ValueError) as exc:  # ValueError: unreadable (key shredded)
         log.info("report photo %s: no family face (%s)", photo.pk, type(exc).__name__)
         return {**entry, "no_face": True}
     if face is None:

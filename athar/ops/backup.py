@@ -4,7 +4,9 @@ Layout of a backup (uncompressed tar: photos are JPEGs already; members in this 
 
 - ``database/athar.sqlite3`` (SQLite, copied with the online backup API: a consistent snapshot
   while athar keeps running) or ``database/athar.pgdump`` (PostgreSQL, ``pg_dump --format=custom``);
-- ``media/…`` every stored original, derivative and face crop; ``indexes/…`` the face indexes;
+- ``media/…`` the evidence store (every archive original, derivative and face crop); ``uploads/…``
+  the family uploads store (photos of the person alive, sealed with their report's data key: a
+  backup restored without the data key holds them unreadable); ``indexes/…`` the face indexes;
 - ``manifest.json`` last: format, engine, time, audit chain head, counts, and the size and sha256
   of every member, so a restore refuses a damaged or altered backup.
 
@@ -108,6 +110,13 @@ def _files(root: Path) -> Iterator[Path]:
             yield path
 
 
+def _folders() -> tuple[tuple[str, Path], ...]:
+    """The folders a backup carries, by their prefix in the archive: the evidence store, the family
+    uploads store, the face indexes."""
+    return (("media", Path(settings.MEDIA_ROOT)), ("uploads", Path(settings.UPLOADS_ROOT)),
+            ("indexes", Path(settings.INDEX_ROOT)))
+
+
 # ---- backup -------------------------------------------------------------------------------------
 
 def dump_database(work: Path) -> Path:
@@ -169,7 +178,7 @@ def make_backup(out: Path, progress: Progress | None = None) -> dict[str, Any]:
         sealed = EncryptingWriter(raw, key)
         with tarfile.open(fileobj=sealed, mode="w|", format=tarfile.PAX_FORMAT) as tar:  # type: ignore[call-overload]
             members.append(_add(tar, database, f"database/{database.name}"))
-            for prefix, root in (("media", Path(settings.MEDIA_ROOT)), ("indexes", Path(settings.INDEX_ROOT))):
+            for prefix, root in _folders():
                 for path in _files(root):
                     members.append(_add(tar, path, f"{prefix}/{path.relative_to(root).as_posix()}"))
                     if progress:
@@ -241,7 +250,8 @@ def read_manifest(tar: tarfile.TarFile) -> dict[str, Any]:
 
 def _safe_name(name: str) -> bool:
     parts = Path(name).parts
-    return bool(parts) and not name.startswith("/") and ".." not in parts and parts[0] in ("database", "media", "indexes")
+    return bool(parts) and not name.startswith("/") and ".." not in parts and parts[0] in (
+        "database", *(prefix for prefix, _ in _folders()))
 
 
 def stage(archive: Path, staging: Path) -> Staged:
@@ -278,7 +288,7 @@ def _extract_checked(tar: tarfile.TarFile, member: tarfile.TarInfo, target: Path
 
 def home_is_empty() -> bool:
     """No audit events (every meaningful act writes one) and no stored media."""
-    if any(True for _ in _files(Path(settings.MEDIA_ROOT))):
+    if any(True for _, root in _folders()[:2] for _ in _files(root)):
         return False
     tables = connection.introspection.table_names()
     if "audit_auditevent" not in tables:
@@ -308,8 +318,8 @@ def restore_backup(archive: Path, force: bool = False) -> dict[str, Any]:
             raise BackupError(f"this backup holds a {staged.manifest['engine']} database, but athar is "
                               f"configured for {engine()}: set DATABASE_URL to match")
         _restore_database(staged)
-        _replace_folder(staged.root / "media", Path(settings.MEDIA_ROOT))
-        _replace_folder(staged.root / "indexes", Path(settings.INDEX_ROOT))
+        for prefix, root in _folders():  # a backup made before the family uploads store: an empty one
+            _replace_folder(staged.root / prefix, root)
     restore_seconds = time.monotonic() - started
     return {"restored": str(archive), "encrypted": encrypted, "engine": staged.manifest["engine"],
             "photos": staged.manifest["photos"],

@@ -13,11 +13,11 @@ class RegistryConfig(AppConfig):
 
     def ready(self) -> None:
         # Here, not at the top: apps.py is imported before the app registry is ready (models, signals' senders).
-        from athar.archive.verify import register_media_paths
+        from athar.archive.verify import register_store_check
         from athar.core.crypto import check_master_key, load_master_key
-        from athar.registry.photos import media_paths
+        from athar.registry.photos import verify_uploads
 
-        register_media_paths(media_paths)
+        register_store_check(verify_uploads)  # athar verify checks the family uploads store too
 
         checks.register(check_master_key, checks.Tags.security)
         if settings.ATHAR_ENV == "production":

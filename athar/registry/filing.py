@@ -207,4 +207,4 @@ def remove_photo(photo: ReportPhoto, user: Any) -> None:
         ReportPhoto.objects.filter(pk__in=[r.pk for r in rows]).delete()
         record("report.photo_removed", object_type="report", object_id=photo.report_id, actor=actor_for_user(user),
                data={"photo": photo.pk, "sha256": photo.sha256, "rows": len(rows)})
-    remove_photo_files(photo)  # after commit: a rollback keeps the files
+    remove_photo_files(photo, lineage)  # after commit: a rollback keeps the files

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from typing import Any
 
 from athar.core.crypto import (
     KEY_BYTES,
@@ -22,15 +23,17 @@ from athar.core.crypto import (
 from athar.registry.models import DataKey
 
 
-def _data_key(owner_ref: str, create: bool) -> bytes | None:
+def _data_key(owner_ref: str, create: bool, model: Any = None) -> bytes | None:
+    """The owner's data key, unwrapped (``model``: the DataKey model of a migration's state)."""
+    model = model or DataKey
     master = master_key()
-    row = DataKey.objects.filter(owner_ref=owner_ref).first()
+    row = model.objects.filter(owner_ref=owner_ref).first()
     if row is None:
         if not create:
             return None
         key = secrets.token_bytes(KEY_BYTES)
         wrapped = seal(master, key, b"data-key:" + owner_ref.encode())
-        row, made = DataKey.objects.get_or_create(
+        row, made = model.objects.get_or_create(
             owner_ref=owner_ref, defaults={"wrapped_key": wrapped, "master_key_id": key_id(master)})
         if made:
             return key
@@ -85,6 +88,27 @@ def decrypt_for(owner_ref: str, ciphertext: bytes) -> str:
     if key is None:
         raise DecryptionError(f"no data key for {owner_ref}: it was shredded (erased) or never made")
     return unseal(key, ciphertext, owner_ref.encode()).decode("utf-8")
+
+
+def seal_bytes_for(owner_ref: str, data: bytes, context: str, model: Any = None) -> bytes:
+    """Encrypt bytes (a family's photo) with the owner's data key (created on first use); ``context``
+    (the file's name in its store) is bound in too, so a sealed file moved elsewhere does not open."""
+    key = _data_key(owner_ref, create=True, model=model)
+    assert key is not None
+    return seal(key, data, _file_context(owner_ref, context))
+
+
+def open_bytes_for(owner_ref: str, sealed: bytes, context: str, model: Any = None) -> bytes:
+    """The bytes ``seal_bytes_for`` sealed; DecryptionError once the owner's key is shredded, or
+    when the file was altered or moved."""
+    key = _data_key(owner_ref, create=False, model=model)
+    if key is None:
+        raise DecryptionError(f"no data key for {owner_ref}: it was shredded (erased) or never made")
+    return unseal(key, sealed, _file_context(owner_ref, context))
+
+
+def _file_context(owner_ref: str, context: str) -> bytes:
+    return b"file:" + owner_ref.encode() + b"\x00" + context.encode()
 
 
 def shred(owner_ref: str) -> bool:

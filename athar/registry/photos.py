@@ -1,9 +1,11 @@
-"""Photos of the person alive: kept in the media store by content (never rewritten), with a
-viewing copy and a thumbnail without metadata."""
+"""Photos of the person alive: kept in the family uploads store (``registry/uploads.py``: per
+report lineage, sealed with its data key, apart from the archive's evidence), with a viewing copy
+and a thumbnail without metadata."""
 
 from __future__ import annotations
 
 import hashlib
+import io
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,13 +22,15 @@ from athar.archive.imaging import (
     ImageProblem,
     _fit,
     decode_image,
-    save_derivative,
+    encode_jpeg,
     upright,
 )
-from athar.archive.storage import MediaStore
+from athar.archive.verify import StoreReport
 from athar.core import counters
 from athar.core.errors import UserError
+from athar.core.findings import Finding
 from athar.registry.models import Report, ReportPhoto
+from athar.registry.uploads import FamilyUploads
 
 MAX_PHOTO_BYTES = 40 * 1024 * 1024
 QUOTA_TTL = 2 * 24 * 60 * 60  # a day's counters outlive the day
@@ -48,36 +52,35 @@ def check_photo(path: Path) -> bytes:
 
 def store_photo(report: Report, path: Path, data: bytes) -> ReportPhoto:
     """Check first, then keep: the bytes must decode within the pixel limit (``load()`` catches a
-    truncated file) before anything is written; then the original by sha256, the view and
-    thumbnail copies, and the row. A failure after writing removes what this call wrote, so a
-    refused or failed photo never stays in the store. ImageProblem when refused."""
+    truncated file) before anything is written; then the original, the view and thumbnail copies
+    (sealed, in the report lineage's folder of the family uploads store), and the row. A failure
+    after writing removes what this call wrote, so a refused or failed photo never stays in the
+    store. The archive's evidence store is never written nor read here. ImageProblem when refused."""
     image = upright(decode_image(data, settings.ATHAR_MAX_IMAGE_PIXELS)).convert("RGB")
-    store = MediaStore(settings.MEDIA_ROOT)
+    store, lineage = FamilyUploads(), report.lineage
     sha256 = hashlib.sha256(data).hexdigest()
-    written: list[Path] = []
+    written: list[str] = []
     try:
-        if store.store_original(data, sha256):
-            written.append(store.original_path(sha256))
         view = _fit(image, VIEW_MAX)
-        derivatives = {}
-        for kind, img in (("view", view), ("thumb", _fit(view, THUMB_MAX))):
-            relpath = store.derivative_relpath(sha256, kind)
-            if not store.path(relpath).exists():
-                written.append(store.path(relpath))
-            derivatives[kind] = save_derivative(img, sha256, kind, store).relpath
+        files = {"original": (store.original_relpath(lineage, sha256), data)}
+        files.update({kind: (store.derivative_relpath(lineage, sha256, kind), encode_jpeg(img))
+                      for kind, img in (("view", view), ("thumb", _fit(view, THUMB_MAX)))})
+        for relpath, content in files.values():
+            if not store.exists(lineage, relpath):
+                written.append(relpath)
+                store.write(lineage, relpath, content)
+        derivatives = {kind: files[kind][0] for kind in ("view", "thumb")}
         with transaction.atomic():
             return ReportPhoto.objects.create(report=report, sha256=sha256, original_name=path.name[:512],
                                               size=len(data), derivatives=derivatives)
     except BaseException:
-        _remove(written)
+        _remove(store, lineage, written)
         raise
 
 
-def _remove(paths: list[Path]) -> None:
-    for path in paths:
-        if path.exists():
-            path.chmod(0o600)
-            path.unlink()
+def _remove(store: FamilyUploads, lineage: str, relpaths: list[str]) -> None:
+    for relpath in relpaths:
+        store.remove_file(lineage, relpath)
 
 
 class UploadRefused(ValueError):
@@ -137,25 +140,76 @@ def _charge_quota(uploader: Any, size: int) -> None:
         raise UploadRefused("daily upload limit reached", code="daily_limit")
 
 
-def remove_photo_files(photo: ReportPhoto) -> int:
-    """Delete a photo's original and derivatives unless another report keeps the same bytes."""
-    if ReportPhoto.objects.filter(sha256=photo.sha256).exclude(pk=photo.pk).exists():
+def remove_photo_files(photo: ReportPhoto, lineage: str) -> int:
+    """Delete a photo's files from its report lineage's folder of the family uploads store, unless
+    another version of the report still holds the same bytes. Only that folder: the archive's
+    evidence (even of identical bytes) is in another store and out of reach."""
+    if ReportPhoto.objects.filter(report__lineage=lineage, sha256=photo.sha256).exclude(pk=photo.pk).exists():
         return 0
-    store = MediaStore(settings.MEDIA_ROOT)
-    removed = 0
-    for path in [store.original_path(photo.sha256), *(store.path(p) for p in photo.derivatives.values())]:
-        if path.exists():
-            path.chmod(0o600)
-            path.unlink()
-            removed += 1
-    return removed
+    return FamilyUploads().remove_photo(lineage, photo.sha256)
 
 
-def media_paths(store: MediaStore) -> Iterator[str]:
-    """Every media-store path a report photo keeps (for ``athar verify``'s orphan report)."""
-    for sha, derivatives in ReportPhoto.objects.values_list("sha256", "derivatives").iterator():
-        yield store.original_relpath(sha)
+def read_photo(photo: ReportPhoto, kind: str = "original", lineage: str | None = None) -> bytes:
+    """The plain bytes of a family photo (``original``, ``view`` or ``thumb``). FileNotFoundError
+    when missing, ``DecryptionError`` when unreadable (report erased, file altered)."""
+    store = FamilyUploads()
+    lineage = lineage or photo.report.lineage
+    relpath = store.original_relpath(lineage, photo.sha256) if kind == "original" else (photo.derivatives or {}).get(kind)
+    if not relpath:
+        raise FileNotFoundError(f"report photo {photo.pk} has no {kind} copy")
+    return store.read(lineage, relpath)
+
+
+def upload_paths() -> Iterator[str]:
+    """Every family-uploads path a report photo keeps (for ``athar verify``'s orphan report)."""
+    store = FamilyUploads()
+    for sha, lineage, derivatives in ReportPhoto.objects.values_list(
+            "sha256", "report__lineage", "derivatives").iterator():
+        yield store.original_relpath(lineage, sha)
         yield from (derivatives or {}).values()
+
+
+# What checking the family uploads store can find (English in logs and --json; the reader's
+# language on pages); each names its store, as the evidence store's findings do (archive/verify.py).
+UPLOAD_MISSING = gettext_lazy("family uploads store: %(kind)s of report photo %(photo)s is missing (%(file)s)")
+UPLOAD_UNREADABLE = gettext_lazy("family uploads store: %(kind)s of report photo %(photo)s cannot be opened with "
+                                 "its report's data key: altered, moved, or its key is gone (%(file)s)")
+UPLOAD_ALTERED = gettext_lazy("family uploads store: original of report photo %(photo)s was altered: sha256 "
+                              "%(expected)s expected, %(found)s found")
+UPLOAD_ORPHAN = gettext_lazy("family uploads store: %(path)s is there but no report photo points to it")
+
+
+def verify_uploads() -> StoreReport:
+    """``athar verify``'s check of the family uploads store: every report photo's original opens
+    with its report's key and hashes to its sha256, its copies open; files no row names are listed."""
+    store = FamilyUploads()
+    report = StoreReport("family_uploads", str(store.root))
+    known: set[str] = set()
+    rows = ReportPhoto.objects.values_list("id", "sha256", "report__lineage", "derivatives").order_by("id")
+    for pk, sha, lineage, derivatives in rows.iterator():
+        files = {"original": store.original_relpath(lineage, sha), **(derivatives or {})}
+        for kind, relpath in files.items():
+            if relpath in known:  # the same file of another version of the report: checked once
+                continue
+            known.add(relpath)
+            report.files += 1
+            report.problems += _check_upload(store, lineage, relpath, kind, pk, sha)
+    report.orphans = [path for path in store.files() if path not in known]
+    report.warnings = [Finding(UPLOAD_ORPHAN, path=path) for path in report.orphans]
+    return report
+
+
+def _check_upload(store: FamilyUploads, lineage: str, relpath: str, kind: str, pk: int, sha: str) -> list[str]:
+    name = Path(relpath).name
+    try:
+        data = store.read(lineage, relpath)
+    except FileNotFoundError:
+        return [Finding(UPLOAD_MISSING, kind=kind, photo=pk, file=name)]
+    except ValueError:  # DecryptionError, or a path that is not this report's
+        return [Finding(UPLOAD_UNREADABLE, kind=kind, photo=pk, file=name)]
+    if kind == "original" and (found := hashlib.sha256(data).hexdigest()) != sha:
+        return [Finding(UPLOAD_ALTERED, photo=pk, expected=sha, found=found)]
+    return []
 
 
 def view_size(photo: ReportPhoto) -> tuple[int, int] | None:
@@ -163,11 +217,8 @@ def view_size(photo: ReportPhoto) -> tuple[int, int] | None:
     is missing or unreadable. The web's face boxes are in these pixels."""
     from PIL import Image
 
-    relpath = (photo.derivatives or {}).get("view")
-    if not relpath:
-        return None
     try:
-        with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
+        with Image.open(io.BytesIO(read_photo(photo, "view"))) as img:
             return (int(img.width), int(img.height))
-    except OSError:
+    except (OSError, ValueError):  # missing, unreadable, or its key shredded (DecryptionError)
         return None

@@ -2,8 +2,9 @@
 
 Erasure keeps the report row (so links, decisions and the audit chain stay consistent) but
 replaces every personal field of every version by a tombstone, shreds the contact key (the
-ciphertext becomes unreadable everywhere) and removes the photos of the person alive from the
-store. The audit event holds identifiers only.
+ciphertext becomes unreadable everywhere, the sealed photos in backups included) and removes the
+report's folder of the family uploads store (``registry/uploads.py``). The archive's evidence is in
+another store, out of reach of erasure, even when a family uploaded the very same bytes. The audit event holds identifiers only.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from athar.core.crypto import DecryptionError
 from athar.registry import keys
 from athar.registry.importing import contact_owner
 from athar.registry.models import Report, ReportDraft, ReportLink, ReportPhoto
-from athar.registry.photos import remove_photo_files
 from athar.registry.signals import report_erased
+from athar.registry.uploads import FamilyUploads
 
 TOMBSTONE = "[erased]"
 PERSONAL_TEXT = ("full_name_ar", "full_name_latin", "first_name", "father_name", "grandfather_name",
@@ -96,6 +97,6 @@ def erase_report(report: Report, *, actor: str = "system", reason_code: str = "f
         record("registry.erase_report", object_type="report", object_id=report.pk, actor=actor,
                data={"lineage": report.lineage, "versions": len(versions), "photos": len(photos),
                      "key_shredded": shredded, "reason": reason_code})
-    files = sum(remove_photo_files(p) for p in photos)  # after commit: a rollback keeps the files
+    files = FamilyUploads().remove_lineage(report.lineage)  # after commit: a rollback keeps the files
     return {"report": report.pk, "versions": len(versions), "photos": len(photos), "files_removed": files,
             "key_shredded": shredded}

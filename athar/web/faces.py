@@ -6,15 +6,15 @@ reads the chosen face from ``ReportPhoto.faces[i]["chosen"]``. Called only after
 
 from __future__ import annotations
 
+import io
 import logging
 from typing import Any
 
 import numpy as np
-from django.conf import settings
 from PIL import Image
 
-from athar.archive.storage import MediaStore
 from athar.matching.faces.models_registry import get_face_model
+from athar.registry.photos import read_photo
 from athar.registry.photos import view_size as stored_view_size
 
 log = logging.getLogger(__name__)
@@ -22,11 +22,10 @@ log = logging.getLogger(__name__)
 
 def detect_faces(photo: Any) -> list[dict[str, Any]]:
     """Boxes (in the viewing copy's pixels) of the faces in a report photo; [] when none or unavailable."""
-    relpath = (photo.derivatives or {}).get("view")
-    if not relpath:
+    if not (photo.derivatives or {}).get("view"):
         return []
     try:
-        with Image.open(MediaStore(settings.MEDIA_ROOT).path(relpath)) as img:
+        with Image.open(io.BytesIO(read_photo(photo, "view"))) as img:
             arr = np.asarray(img.convert("RGB"))
         detections = get_face_model().detector.detect(arr)
     except Exception:  # noqa: BLE001 - a missing model must not break the family's page

@@ -7,6 +7,10 @@ cannot be guessed, and a copied link is useless to anyone else. The permission i
 every request (``athar.identification.policy.may_view_derivative``: who may see the case). Every view of an
 unblurred copy is written to the audit chain (who, which photo, which level). Originals (the
 evidence itself) go only to archivists, as a download.
+
+Two stores are read here: the archive's evidence store (``MEDIA_ROOT``) for archive photos, and the
+family uploads store (``UPLOADS_ROOT``, sealed per report) for photos of the person alive
+(``family_upload``); neither is ever read in place of the other.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from django.http import (
     FileResponse,
     Http404,
     HttpRequest,
+    HttpResponse,
     HttpResponseForbidden,
 )
 from django.http.response import HttpResponseBase
@@ -30,6 +35,7 @@ from athar.archive.models import Derivative, Photo
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
+from athar.registry.photos import read_photo
 
 DERIVATIVE_SALT = "athar.media.derivative"
 ORIGINAL_SALT = "athar.media.original"
@@ -128,4 +134,19 @@ def original(request: HttpRequest, token: str) -> HttpResponseBase:
            actor=actor_for_user(user), data={"sha256": photo.sha256})
     response = FileResponse(open(path, "rb"), content_type="application/octet-stream", as_attachment=True,  # noqa: SIM115 - FileResponse closes the file once sent
                             filename=f"{photo.sha256}")
+    return _private(response)
+
+
+def family_upload(photo: Any, kind: str) -> HttpResponse:
+    """A copy (``view`` or ``thumb``) of a family's photo, unsealed from the family uploads store;
+    the caller has asked ``policy.may_view_report_photo``. 404 when the file is missing or can no
+    longer be opened (its report erased)."""
+    if kind not in ("view", "thumb"):
+        raise Http404
+    try:
+        data = read_photo(photo, kind)
+    except (OSError, ValueError):  # missing, or DecryptionError (a ValueError): nothing to show
+        raise Http404 from None
+    response = HttpResponse(data, content_type="image/jpeg")
+    response["Content-Disposition"] = f'inline; filename="{kind}.jpg"'
     return _private(response)

@@ -12,6 +12,7 @@ from athar.audit.models import AuditEvent
 from athar.registry import keys
 from athar.registry.importing import contact_owner, import_reports
 from athar.registry.models import Report
+from athar.registry.photos import read_photo
 
 pytestmark = pytest.mark.django_db
 HEADER = ["report_id", "full_name_ar", "full_name_latin", "sex", "birth_year", "governorate", "city",
@@ -212,8 +213,11 @@ def test_photos_are_stored_by_content(write_csv: Callable[..., Path], tmp_path: 
     photos = Report.objects.get(report_id="P1").photos.all()
     assert len(photos) == 2
     for photo in photos:
-        assert (settings.MEDIA_ROOT / f"originals/{photo.sha256[:2]}/{photo.sha256[2:4]}/{photo.sha256}").exists()
-        assert (settings.MEDIA_ROOT / photo.derivatives["thumb"]).exists()
+        lineage = photo.report.lineage  # the family uploads store, per report, sealed
+        assert (settings.UPLOADS_ROOT / f"{lineage}/{photo.sha256}.original").exists()
+        assert (settings.UPLOADS_ROOT / photo.derivatives["thumb"]).exists()
+        assert read_photo(photo) == (tmp_path / photo.original_name).read_bytes()
+        assert read_photo(photo, "thumb")[:2] == b"\xff\xd8"
 
 
 def test_a_file_without_a_name_column_is_refused(write_csv: Callable[..., Path]) -> None:

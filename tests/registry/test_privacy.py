@@ -44,12 +44,17 @@ def test_export_holds_every_version_and_the_contact(report_with_photo) -> None:
 def test_erasure(report_with_photo, settings) -> None:
     report = report_with_photo
     sha = ReportPhoto.objects.filter(report__lineage=report.lineage).first().sha256
-    original = settings.MEDIA_ROOT / f"originals/{sha[:2]}/{sha[2:4]}/{sha}"
-    assert original.exists()
+    folder = settings.UPLOADS_ROOT / report.lineage
+    original = folder / f"{sha}.original"
+    assert original.exists() and not any(settings.MEDIA_ROOT.rglob("*.*"))  # apart from the evidence
+    kept_in_a_backup = original.read_bytes()
+    assert b"JFIF" not in kept_in_a_backup  # sealed with the report's data key, never in clear
     sealed = bytes(report.reporter_contact)
     result = erase_report(report, actor="user:7")
-    assert result["versions"] == 2 and result["key_shredded"] and result["files_removed"] >= 1
-    assert not original.exists()
+    assert result["versions"] == 2 and result["key_shredded"] and result["files_removed"] == 3
+    assert not original.exists() and not folder.exists()
+    with pytest.raises(DecryptionError):  # a copy in an earlier backup is unreadable too
+        keys.open_bytes_for(contact_owner(report.lineage), kept_in_a_backup, f"{report.lineage}/{sha}.original")
     assert not DataKey.objects.filter(owner_ref=contact_owner(report.lineage)).exists()
     with pytest.raises(DecryptionError):
         keys.decrypt_for(contact_owner(report.lineage), sealed)

@@ -50,6 +50,11 @@ def _populate(site: Site, tmp_path: Path) -> dict:
     ingest = last_json(site.run("ingest", str(archive.root), "--archive", "Backup test", "--json"))
     site.run("user", "add", "--email", "reviewer@example.org", "--role", "reviewer", "--password-stdin",
              stdin="a long test password\n")
+    # a family's report whose photo is the very bytes of an archive original: two stores, two files
+    photo = next(p for p in sorted(archive.root.rglob("*.jpg")) if p.stat().st_size > 1000)
+    (tmp_path / "alive.jpg").write_bytes(photo.read_bytes())
+    (tmp_path / "reports.csv").write_text("report_id,full_name_ar,photos\nB1,محمود السالم,alive.jpg\n", encoding="utf-8")
+    site.run("registry", "import", str(tmp_path / "reports.csv"), "--source", "org", "--json")
     return ingest
 
 
@@ -66,6 +71,9 @@ def test_round_trip_is_accepted_by_verify(sites, tmp_path):
     after = last_json(target.run("verify", "--json"))
     for key in ("originals", "derivatives", "audit_events", "audit_head"):
         assert after[key] == before[key], key
+    assert before["stores"]["family_uploads"]["files"] == 3  # both stores travel with the backup
+    assert after["stores"] == {name: {**store, "root": after["stores"][name]["root"]}
+                               for name, store in before["stores"].items()}
     stats = [last_json(s.run("archive", "stats", "--json")) for s in (source, target)]
     assert stats[0] == stats[1]
 

@@ -43,8 +43,10 @@ REFUSED = {
 
 
 def _files() -> list[str]:
-    root = Path(settings.MEDIA_ROOT)
-    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    """Every file of both stores: the evidence store (``media/…``) and the family uploads (``uploads/…``)."""
+    roots = {"media": Path(settings.MEDIA_ROOT), "uploads": Path(settings.UPLOADS_ROOT)}
+    return sorted(f"{name}/{p.relative_to(root).as_posix()}" for name, root in roots.items()
+                  for p in root.rglob("*") if p.is_file())
 
 
 @pytest.mark.parametrize("kind", sorted(REFUSED))
@@ -58,13 +60,18 @@ def test_a_refused_upload_leaves_nothing_in_the_store(client_for, world, kind, s
     assert world.report.photos.count() == rows
     assert _files() == before
     assert verify_store().orphans == []
+    assert verify_store().stores["family_uploads"].orphans == []
 
 
-def test_an_accepted_upload_is_stored_by_content(world):
+def test_an_accepted_upload_is_stored_by_content_in_the_family_uploads_store(world):
+    before = [f for f in _files() if f.startswith("media/")]
     photo = store_upload(world.report, SimpleUploadedFile("a.jpg", jpeg_bytes(size=200), "image/jpeg"), world.family)
-    files = _files()
-    assert any(f.endswith(photo.sha256) and f.startswith("originals/") for f in files)
-    assert verify_store().orphans == []
+    lineage = world.report.lineage
+    assert f"uploads/{lineage}/{photo.sha256}.original" in _files()
+    assert [f for f in _files() if f.startswith("media/")] == before  # nothing in the evidence store
+    report = verify_store()
+    assert report.orphans == [] and report.stores["family_uploads"].orphans == []
+    assert report.stores["family_uploads"].files == 6 and report.stores["family_uploads"].problems == []
 
 
 def test_a_family_has_a_daily_upload_quota(world, settings):

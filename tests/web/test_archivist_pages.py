@@ -154,9 +154,10 @@ def test_verify_names_an_altered_copy_in_the_page_language(client_for, world):
     path.chmod(0o600)
     path.write_bytes(b"not the stored copy")
     html = client_for(world.archivist).post(reverse("web:verify")).content.decode()
-    assert f"نسخة العرض <bdi>{derivative.kind}</bdi>#<bdi>{derivative.face_index}</bdi> من الصورة رقم " \
+    assert f"مخزن الأدلة: نسخة العرض <bdi>{derivative.kind}</bdi>#<bdi>{derivative.face_index}</bdi> من الصورة رقم " \
            f"<bdi>{derivative.photo_id}</bdi> تغيّرت" in html
     assert "was altered" not in html
-    english = f"derivative {derivative.kind}#{derivative.face_index} of photo {derivative.photo_id} was altered: " \
+    assert "مخزن الأدلة (أصول الأرشيف ونسخها)" in html and "مخزن صور العائلات (صور المفقود في حياته)" in html
+    english = f"evidence store: derivative {derivative.kind}#{derivative.face_index} of photo {derivative.photo_id} was altered: " \
               f"sha256 {derivative.sha256} expected"
     assert any(p.startswith(english) for p in verify_store().problems)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
-from django.http import FileResponse, Http404, HttpRequest
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.views.decorators.http import require_GET
@@ -25,7 +25,7 @@ from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
 from athar.registry.models import ReportPhoto
-from athar.web.media import derivative_url
+from athar.web.media import derivative_url, family_upload
 
 LEVEL_NAMES = {policy.FACE: "face", policy.BODY: "body"}
 
@@ -50,12 +50,13 @@ def derivative(request: HttpRequest, derivative_id: int) -> FileResponse:
 
 
 @require_GET
-def report_photo(request: HttpRequest, photo_id: int, kind: str) -> FileResponse:
-    """A photo of the person alive (``thumb`` or ``view``), for whoever may see its report."""
+def report_photo(request: HttpRequest, photo_id: int, kind: str) -> HttpResponse:
+    """A photo of the person alive (``thumb`` or ``view``), for whoever may see its report, from
+    the family uploads store (``athar.web.media.family_upload``)."""
     item = get_object_or_404(ReportPhoto.objects.select_related("report"), pk=photo_id)
     if kind not in ("thumb", "view") or kind not in item.derivatives or not policy.may_view_report_photo(request.user, item):
         raise Http404
-    return _private_file(item.derivatives[kind])
+    return family_upload(item, kind)
 
 
 def chosen_level(request: HttpRequest) -> int:
