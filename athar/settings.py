@@ -23,8 +23,11 @@ from athar.config import (
     env_list,
     env_str,
     origin_of,
+    private_umask,
     secret_key,
 )
+
+private_umask()  # first: the development keys below are the first files athar may write
 
 BASE_DIR = Path(__file__).resolve().parent
 ATHAR_ENV = athar_environment()
