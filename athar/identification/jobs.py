@@ -83,6 +83,11 @@ def on_archive_ingested(sender: Any, archive_id: int, **_: Any) -> None:
     enqueue_for_archive(archive_id)
 
 
+def on_faces_indexed(sender: Any, faces: int = 0, **_: Any) -> None:
+    """``archive.signals.faces_indexed``: new faces to compare every subject's photos with."""
+    enqueue("cases", "faces")
+
+
 def claim_next(name: str | None = None) -> Job | None:
     """Claim the next due job: exactly one worker wins each job."""
     name = name or worker_name()
