@@ -15,6 +15,7 @@ from django.core.management import ManagementUtility, get_commands, load_command
 
 from athar import __version__
 from athar.core.command import SINGLE, GroupCommand, subcommands
+from athar.core.failures import fail_on, usage_error, wants_json
 from athar.core.store import ensure_store
 
 NO_STORE_COMMANDS = {"makemigrations", "help", "version", "makemessages", "compilemessages", "check",
@@ -23,8 +24,19 @@ NO_STORE_COMMANDS = {"makemigrations", "help", "version", "makemessages", "compi
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Entry point of the ``athar`` console script."""
+    """Entry point of the ``athar`` console script: every failure, even before a command runs
+    (settings, a database that does not answer while the store is migrated), ends by the one
+    error contract of ``athar.core.failures``."""
     args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        _main(args)
+    except (SystemExit, KeyboardInterrupt):
+        raise
+    except Exception as exc:  # noqa: BLE001 - explained in one line, or a bug with its traceback and log
+        fail_on(exc, wants_json(args))
+
+
+def _main(args: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "athar.settings")
     asks_help = wants_help(args)
     if asks_help:
@@ -36,6 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     if args[0] in ("--version", "version"):
         sys.stdout.write(f"athar {__version__}\n")
         return
+    if args[0] not in get_commands() and not args[0].startswith("-"):
+        usage_error("athar", f"unknown command {args[0]!r}", wants_json(args))
     if args[0] not in NO_STORE_COMMANDS and not asks_help:
         ensure_store()
     ManagementUtility(["athar", *args]).execute()

@@ -259,6 +259,22 @@ def athar_home() -> Path:
     return Path(env_str("ATHAR_HOME")).expanduser().resolve()
 
 
+PRIVATE_UMASK = 0o077
+
+
+def private_umask() -> None:
+    """Every file and folder athar creates (data folder, database, media, keys, exports, backups) is
+    its own account's only — 0700 folders, 0600 files — whatever the umask of the shell or service
+    manager. Set when the settings load, before anything (the development keys) is written."""
+    os.umask(PRIVATE_UMASK)
+
+
+def private_folder(path: Path) -> Path:
+    """Create a folder (and missing parents) readable by athar's account only."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
+
+
 def shared_data_dir() -> Path:
     """Development data that is never committed: ATHAR_SHARED_DATA, or ../shared/data beside the checkout."""
     return Path(env_str("ATHAR_SHARED_DATA") or Path(__file__).resolve().parents[2] / "shared" / "data")
@@ -314,7 +330,7 @@ def _development_key(home: Path) -> str:
     path = home / "development-secret-key"
     if path.exists():
         return path.read_text(encoding="utf-8").strip()
-    home.mkdir(parents=True, exist_ok=True)
+    private_folder(home)
     key = secrets.token_urlsafe(64)
     path.write_text(key, encoding="utf-8")
     path.chmod(0o600)

@@ -24,8 +24,11 @@ from athar.config import (
     env_str,
     organisation_contact,
     origin_of,
+    private_umask,
     secret_key,
 )
+
+private_umask()  # first: the development keys below are the first files athar may write
 
 BASE_DIR = Path(__file__).resolve().parent
 ATHAR_ENV = athar_environment()

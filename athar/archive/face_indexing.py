@@ -23,6 +23,7 @@ from PIL import Image
 
 from athar.archive.imaging import blur, save_derivative
 from athar.archive.models import Derivative, Face, Photo
+from athar.archive.signals import faces_indexed
 from athar.archive.storage import MediaStore
 from athar.core.batching import batches
 from athar.matching.faces import (
@@ -163,6 +164,8 @@ def index_photos(photo_ids: Iterable[int] | None = None, progress: Callable[[int
         if progress:
             progress(len(batch))
     index.save(index_dir(name))
+    if counts["faces"] or counts.get("faces_replaced"):  # the worker ranks again (identification listens)
+        faces_indexed.send(sender=Photo, faces=counts["faces"])
     return {**counts, "model": name, "model_version": version, "index_size": len(index)}
 
 

@@ -4,13 +4,19 @@ size is encrypted while it is written and never held in memory.
 The key is 32 bytes from ``ATHAR_BACKUP_KEY`` (base64 or hex) or the file named by
 ``ATHAR_BACKUP_KEY_FILE``; it is never in a backup and must be kept apart from them.
 
-Format: ``MAGIC`` + a 7-byte random prefix, then frames ``flag(1) + length(4) + AES-GCM(chunk)``.
-Each frame's nonce is prefix + frame number (4 bytes) + flag, with ``MAGIC`` as associated data:
-a frame moved, dropped, altered or a stream cut short (no frame flagged last) does not decrypt.
+Format 2: ``MAGIC`` + a 7-byte random prefix + a 16-byte key check (HMAC-SHA256 of the prefix
+under the key), then frames ``flag(1) + length(4) + AES-GCM(chunk)``. Each frame's nonce is prefix
++ frame number (4 bytes) + flag, with ``MAGIC`` as associated data: a frame moved, dropped, altered
+or a stream cut short (no frame flagged last) does not decrypt. The key check tells a wrong key
+(refused before anything is decrypted) from an altered or damaged file (a frame that does not
+authenticate under the right key) — AES-GCM alone cannot tell them apart. Format 1 (no key check)
+is still read.
 """
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 from pathlib import Path
 from typing import IO
@@ -21,18 +27,25 @@ from django.core.exceptions import ImproperlyConfigured
 
 from athar.config import env_str
 from athar.core.crypto import parse_master_key
+from athar.core.errors import UserError
 
-MAGIC = b"athar-backup-encrypted/1\n"
+MAGIC = b"athar-backup-encrypted/2\n"
+MAGIC_V1 = b"athar-backup-encrypted/1\n"  # before the key check: read, never written
 FRAME = 1 << 20
 PREFIX_BYTES = 7
+CHECK_BYTES = 16
 
 
-class BackupKeyMissing(ValueError):
+class BackupKeyMissing(UserError):
     """No backup key is configured (a clear message for ``athar backup``)."""
 
 
-class BackupDecryptionError(ValueError):
-    """Wrong key, or the encrypted backup was altered or cut short."""
+class BackupDecryptionError(UserError):
+    """The encrypted backup was altered, damaged or cut short (or, format 1, the key may be wrong)."""
+
+
+class WrongBackupKey(BackupDecryptionError):
+    """The backup was encrypted with another key: the file may be intact."""
 
 
 def backup_key() -> bytes | None:
@@ -63,6 +76,11 @@ def require_backup_key() -> bytes:
     return key
 
 
+def key_check(key: bytes, prefix: bytes) -> bytes:
+    """What a backup stores to recognise its key without revealing it (HMAC of its random prefix)."""
+    return hmac.new(key, b"athar-backup-key-check:" + prefix, hashlib.sha256).digest()[:CHECK_BYTES]
+
+
 def _nonce(prefix: bytes, index: int, last: bool) -> bytes:
     return prefix + index.to_bytes(4, "big") + (b"\x01" if last else b"\x00")
 
@@ -74,7 +92,7 @@ class EncryptingWriter:
         self.raw, self.aead = raw, AESGCM(key)
         self.prefix = os.urandom(PREFIX_BYTES)
         self.buffer, self.index, self.closed = bytearray(), 0, False
-        raw.write(MAGIC + self.prefix)
+        raw.write(MAGIC + self.prefix + key_check(key, self.prefix))
 
     def write(self, data: bytes) -> int:
         self.buffer += data
@@ -96,33 +114,45 @@ class EncryptingWriter:
 
 def is_encrypted(path: Path) -> bool:
     with open(path, "rb") as handle:
-        return handle.read(len(MAGIC)) == MAGIC
+        return handle.read(len(MAGIC)) in (MAGIC, MAGIC_V1)
 
 
 def decrypt_file(source: Path, target: Path, key: bytes) -> None:
-    """Decrypt an encrypted backup into ``target``; BackupDecryptionError (target removed) otherwise."""
-    aead = AESGCM(key)
+    """Decrypt an encrypted backup into ``target``; WrongBackupKey or BackupDecryptionError (target
+    removed) otherwise."""
     try:
         with open(source, "rb") as src, open(target, "wb") as out:
-            if src.read(len(MAGIC)) != MAGIC:
+            magic = src.read(len(MAGIC))
+            if magic not in (MAGIC, MAGIC_V1):
                 raise BackupDecryptionError("not an encrypted athar backup")
-            prefix, index, last = src.read(PREFIX_BYTES), 0, False
-            while not last:
-                header = src.read(5)
-                if len(header) < 5:
-                    raise BackupDecryptionError("the encrypted backup is cut short (incomplete copy?)")
-                last, length = header[0] == 1, int.from_bytes(header[1:], "big")
-                sealed = src.read(length)
-                if len(sealed) < length:
-                    raise BackupDecryptionError("the encrypted backup is cut short (incomplete copy?)")
-                try:
-                    out.write(aead.decrypt(_nonce(prefix, index, last), sealed, MAGIC))
-                except InvalidTag:
-                    raise BackupDecryptionError("the backup does not decrypt: wrong ATHAR_BACKUP_KEY, or the file "
-                                                "was altered or damaged") from None
-                index += 1
-            if src.read(1):
-                raise BackupDecryptionError("unexpected data after the end of the encrypted backup")
+            prefix = src.read(PREFIX_BYTES)
+            if magic == MAGIC and not hmac.compare_digest(src.read(CHECK_BYTES), key_check(key, prefix)):
+                raise WrongBackupKey("wrong backup key: this backup was encrypted with another ATHAR_BACKUP_KEY "
+                                     "(the file itself may be intact); set the key it was made with")
+            _decrypt_frames(src, out, AESGCM(key), prefix, magic)
     except BaseException:
         target.unlink(missing_ok=True)
         raise
+
+
+def _decrypt_frames(src: IO[bytes], out: IO[bytes], aead: AESGCM, prefix: bytes, magic: bytes) -> None:
+    index, last = 0, False
+    while not last:
+        header = src.read(5)
+        if len(header) < 5:
+            raise BackupDecryptionError("the encrypted backup is cut short (incomplete copy?)")
+        last, length = header[0] == 1, int.from_bytes(header[1:], "big")
+        sealed = src.read(length)
+        if len(sealed) < length:
+            raise BackupDecryptionError("the encrypted backup is cut short (incomplete copy?)")
+        try:
+            out.write(aead.decrypt(_nonce(prefix, index, last), sealed, magic))
+        except InvalidTag:
+            if magic == MAGIC_V1:
+                raise BackupDecryptionError("the backup does not decrypt: wrong ATHAR_BACKUP_KEY, or the file "
+                                            "was altered or damaged") from None
+            raise BackupDecryptionError(f"the backup was altered or damaged: part {index + 1} does not "
+                                        "authenticate under its key (the key is right)") from None
+        index += 1
+    if src.read(1):
+        raise BackupDecryptionError("unexpected data after the end of the encrypted backup")

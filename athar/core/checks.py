@@ -6,7 +6,9 @@ IDs: ``athar.E1xx`` errors, ``athar.W1xx`` warnings (``athar.E001``, the data ke
 
 from __future__ import annotations
 
+import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -99,15 +101,48 @@ def private_paths() -> list[Path]:
     return paths
 
 
+MAX_NAMED = 20  # readable paths named one by one; the rest are counted
+
+
+def readable_by_others(root: Path) -> Iterator[Path]:
+    """Every folder and file under ``root`` (itself included) whose mode lets another account read,
+    write or enter it; symbolic links are not followed."""
+    if not root.exists():
+        return
+    if root.lstat().st_mode & 0o077:
+        yield root
+    for folder, dirs, files in os.walk(root):
+        for name in [*dirs, *files]:
+            path = Path(folder) / name
+            try:
+                mode = path.lstat().st_mode
+            except OSError:  # removed while we walked
+                continue
+            if not stat.S_ISLNK(mode) and mode & 0o077:
+                yield path
+
+
 def check_private_files() -> list[CheckMessage]:
-    """Folders 0700 and files 0600 at most: names, phones and photos are no one else's business."""
+    """Folders 0700 and files 0600 at most, everywhere under ATHAR_HOME (and the SQLite database
+    wherever it lives): names, phones and photos are no one else's business."""
     out: list[CheckMessage] = []
-    for path in private_paths():
-        if path.exists() and path.stat().st_mode & 0o077:
-            mode = oct(path.stat().st_mode & 0o777)
-            wanted = "700" if path.is_dir() else "600"
-            out.append(Warning(f"{path} is readable or writable by other accounts (mode {mode}).",
-                               hint=f"chmod {wanted} {path}", id="athar.W116"))
+    seen: set[Path] = set()
+    found = 0
+    for root in [Path(settings.ATHAR_HOME), *private_paths()[2:]]:
+        for path in readable_by_others(root):
+            if path in seen:
+                continue
+            seen.add(path)
+            found += 1
+            if found <= MAX_NAMED:
+                mode = path.lstat().st_mode
+                wanted = "700" if stat.S_ISDIR(mode) else "600"
+                out.append(Warning(f"{path} is readable or writable by other accounts (mode {oct(mode & 0o777)}).",
+                                   hint=f"chmod {wanted} {path}", id="athar.W116"))
+    if found > MAX_NAMED:
+        out.append(Warning(f"{found - MAX_NAMED} more folders or files under {settings.ATHAR_HOME} are readable "
+                           "or writable by other accounts.",
+                           hint=f"chmod -R go-rwx {settings.ATHAR_HOME}", id="athar.W116"))
     return out
 
 

@@ -11,23 +11,24 @@ command without actions. The app's ``management/commands/<name>.py`` is a two-li
 (``class Command(GroupCommand): group = "faces"``) so Django (``call_command``, ``athar --help``)
 finds it.
 
-Failures: a ``UserError`` (``athar.core.errors``), ``CommandError``, a missing file or a refused
-permission is the user's mistake: its message, exit 1, no traceback. Anything else is a bug: the
-traceback goes to standard error and the message says "unexpected failure".
+Failures follow one contract (``athar.core.failures``): a ``UserError`` (``athar.core.errors``),
+``CommandError``, a missing file, a refused permission, a database that does not answer or a full
+disk is said in one line (and the ``{"ok": false, "error": ...}`` JSON line), exit 1 (2 for bad
+arguments), no traceback. Anything else is a bug: the traceback goes to standard error and to the
+error log, and the message says "unexpected failure" and "please report".
 """
 
 from __future__ import annotations
 
 import json
 import sys
-import traceback
 from argparse import SUPPRESS, ArgumentParser
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
+from django.core.management.base import BaseCommand, CommandParser, no_translations
 from django.utils.module_loading import autodiscover_modules
 from rich.console import Console
 from rich.progress import (
@@ -42,15 +43,10 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from athar.core.errors import UserError
+from athar.core.failures import emit_json, fail_on, usage_error, wants_json
 
 stderr_console = Console(stderr=True)
-
-
-def emit_json(result: dict[str, Any]) -> None:
-    """Print one JSON object on one line, the last line of standard output."""
-    sys.stdout.write(json.dumps(result, ensure_ascii=False, default=str, separators=(",", ":")) + "\n")
-    sys.stdout.flush()
+__all__ = ["emit_json"]  # re-exported: commands print their JSON line with it
 
 
 class RateColumn(ProgressColumn):
@@ -84,6 +80,7 @@ class AtharCommand(BaseCommand):
 
     def create_parser(self, prog_name: str, subcommand: str, **kwargs: Any) -> CommandParser:
         parser = super().create_parser(prog_name.replace("manage.py", "athar"), subcommand, **kwargs)
+        json_usage_errors(parser)
         return parser
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -105,13 +102,8 @@ class AtharCommand(BaseCommand):
         as_json = bool(options.get("json"))
         try:
             result = self.run(options)
-        except CommandError as exc:
-            self._fail(str(exc), as_json, getattr(exc, "returncode", 1))
-        except (UserError, FileNotFoundError, PermissionError) as exc:
-            self._fail(str(exc), as_json, 1)
-        except Exception as exc:  # noqa: BLE001 - report, with the traceback on standard error
-            traceback.print_exc(file=sys.stderr)
-            self._fail(f"unexpected failure: {type(exc).__name__}: {exc}", as_json, 1)
+        except Exception as exc:  # noqa: BLE001 - explained in one line, or a bug with its traceback and log
+            fail_on(exc, as_json)
         self.finish(result, as_json)
 
     def finish(self, result: dict[str, Any], as_json: bool) -> None:
@@ -129,11 +121,18 @@ class AtharCommand(BaseCommand):
         if exit_code:
             sys.exit(exit_code)
 
-    def _fail(self, message: str, as_json: bool, code: int) -> None:
-        stderr_console.print(f"[bold red]error:[/] {message}", highlight=False)
-        if as_json:
-            emit_json({"ok": False, "error": message})
-        sys.exit(code or 1)
+
+
+def json_usage_errors(parser: ArgumentParser) -> None:
+    """Bad arguments exit 2 with one line — and, when ``--json`` was asked for, the JSON line —
+    instead of argparse's usage block alone (for this parser; sub-parsers are set up as they are made)."""
+    if not getattr(parser, "called_from_command_line", True):
+        return  # call_command: Django raises CommandError, which handle() reports
+
+    def error(message: str) -> NoReturn:
+        usage_error(parser.prog, message, wants_json(sys.argv))
+
+    parser.error = error  # type: ignore[method-assign]  # argparse calls self.error on refusal
 
 
 def _short(value: Any) -> str:
@@ -216,6 +215,7 @@ class GroupCommand(AtharCommand):
         subs = parser.add_subparsers(dest="action", required=default is None, metavar="ACTION")
         for sub in actions.values():
             sub_parser = subs.add_parser(sub.name, help=sub.help, description=sub.help)
+            json_usage_errors(sub_parser)
             sub_parser.add_argument("--json", action="store_true", default=SUPPRESS,
                                     help="print the result as one JSON object (last line)")
             sub.add_arguments(sub_parser)

@@ -93,7 +93,7 @@ def _development_key(home: Path) -> bytes:
     path = home / DEV_KEY_FILE
     if path.exists():
         return parse_master_key(path.read_text(encoding="utf-8"))
-    home.mkdir(parents=True, exist_ok=True)
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = secrets.token_bytes(KEY_BYTES)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -47,7 +47,7 @@ from athar.identification.models import (
     Review,
     Verdict,
 )
-from athar.identification.signals import family_informed, identification_status_changed
+from athar.identification.signals import announce_after_commit, family_informed, identification_status_changed
 from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import MissingPerson, Report
 
@@ -344,7 +344,7 @@ def _set_status(ident: Identification, status: str, by: Any, reason: str, action
     event = {"published": "identification.published", "withdrawn": "identification.withdrawn",
               "verified": "identification.verified", "set_aside": "identification.set_aside"}.get(
         status, "identification.status")
-    transaction.on_commit(lambda: identification_status_changed.send(
+    announce_after_commit(lambda: identification_status_changed.send(
         sender=Identification, identification=ident, previous=was, status=status))
     record(event, object_type="identification", object_id=ident.pk,
            actor=actor_for_user(by) if by else "system",
@@ -395,7 +395,7 @@ def record_family_informed(ident: Identification, report: Report, by: Any, *, in
         record("identification.family_informed", object_type="identification", object_id=ident.pk,
                actor=actor_for_user(by), data={"report": report.pk, "method": method,
                                                "informed_on": informed_on.isoformat()})
-        transaction.on_commit(lambda: family_informed.send(sender=Identification, identification=ident,
+        announce_after_commit(lambda: family_informed.send(sender=Identification, identification=ident,
                                                            report=report))
     return row
 

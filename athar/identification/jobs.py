@@ -3,8 +3,10 @@
 - A job is claimed with a conditional UPDATE (``status=queued`` → ``running``) that must change
   exactly one row, so several workers can share one queue safely, on SQLite or PostgreSQL.
 - A failing job is delayed (exponential back-off), never retried in a loop; after MAX_ATTEMPTS it
-  stays ``failed`` with its error. A job left ``running`` by a killed worker is requeued after
-  STALE_AFTER.
+  stays ``failed`` with its error. The worker running a job beats it every few seconds
+  (``worker_state.Heartbeat``); a job whose beat stopped for JOB_STALE (its worker was killed) is
+  taken back by the next claim — within a minute. A job claimed without a beat (an older athar) is
+  taken back after STALE_AFTER.
 - Others call ``enqueue_for_report(report_id)``, ``enqueue_for_cases(case_ids)``,
   ``enqueue_for_archive(archive_id)`` or ``enqueue_for_linkage()`` when reports, cases or archives arrive; the worker's sweep
   also notices new reports, changed cases and a new linkage run by itself (watermarks), so
@@ -21,7 +23,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import F, Max
+from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from athar.archive.models import Case
@@ -38,6 +40,7 @@ from athar.registry.models import Report
 
 MAX_ATTEMPTS = 5
 STALE_AFTER = dt.timedelta(minutes=15)
+JOB_STALE = dt.timedelta(seconds=45)  # heartbeat every 5 s: nine missed beats mean the worker is gone
 BACKOFF_SECONDS = 30
 
 
@@ -81,6 +84,11 @@ def on_archive_ingested(sender: Any, archive_id: int, **_: Any) -> None:
     enqueue_for_archive(archive_id)
 
 
+def on_faces_indexed(sender: Any, faces: int = 0, **_: Any) -> None:
+    """``archive.signals.faces_indexed``: new faces to compare every subject's photos with."""
+    enqueue("cases", "faces")
+
+
 def claim_next(name: str | None = None) -> Job | None:
     """Claim the next due job: exactly one worker wins each job."""
     name = name or worker_name()
@@ -88,19 +96,31 @@ def claim_next(name: str | None = None) -> Job | None:
     now = timezone.now()
     for job_id in Job.objects.filter(status=Job.Status.QUEUED, run_after__lte=now).values_list("id", flat=True)[:20]:
         won = Job.objects.filter(id=job_id, status=Job.Status.QUEUED).update(
-            status=Job.Status.RUNNING, locked_by=name, locked_at=now, attempts=F("attempts") + 1)
+            status=Job.Status.RUNNING, locked_by=name, locked_at=now, heartbeat_at=now, attempts=F("attempts") + 1)
         if won == 1:
             return Job.objects.get(id=job_id)
     return None
 
 
 def _requeue_stale() -> None:
-    Job.objects.filter(status=Job.Status.RUNNING, locked_at__lt=timezone.now() - STALE_AFTER).update(
-        status=Job.Status.QUEUED, locked_by="", last_error="requeued: the worker stopped while running it")
+    now = timezone.now()
+    silent = Q(heartbeat_at__lt=now - JOB_STALE) | Q(heartbeat_at__isnull=True, locked_at__lt=now - STALE_AFTER)
+    Job.objects.filter(silent, status=Job.Status.RUNNING).update(
+        status=Job.Status.QUEUED, locked_by="", heartbeat_at=None,
+        last_error="requeued: the worker stopped while running it")
 
 
-def run_job(job: Job) -> bool:
+def run_job(job: Job, beat: Any = None) -> bool:
     """Run one claimed job; on failure delay it (or give up after MAX_ATTEMPTS). True when done."""
+    if beat is not None:
+        beat.job_started(job)
+    ok = _run_job(job)
+    if beat is not None:
+        beat.job_finished(job, ok)
+    return ok
+
+
+def _run_job(job: Job) -> bool:
     try:
         result = _dispatch(job)
     except Exception as exc:  # noqa: BLE001 - recorded on the job, the worker carries on
@@ -108,7 +128,7 @@ def run_job(job: Job) -> bool:
         delay = dt.timedelta(seconds=BACKOFF_SECONDS * 2 ** (job.attempts - 1))
         Job.objects.filter(pk=job.pk).update(
             status=Job.Status.FAILED if failed else Job.Status.QUEUED, run_after=timezone.now() + delay,
-            locked_by="", last_error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"[:4000],
+            locked_by="", heartbeat_at=None, last_error=f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=5)}"[:4000],
             finished_at=timezone.now() if failed else None)
         return False
     Job.objects.filter(pk=job.pk).update(status=Job.Status.DONE, finished_at=timezone.now(), result=result,
@@ -171,13 +191,15 @@ def enqueue_for_linkage() -> Job | None:
     return enqueue("cases", "linkage")
 
 
-def drain(name: str | None = None, limit: int | None = None) -> dict[str, int]:
-    """Sweep, then run due jobs until none is left (``athar worker --once``)."""
+def drain(name: str | None = None, limit: int | None = None, beat: Any = None) -> dict[str, int]:
+    """Sweep, then run due jobs until none is left (``athar worker --once``); ``beat`` (a
+    ``worker_state.Heartbeat``) hears of each job."""
     counts = {"done": 0, "failed": 0}
     sweep()
     while limit is None or counts["done"] + counts["failed"] < limit:
         job = claim_next(name)
         if job is None:
             break
-        counts["done" if run_job(job) else "failed"] += 1
+        ok = run_job(job, beat)
+        counts["done" if ok else "failed"] += 1
     return counts

@@ -306,6 +306,9 @@ class Job(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)
     locked_by = models.CharField(max_length=120, blank=True)
     locked_at = models.DateTimeField(null=True, blank=True)
+    # Beaten every few seconds by the worker running it: a job whose beat stops (worker killed) is
+    # taken back within a minute, not after STALE_AFTER (athar.identification.jobs).
+    heartbeat_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     result = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -314,6 +317,25 @@ class Job(models.Model):
     class Meta:
         ordering = ["run_after", "id"]
         indexes = [models.Index(fields=["status", "run_after"], name="job_queue_idx")]
+
+
+class WorkerBeat(models.Model):
+    """One ``athar worker`` process's heartbeat: who runs, since when, what it has done and its last
+    error — read by ``athar status`` and the administrators' worker page (never personal data)."""
+
+    name = models.CharField(max_length=120, unique=True)  # host:pid
+    host = models.CharField(max_length=100)
+    pid = models.PositiveIntegerField()
+    started_at = models.DateTimeField()
+    beat_at = models.DateTimeField(db_index=True)
+    stopped_at = models.DateTimeField(null=True, blank=True)
+    current_job = models.PositiveBigIntegerField(null=True, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    failed = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-beat_at"]
 
 
 class Watermark(models.Model):

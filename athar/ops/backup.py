@@ -31,6 +31,7 @@ import tarfile
 import tempfile
 import time
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -49,6 +50,8 @@ from athar.core.backup_crypto import (
     is_encrypted,
     require_backup_key,
 )
+from athar.core.errors import UserError
+from athar.registry.keys import data_key_summary, unreadable_count
 
 FORMAT = "athar-backup/1"
 MANIFEST = "manifest.json"
@@ -57,7 +60,7 @@ BACKUP_GLOB = "athar-backup-*.tar*"
 Progress = Callable[[int], None]
 
 
-class BackupError(ValueError):
+class BackupError(UserError):
     """A backup cannot be made or restored; the message says why and what to do."""
 
 
@@ -152,7 +155,8 @@ def _add(tar: tarfile.TarFile, path: Path, name: str) -> dict[str, Any]:
 
 def _summary_counts() -> dict[str, Any]:
     return {"photos": Photo.objects.count(), "derivatives": Derivative.objects.count(),
-            "audit_events": AuditEvent.objects.count(), "audit_head": chain_head()}
+            "audit_events": AuditEvent.objects.count(), "audit_head": chain_head(),
+            "data_keys": data_key_summary()}
 
 
 def backup_name(now: datetime | None = None) -> str:
@@ -298,8 +302,11 @@ def home_is_empty() -> bool:
         return int(cursor.fetchone()[0]) == 0
 
 
-def restore_backup(archive: Path, force: bool = False) -> dict[str, Any]:
-    """Restore a backup into this ATHAR_HOME (and database), then migrate and verify."""
+def restore_backup(archive: Path, force: bool = False, accept_unreadable: bool = False) -> dict[str, Any]:
+    """Restore a backup into this ATHAR_HOME (and database), then migrate and verify.
+
+    Refused before anything is written when the configured data key (``ATHAR_DATA_KEY``) cannot
+    open the backup's personal data, unless ``accept_unreadable`` says to restore it unreadable."""
     if not archive.is_file():
         raise FileNotFoundError(f"backup not found: {archive}")
     started = time.monotonic()
@@ -317,6 +324,9 @@ def restore_backup(archive: Path, force: bool = False) -> dict[str, Any]:
         if staged.manifest["engine"] != engine():
             raise BackupError(f"this backup holds a {staged.manifest['engine']} database, but athar is "
                               f"configured for {engine()}: set DATABASE_URL to match")
+        unreadable = _unreadable_in(staged)
+        if unreadable and not accept_unreadable:
+            raise BackupError(unreadable_message(unreadable))
         _restore_database(staged)
         for prefix, root in _folders():  # a backup made before the family uploads store: an empty one
             _replace_folder(staged.root / prefix, root)
@@ -324,7 +334,29 @@ def restore_backup(archive: Path, force: bool = False) -> dict[str, Any]:
     return {"restored": str(archive), "encrypted": encrypted, "engine": staged.manifest["engine"],
             "photos": staged.manifest["photos"],
             "audit_events": staged.manifest["audit_events"], "audit_head": staged.manifest.get("audit_head", ""),
-            "seconds": round(restore_seconds, 2)}
+            "seconds": round(restore_seconds, 2), "unreadable_data_keys": unreadable}
+
+
+def unreadable_message(count: int) -> str:
+    return (f"the configured data key (ATHAR_DATA_KEY) cannot open the personal data in this backup: the contact "
+            f"details, notes and family uploads of {count} owners would be unreadable. Set the data key this site "
+            "used, or pass --accept-unreadable to restore them unreadable")
+
+
+def _unreadable_in(staged: Staged) -> int | None:
+    """Data keys of the backup the configured master key cannot open (from the manifest; for an older
+    backup without that line, from a staged SQLite database; None when it cannot be told before)."""
+    summary = staged.manifest.get("data_keys")
+    if summary is not None:
+        return unreadable_count(summary)
+    if staged.manifest["engine"] != "sqlite":
+        return None
+    with closing(sqlite3.connect(f"file:{staged.root / staged.manifest['database']}?mode=ro", uri=True)) as db:
+        try:
+            rows = db.execute("SELECT master_key_id, COUNT(*) FROM registry_datakey GROUP BY master_key_id").fetchall()
+        except sqlite3.Error:
+            return None
+    return unreadable_count({"by_master_key": dict(rows)})
 
 
 def _restore_database(staged: Staged) -> None:

@@ -2,29 +2,23 @@
 
 from __future__ import annotations
 
-import ctypes
-import os
-import signal
-import subprocess
-import sys
 from argparse import ArgumentParser
-from collections.abc import Iterator
-from contextlib import contextmanager
 from io import StringIO
 from pathlib import Path
 from typing import Any
 
 from django.conf import settings
 from django.core.management import call_command
+from django.db import connection
 
 from athar.archive.verify import verify_store
 from athar.core.command import command, progress_bar
 from athar.core.demo import DemoContext, run_demo
 from athar.core.errors import UserError
-from athar.ops.backup import make_backup, prune_backups, restore_backup
+from athar.ops.backup import make_backup, prune_backups, restore_backup, unreadable_message
 from athar.ops.server import serve
-
-PR_SET_PDEATHSIG = 1  # prctl(2)
+from athar.ops.supervisor import supervised_worker
+from athar.registry.keys import unreadable_count
 
 
 def _backup_arguments(parser: ArgumentParser) -> None:
@@ -58,6 +52,9 @@ def backup(options: dict[str, Any]) -> dict[str, Any]:
 def _restore_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("archive", metavar="IN", help="a backup file made by athar backup")
     parser.add_argument("--force", action="store_true", help="replace the data already in ATHAR_HOME/database")
+    parser.add_argument("--accept-unreadable", action="store_true",
+                        help="restore even when the configured ATHAR_DATA_KEY cannot open the backup's personal data "
+                             "(contact details, notes, family uploads then stay unreadable)")
 
 
 def _describe_restore(result: dict[str, Any]) -> str:
@@ -67,6 +64,9 @@ def _describe_restore(result: dict[str, Any]) -> str:
              f"{result['audit_events']} audit events) in {result['seconds']} s",
              f"verify: {state}: {verify['originals']} originals, {verify['derivatives']} derivatives, "
              f"{verify['audit_events']} audit events"]
+    if result.get("unreadable_data_keys"):
+        lines.append(f"UNREADABLE: the personal data of {result['unreadable_data_keys']} owners does not open with "
+                     "the configured ATHAR_DATA_KEY")
     return "\n".join(lines + [f"  - {p}" for p in verify["problems"]])
 
 
@@ -74,11 +74,16 @@ def _describe_restore(result: dict[str, Any]) -> str:
          "verify it; --force replaces existing data.",
          arguments=_restore_arguments, describe=_describe_restore)
 def restore(options: dict[str, Any]) -> dict[str, Any]:
-    result = restore_backup(Path(options["archive"]), force=options["force"])
+    accept = bool(options.get("accept_unreadable"))
+    result = restore_backup(Path(options["archive"]), force=options["force"], accept_unreadable=accept)
     call_command("migrate", interactive=False, verbosity=0, stdout=StringIO())
     report = verify_store()
     result["verify"] = report.as_dict()
-    result["_exit_code"] = 0 if not report.problems else 3
+    result["unreadable_data_keys"] = unreadable_count()  # now from the restored rows themselves
+    silently_broken = result["unreadable_data_keys"] and not accept
+    result["_exit_code"] = 3 if report.problems or silently_broken else 0
+    if silently_broken:  # an older PostgreSQL backup, which could not be checked before
+        result["error"] = unreadable_message(result["unreadable_data_keys"])
     return result
 
 
@@ -94,37 +99,8 @@ def _worker_choice(parser: ArgumentParser) -> None:
                         help="do not run the matching worker beside the web server (run 'athar worker' yourself)")
 
 
-def _die_with_parent() -> None:
-    """In the worker child (Linux): be stopped when the server process dies, however it dies."""
-    try:
-        libc = ctypes.CDLL("libc.so.6", use_errno=True)
-        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
-    except OSError:  # not Linux: the ``finally`` below still stops the worker on a normal exit
-        return
-
-
-@contextmanager
-def matching_worker(enabled: bool = True, poll: float = 2.0) -> Iterator[subprocess.Popen[bytes] | None]:
-    """The matching worker (``athar worker``) as a child process for as long as the web server runs:
-    a report filed on the site is compared within seconds, and stopping the server stops it too."""
-    if not enabled:
-        yield None
-        return
-    child = subprocess.Popen([sys.executable, "-m", "athar.cli", "worker", "--poll", str(poll)],
-                             env=os.environ.copy(), stdout=subprocess.DEVNULL, preexec_fn=_die_with_parent)
-    sys.stderr.write(f"athar: matching worker running (pid {child.pid})\n")
-    try:
-        yield child
-    finally:
-        child.terminate()
-        try:
-            child.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            child.kill()
-
-
 def _serve_with_worker(host: str, port: int, workers: int, with_worker: bool) -> None:
-    with matching_worker(with_worker):
+    with supervised_worker(with_worker):
         serve(host, port, workers)
 
 
@@ -160,3 +136,24 @@ def demo(options: dict[str, Any]) -> dict[str, Any]:
         result["_then"] = lambda: _serve_with_worker(options["host"], options["port"], 2,
                                                      not options.get("no_worker"))
     return result
+
+
+def _describe_status(result: dict[str, Any]) -> str:
+    worker = result["worker"]
+    state = f"running (pid {worker['pid']})" if worker["alive"] else "NOT RUNNING"
+    lines = [f"athar {result['version']} — data in {result['home']} ({result['engine']})",
+             f"matching worker: {state}; last heartbeat {worker['last_heartbeat'] or 'never'}",
+             f"jobs: {worker['queue']} queued, {worker['running']} running, {worker['failed']} failed"]
+    if worker["last_error"]:
+        lines.append(f"last error: {worker['last_error']}")
+    return "\n".join(lines)
+
+
+@command("status", "Is athar working: the matching worker (alive, process id, last heartbeat), its queue, failed "
+         "jobs and last error.", describe=_describe_status)
+def status(options: dict[str, Any]) -> dict[str, Any]:
+    from athar import __version__
+    from athar.identification.worker_state import worker_status
+
+    return {"version": __version__, "home": str(settings.ATHAR_HOME), "engine": connection.vendor,
+            "worker": worker_status()}

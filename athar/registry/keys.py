@@ -11,6 +11,8 @@ import secrets
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import Count
+
 from athar.core.crypto import (
     KEY_BYTES,
     DecryptionError,
@@ -115,3 +117,31 @@ def shred(owner_ref: str) -> bool:
     """Delete the owner's data key: its ciphertexts become unreadable. True when a key existed."""
     deleted, _ = DataKey.objects.filter(owner_ref=owner_ref).delete()
     return bool(deleted)
+
+
+def data_key_summary() -> dict[str, Any]:
+    """How many data keys the store holds and which master keys wrapped them (fingerprints only):
+    written into a backup's manifest so a restore can tell, before touching anything, whether the
+    configured ``ATHAR_DATA_KEY`` will open the personal data."""
+    ids = dict(DataKey.objects.values("master_key_id").annotate(n=Count("id")).values_list("master_key_id", "n"))
+    return {"count": sum(ids.values()), "by_master_key": dict(sorted(ids.items()))}
+
+
+def unreadable_count(summary: dict[str, Any] | None = None) -> int:
+    """Data keys the configured master key cannot open — the owners whose contact details, notes and
+    uploads would read as nothing. From a manifest's ``summary``, or from the store itself, where
+    one key of each master-key fingerprint is actually unwrapped (a fingerprint alone can lie)."""
+    current = key_id(master_key())
+    if summary is not None:
+        return sum(int(n) for fingerprint, n in summary.get("by_master_key", {}).items() if fingerprint != current)
+    unreadable = 0
+    for fingerprint, n in DataKey.objects.values("master_key_id").annotate(n=Count("id")).values_list(
+            "master_key_id", "n"):
+        row = DataKey.objects.filter(master_key_id=fingerprint).first()
+        try:
+            ok = fingerprint == current and row is not None and bool(
+                unseal(master_key(), bytes(row.wrapped_key), b"data-key:" + row.owner_ref.encode()))
+        except DecryptionError:
+            ok = False
+        unreadable += 0 if ok else n
+    return unreadable

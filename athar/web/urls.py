@@ -98,5 +98,6 @@ urlpatterns = [
     path("admin/users/<int:user_id>/active/", administration.user_active, name="admin_user_active"),
     path("admin/users/<int:user_id>/two-factor/", administration.user_reset_two_factor, name="admin_user_2fa"),
     path("admin/audit/", administration.audit_log, name="audit_log"),
+    path("admin/worker/", administration.worker, name="admin_worker"),
     path("admin/audit/verify/", administration.audit_verify, name="audit_verify"),
 ]

@@ -3,11 +3,14 @@ compared with the archives within seconds, and stopping the server stops the wor
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import signal
 import socket
 import sqlite3
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -72,3 +75,34 @@ def test_serve_compares_a_new_report_and_stops_its_worker_with_it(tmp_path: Path
 def test_serve_without_the_worker_says_so_in_its_help(tmp_path: Path) -> None:
     help_text = run_athar(tmp_path / "home", "serve", "--help").stdout
     assert "--no-worker" in help_text and "worker" in run_athar(tmp_path / "home", "demo", "--help").stdout
+
+
+def worker_state(home: Path) -> dict:
+    proc = run_athar(home, "status", "--json", check=False)
+    return json.loads(proc.stdout.strip().splitlines()[-1])["worker"] if proc.stdout.strip() else {}
+
+
+@pytest.mark.slow
+def test_a_worker_killed_with_sigkill_runs_again_and_a_folder_named_athar_does_not_break_it(tmp_path: Path) -> None:
+    """Supervision end to end: started from a folder holding a directory named athar/ (which used to
+    shadow the package in the worker), the worker beats; killed with SIGKILL, it runs again."""
+    home, here = tmp_path / "home", tmp_path / "cwd"
+    (here / "athar").mkdir(parents=True)
+    (here / "athar" / "__init__.py").write_text("raise ImportError('the wrong athar package')\n")
+    run_athar(home, "migrate")
+    log = (tmp_path / "serve.log").open("w+")
+    athar = [sys.executable, "-P", "-m", "athar.cli"]  # as the `athar` script runs: its folder, not here, on the path
+    server = subprocess.Popen([*athar, "serve", "--port", str(free_port()), "--workers", "1"], cwd=here,
+                              env=athar_env(home), stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        assert wait_for(lambda: worker_state(home).get("alive"), 60), log.name
+        first = worker_state(home)["pid"]
+        os.kill(first, signal.SIGKILL)
+        assert wait_for(lambda: (s := worker_state(home)).get("alive") and s["pid"] != first, 60)
+        log.seek(0)
+        text = log.read()
+        assert "Traceback" not in text and "restarting in" in text, text
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    assert wait_for(lambda: not alive(worker_state(home)["pid"]), 15), "the worker outlived the server"

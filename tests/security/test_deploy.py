@@ -181,3 +181,28 @@ def test_production_settings_turn_on_hsts_and_secure_cookies(home):
     proc = subprocess.run([sys.executable, "-c", "import django; django.setup(); " + code], env=env,
                           capture_output=True, text=True, timeout=120)
     assert proc.stdout.split() == ["True", "True", "True", "True", "True", "False"], proc.stderr
+
+
+@pytest.mark.slow
+def test_a_fresh_demo_is_private_to_its_owner_whatever_the_umask(tmp_path):
+    """Development mode writes its keys while the settings load: the data folder was 0755 then."""
+    home = tmp_path / "demo-home"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ATHAR_", "DATABASE_URL"))}
+    env.update({"ATHAR_HOME": str(home), "ATHAR_ENV": "development"})
+    proc = subprocess.run(["bash", "-c", "umask 022; exec \"$@\"", "athar", *ATHAR, "demo", "--no-serve", "--json"],
+                          env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr
+    for path in [home, home / "athar.sqlite3", home / "media", *(home / "media").rglob("*")]:
+        if not path.is_symlink():
+            assert path.stat().st_mode & 0o077 == 0, f"{path} {oct(path.stat().st_mode)}"
+
+
+def test_check_deploy_names_a_file_deep_under_the_data_folder(home):
+    env = production_env(home)
+    assert athar(env, "migrate").returncode == 0
+    deep = home / "media" / "originals" / "ab" / "leaked.jpg"
+    deep.parent.mkdir(parents=True)
+    deep.write_bytes(b"x")
+    deep.chmod(0o644)
+    proc = _deploy_check(env)
+    assert proc.returncode != 0 and str(deep) in proc.stdout + proc.stderr

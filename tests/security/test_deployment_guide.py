@@ -52,7 +52,7 @@ def test_the_guide_runs_on_sqlite(tmp_path):
     assert "strict-transport-security" in proc.stdout.lower()
     assert '"ok":true' in proc.stdout.replace(" ", "")  # restore's verify
     backups = list((tmp_path / "backups").glob("athar-backup-*.tar.enc"))
-    assert backups and backups[0].read_bytes().startswith(b"athar-backup-encrypted/1")
+    assert backups and backups[0].read_bytes().startswith(b"athar-backup-encrypted/2")
 
 
 @pytest.mark.skipif(not pg_available(), reason="PostgreSQL not reachable")

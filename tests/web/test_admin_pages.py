@@ -32,7 +32,8 @@ def _pages(world):
             ("get", reverse("web:admin_user", args=[user]), {}),
             ("post", reverse("web:admin_user_active", args=[user]), {"active": "no"}),
             ("post", reverse("web:admin_user_2fa", args=[user]), {"reason": "lost phone"}),
-            ("get", reverse("web:audit_log"), {}), ("post", reverse("web:audit_verify"), {})]
+            ("get", reverse("web:audit_log"), {}), ("post", reverse("web:audit_verify"), {}),
+            ("get", reverse("web:admin_worker"), {})]
 
 
 @pytest.mark.parametrize("role", NOT_ADMINS)
@@ -219,3 +220,21 @@ def test_verify_the_chain_from_the_page(client_for, world, lang):
             "ar": f"حدث السجل رقم <bdi>{edited.seq}</bdi> (<bdi>case.edited</bdi>) تغيّر بعد تسجيله"}
     assert said[lang] in broken  # the finding in the page's language, its values set apart
     assert _last("audit.verified").data["ok"] is False
+
+
+def test_the_worker_page_says_whether_the_matching_worker_runs(client_for, world):
+    from django.utils import timezone
+
+    from athar.identification.models import Job, WorkerBeat
+
+    client = client_for(world.admin)
+    page = client.get(reverse("web:admin_worker")).content.decode()
+    assert "لا يعمل" in page  # the site's default language: Arabic
+    now = timezone.now()
+    WorkerBeat.objects.create(name="host:4242", host="host", pid=4242, started_at=now, beat_at=now)
+    Job.objects.create(kind="subject", target="report:1", status="failed", run_after=now,
+                       last_error="DoesNotExist: Report matching query does not exist.\nTraceback ...")
+    page = client.get(reverse("web:admin_worker")).content.decode()
+    assert "يعمل: العملية 4242" in page and "DoesNotExist" in page and "Traceback" not in page
+    WorkerBeat.objects.update(beat_at=now - timezone.timedelta(minutes=5))
+    assert "لا يعمل" in client.get(reverse("web:admin_worker")).content.decode()

@@ -22,6 +22,7 @@ from athar.audit.chain import actor_for_user, record, verify_chain
 from athar.audit.log import EventFilter, events, known_actions
 from athar.core.errors import UserError
 from athar.identification import policy
+from athar.identification.worker_state import worker_status
 from athar.web.staff_forms import AccountForm, AuditFilterForm, ReasonForm
 
 
@@ -120,6 +121,13 @@ def audit_log(request: HttpRequest) -> HttpResponse:
     record("audit.viewed", object_type="audit", actor=actor_for_user(request.user),
            data={**where.as_data(), "page": page.number})
     return render(request, "web/admin/audit.html", {"form": form, "page": page, "actions": known_actions()})
+
+
+@login_required
+def worker(request: HttpRequest) -> HttpResponse:
+    """Is the matching worker running: its heartbeat, process, queue, failed jobs and last error."""
+    _require_admin(request)
+    return render(request, "web/admin/worker.html", {"state": worker_status()})
 
 
 @login_required
