@@ -13,10 +13,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from athar.accounts import second_factor
-from athar.accounts.models import User
+from athar.accounts.acting import acting_user
 from athar.archive.models import Case
-from athar.audit.chain import record
 from athar.core.command import command, subcommand
 from athar.core.errors import UserError
 from athar.identification import claims as claim_rules
@@ -63,35 +61,6 @@ def find_case(value: str) -> Case:
     if case is None:
         raise UserError(f"no case {text!r} (give its id or public id)")
     return case
-
-
-def find_user(login: str) -> User:
-    user = User.objects.by_login(login)
-    if user is None or not user.is_active:
-        raise UserError(f"no active account {login!r}")
-    return user
-
-
-def acting_user(login: str) -> User:
-    """The account a decision is recorded for, proven by its own credentials.
-
-    Whoever runs the command cannot act as another reviewer: the account's password is read from
-    the first line of standard input (never an argument), and, where two-factor sign-in is required
-    for it, a current code from the second (``athar.accounts.second_factor``). Both outcomes are
-    audited."""
-    user = find_user(login)
-    password, code = second_factor.read_identity()
-    try:
-        if not password:
-            raise PermissionError("no password was given")
-        second_factor.confirm_identity(user, password, code, via="cli")
-    except PermissionError as exc:
-        record("cli.actor_refused", object_type="user", object_id=user.pk, actor="cli", data={"via": "cli"})
-        raise UserError(f"the credentials of {login!r} were not accepted ({exc}): give the account's password on "
-                         "the first line of standard input (and a current two-factor code on the second)") from None
-    record("cli.actor_authenticated", object_type="user", object_id=user.pk, actor=f"user:{user.pk}",
-           data={"via": "cli"})
-    return user
 
 
 def _get(model: Any, pk: Any, what: str) -> Any:

@@ -6,7 +6,7 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from athar.accounts.models import REVIEW_ROLES, User, login_for
+from athar.accounts.acting import acting_user
 from athar.core.command import subcommand
 from athar.core.errors import UserError
 from athar.registry import decisions
@@ -141,23 +141,13 @@ def _decide_arguments(parser: ArgumentParser) -> None:
     target.add_argument("--reports", type=int, nargs=2, metavar=("A", "B"), help="two report ids")
     parser.add_argument("--verdict", required=True, choices=["same", "different", "unsure"])
     parser.add_argument("--reason", required=True, help="why (kept with the decision)")
-    parser.add_argument("--by", required=True, metavar="LOGIN", help="the reviewer's login (email or phone)")
-
-
-def _reviewer(login: str) -> Any:
-    key = login_for(email=login) if "@" in login else login_for(phone=login)
-    user = User.objects.filter(login=key, is_active=True).first()
-    if user is None or user.role not in REVIEW_ROLES:
-        raise UserError(f"{login} is not an active reviewer account")
-    return user
+    parser.add_argument("--by", required=True, metavar="LOGIN", help="the reviewer's login (email or phone); its password (and two-factor code) on standard input")
 
 
 @subcommand("registry", "decide", "Record a reviewer's verdict on two reports (same / different / unsure); "
             "it wins over the model on the next link.", arguments=_decide_arguments)
 def registry_decide(options: dict[str, Any]) -> dict[str, Any]:
-    if not options["reason"].strip():
-        raise UserError("a reason is required")
-    user = _reviewer(options["by"])
+    user = acting_user(options["by"])
     if options.get("pair"):
         pair = ReviewPair.objects.filter(pk=options["pair"]).first()
         if pair is None:
@@ -178,18 +168,18 @@ def registry_decide(options: dict[str, Any]) -> dict[str, Any]:
 def _undecide_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("decision", type=int, metavar="DECISION_ID")
     parser.add_argument("--reason", required=True)
-    parser.add_argument("--by", required=True, metavar="LOGIN")
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the reviewer's login; its password (and two-factor code) on standard input")
 
 
 @subcommand("registry", "undecide", "Withdraw a reviewer's decision (kept, marked reversed, with who and why).",
             arguments=_undecide_arguments)
 def registry_undecide(options: dict[str, Any]) -> dict[str, Any]:
-    if not options["reason"].strip():
-        raise UserError("a reason is required")
+    user = acting_user(options["by"])
     decision = LinkDecision.objects.filter(pk=options["decision"]).first()
     if decision is None:
         raise UserError(f"no decision {options['decision']}")
-    undo = decisions.reverse(decision, _reviewer(options["by"]), options["reason"])
+    undo = decisions.reverse(decision, user, options["reason"])
     return {"decision_id": decision.pk, "reversal_id": undo.pk}
 
 

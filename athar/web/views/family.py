@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from athar.accounts.models import Role, signed_in
+from athar.accounts.models import signed_in
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
 from athar.identification import services as ident
@@ -187,12 +187,6 @@ def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpRespon
                                                          "chosen": _chosen(photo)})
 
 
-def _own_data_rights(user: Any, report: Any) -> bool:
-    """Export and erasure of a report the user may see (``visible_report``): the family who filed
-    it, its caseworker or an administrator — not a reviewer, who sees reports to judge claims."""
-    return report.reporter_user_id == user.pk or policy.has_role(user, Role.CASEWORKER, Role.ADMIN)
-
-
 @login_required
 def export_data(request: HttpRequest, report_id: int) -> HttpResponse:
     """Everything athar holds about this report (every version), as a JSON download (audited).
@@ -200,9 +194,9 @@ def export_data(request: HttpRequest, report_id: int) -> HttpResponse:
     The reporter's contact details are included only for the family who filed it and its caseworker.
     """
     item = visible_report(request, report_id)
-    if not _own_data_rights(request.user, item):
+    if not policy.may_exercise_data_rights(request.user, item):
         raise PermissionDenied
-    with_contact = item.reporter_user_id == request.user.pk or item.caseworker_id == request.user.pk
+    with_contact = policy.export_includes_contact(request.user, item)
     data = export_report(item, include_contact=with_contact, actor=actor_for_user(request.user))
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
     response["Content-Disposition"] = f'attachment; filename="athar-report-{item.lineage[:12]}.json"'
@@ -216,7 +210,7 @@ def erase(request: HttpRequest, report_id: int) -> HttpResponse:
     """Erase the report's personal data on request, after an explicit confirmation (irreversible:
     names and facts become a tombstone, contact details unreadable, photos removed)."""
     item = visible_report(request, report_id)
-    if not _own_data_rights(request.user, item):
+    if not policy.may_exercise_data_rights(request.user, item):
         raise PermissionDenied
     if request.method == "POST":
         if request.POST.get("confirm") != "yes":
