@@ -71,8 +71,8 @@ def _take_on_arguments(parser: ArgumentParser) -> None:
 @subcommand("user", "take-on", "A caseworker takes on a self-registered family with the family's code "
             "(the caseworker's password on the first line of stdin).", arguments=_take_on_arguments)
 def user_take_on(options: dict[str, Any]) -> dict[str, Any]:
-    family = find_account(options["family"], "family")
     caseworker = acting_user(options["by"])
+    family = find_account(options["family"], "family")
     take_on(caseworker, family, options["code"])
     return {"family_id": family.pk, "caseworker_id": caseworker.pk}
 
@@ -88,8 +88,8 @@ def _reassign_arguments(parser: ArgumentParser) -> None:
 @subcommand("user", "reassign", "An administrator moves a family to another caseworker, with a reason.",
             arguments=_reassign_arguments)
 def user_reassign(options: dict[str, Any]) -> dict[str, Any]:
+    admin = acting_user(options["by"])
     family = find_account(options["family"], "family")
     caseworker = find_account(options["caseworker"], "caseworker") if options.get("caseworker") else None
-    admin = acting_user(options["by"])
     row = reassign(admin, family, caseworker, options["reason"])
     return {"family_id": family.pk, "caseworker_id": caseworker.pk if caseworker else None, "assignment": row.pk}

@@ -40,6 +40,7 @@ from athar.identification.models import (
     Verdict,
 )
 from athar.identification.signals import family_informed, identification_status_changed
+from athar.registry.consent import publication_consent
 from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import MissingPerson, Report
 
@@ -353,7 +354,7 @@ def publication_blockers(ident: Identification) -> list[dict[str, Any]]:
     for report in reports:
         if report.lineage not in informed:
             out.append({"rule": "family_not_informed", "report": report.pk})
-        if not (report.consent or {}).get("publication"):
+        if not publication_consent(report).given:  # the family's own word: web, paper, phone, import
             out.append({"rule": "no_consent", "report": report.pk})
     return out
 

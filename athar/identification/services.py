@@ -28,6 +28,7 @@ from athar.identification.models import (
 )
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
+from athar.registry.consent import publication_consent
 from athar.registry.lookup import ensure_person, person_of
 from athar.registry.models import Report, ReportDraft
 
@@ -40,7 +41,7 @@ def public_identifications() -> list[dict[str, Any]]:
     for ident in Identification.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
         informed = claims.informed_lineages(ident)
         consenting = [r for r in claims.family_reports(ident)
-                      if r.lineage in informed and (r.consent or {}).get("publication")]
+                      if r.lineage in informed and publication_consent(r).given]
         if not consenting:
             continue  # only what a family that was told, and agreed, gave is ever shown
         report = consenting[0]
@@ -85,7 +86,7 @@ def search_status(report: Any, viewer: Any = None) -> str:
     informed = FamilyInformed.objects.filter(report__lineage=report.lineage).values("identification_id")
     told = Identification.objects.filter(pk__in=informed, status__in=("verified", "published")).first()
     if told is not None:
-        publishes = told.status == "published" and (report.consent or {}).get("publication")
+        publishes = told.status == "published" and publication_consent(report).given
         return "published" if publishes else "verified"
     own_claims = Claim.objects.filter(report__lineage=report.lineage, verdict="is_them", withdrawn_at__isnull=True,
                                       set_aside_at__isnull=True)
@@ -296,7 +297,8 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
     others = [b for b in blockers if b.get("report") and b["report"] not in mine_ids]
     return {"obj": ident, "case": ident.case,
             "mine": [{"report": r, "informed": r.lineage in informed,
-                      "consents": bool((r.consent or {}).get("publication"))} for r in mine],
+                      "consents": publication_consent(r).given, "consent_how": publication_consent(r).how}
+                     for r in mine],
             "other_families_waiting": len({b["report"] for b in others}),
             "can_publish": not blockers, "blockers": sorted({b["rule"] for b in blockers})}
 

@@ -179,9 +179,10 @@ def claims_list(options: dict[str, Any]) -> dict[str, Any]:
 @subcommand("claims", "add", "record 'this is him/her', 'not him/her' or 'not sure'", arguments=_add_arguments,
             describe=lambda r: describe_claims(r))
 def claims_add(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])  # proven first: nothing is looked up for an account that is not
     report = find_report(options["report"]) if options.get("report") else None
     claim = claim_rules.make_claim(
-        find_person(options["person"]), find_case(options["case"]), options["verdict"], acting_user(options["by"]),
+        find_person(options["person"]), find_case(options["case"]), options["verdict"], by,
         certainty=options["certainty"], relation=options["relation"], on_behalf_of=options["on_behalf_of"],
         report=report)
     return {"claim": claim_dict(claim), **_listing(person=claim.person, case=claim.case)}
@@ -328,8 +329,8 @@ def conflicts_list(options: dict[str, Any]) -> dict[str, Any]:
 @subcommand("conflicts", "resolve", "settle a conflict: choose the claim that stands (--keep), with a reason",
             arguments=_conflict_arguments(keep=True), describe=lambda r: describe_conflicts(r))
 def conflicts_resolve(options: dict[str, Any]) -> dict[str, Any]:
-    conflict = _get(Conflict, options["conflict"], "conflict")
     by = acting_user(options["by"])
+    conflict = _get(Conflict, options["conflict"], "conflict")
     keep = None if options["keep"].strip().lower() == "none" else _get(Claim, options["keep"], "claim")
     return {"conflict": conflict_dict(conflict_rules.resolve(conflict, by, options["reason"], keep=keep))}
 
@@ -337,8 +338,8 @@ def conflicts_resolve(options: dict[str, Any]) -> dict[str, Any]:
 @subcommand("conflicts", "reopen", "reverse a resolution (the claims it set aside stand again)",
             arguments=_conflict_arguments(keep=False), describe=lambda r: describe_conflicts(r))
 def conflicts_reopen(options: dict[str, Any]) -> dict[str, Any]:
-    conflict = _get(Conflict, options["conflict"], "conflict")
     by = acting_user(options["by"])
+    conflict = _get(Conflict, options["conflict"], "conflict")
     return {"conflict": conflict_dict(conflict_rules.reopen(conflict, by, options["reason"]))}
 
 

@@ -99,6 +99,7 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
         extra["(cells beyond the header)"] = " | ".join(row.extra)
     warnings: list[ValueWarning] = []
     fields = build_fields(values, today, warnings)
+    consent = _consent_cell(values, warnings)
     columns = {f: c for c, f in mapping.items()}
     for warning in warnings:
         extra.setdefault(columns.get(warning.field, warning.field), warning.value)
@@ -108,7 +109,19 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
     source = (values.get("source") or default_source).strip()[:200]
     return ParsedRow(row.number, source, values.get("report_id", "").strip()[:200], fields,
                      contact=values.get("reporter_contact", "").strip(),
-                     photos=split_photos(values.get("photos", "")), extra=extra, warnings=warnings)
+                     photos=split_photos(values.get("photos", "")), extra=extra, warnings=warnings,
+                     consent=consent)
+
+
+def _consent_cell(values: dict[str, str], warnings: list[ValueWarning]) -> str:
+    """The publication consent cell: a value athar cannot read is named in a warning (and so kept
+    verbatim in the report) and counts as no consent (``registry.consent.record_imported``)."""
+    from athar.registry.consent import read_consent_cell
+
+    raw = values.get("publication_consent", "").strip()
+    if raw and read_consent_cell(raw) is None:
+        warnings.append(ValueWarning("publication_consent", raw, _("not yes or no (نعم / لا): counts as no consent")))
+    return raw
 
 
 def import_reports(path: Path, source: str = "", actor: str = "system",
@@ -131,6 +144,7 @@ def import_reports(path: Path, source: str = "", actor: str = "system",
         batch = ImportBatch.objects.create(source=default_source, file_name=path.name[:512], file_sha256=file_sha,
                                            file_format=table.file_format, actor=actor)
         _write(parsed, batch, path.parent, result)
+        _record_consent(parsed, batch, actor)
         batch.counts = {"imported": result.imported, "new_versions": result.new_versions,
                         "unchanged": result.unchanged, "rejected": len(result.rejected)}
         batch.save(update_fields=["counts"])
@@ -140,6 +154,14 @@ def import_reports(path: Path, source: str = "", actor: str = "system",
     return {"imported": result.imported, "new_versions": result.new_versions, "unchanged": result.unchanged,
             "rejected": result.rejected, "warnings": result.warnings, "value_warnings": result.value_warnings,
             "format": table.file_format, "batch": batch.pk}
+
+
+def _record_consent(parsed: list[ParsedRow], batch: ImportBatch, actor: str) -> None:
+    """The per-row hook of the consent column: each report's consent, as given by its source."""
+    from athar.registry.consent import record_imported
+
+    record_imported(((lineage_of(p.source, p.report_id), p.source, p.consent) for p in parsed if p.consent),
+                    batch, actor)
 
 
 SHOWN_VALUE_WARNINGS = 50

@@ -61,6 +61,7 @@ class ParsedRow:
     photos: list[str] = field(default_factory=list)
     extra: dict[str, str] = field(default_factory=dict)
     warnings: list[ValueWarning] = field(default_factory=list)
+    consent: str = ""  # the publication consent cell as written (registry.consent reads it)
 
 
 def _fold(text: str) -> str:

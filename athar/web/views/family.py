@@ -20,13 +20,15 @@ from athar.identification import policy
 from athar.identification import services as ident
 from athar.identification.family_faces import rank_report_again
 from athar.identification.jobs import enqueue_for_report
+from athar.registry import consent as consent_rules
+from athar.registry import policy as registry_policy
 from athar.registry.filing import add_photo, consent_record
 from athar.registry.filing import remove_photo as remove_report_photo
 from athar.registry.models import ReportDraft
 from athar.registry.photos import refusal_message
 from athar.registry.privacy import erase_report, export_report
 from athar.web.faces import detect_faces, view_size
-from athar.web.forms import ConsentForm, PhotosForm
+from athar.web.forms import ConsentForm, PhotosForm, RecordedConsentForm
 
 
 def family_contact(user: Any) -> dict[str, Any]:
@@ -60,10 +62,43 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 def report(request: HttpRequest, report_id: int) -> HttpResponse:
     item = visible_report(request, report_id)
+    staff_consent = registry_policy.may_record_consent(request.user, item)
     return render(request, "web/family/report.html", {
         "report": item, "summary": ident.report_summary(item, request.user), "photos": item.photos.all(),
         "can_edit": policy.can_edit_report(request.user, item),
+        "publication_consent": consent_rules.publication_consent(item),
+        "consent_form": RecordedConsentForm() if staff_consent else None,
+        "consent_history": _consent_history(item, request.user) if staff_consent else [],
     })
+
+
+def _consent_history(item: Any, user: Any) -> list[dict[str, Any]]:
+    """What the family said on publication, each statement with who recorded it and the family's
+    words (for its caseworker only)."""
+    return [{"row": row, "words": consent_rules.words_of(row, user)} for row in consent_rules.history(item)]
+
+
+@login_required
+@require_POST
+def record_consent(request: HttpRequest, report_id: int) -> HttpResponse:
+    """A caseworker records the family's consent to publication (or its withdrawal) given on paper,
+    by phone or in person (``registry.consent.record_consent`` checks who may)."""
+    item = visible_report(request, report_id)
+    if not registry_policy.may_record_consent(request.user, item):
+        raise PermissionDenied
+    form = RecordedConsentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say what the family answered and how."))
+        return redirect("web:report", report_id=item.pk)
+    data = form.cleaned_data
+    try:
+        consent_rules.record_consent(item, request.user, publication=data["publication"], method=data["method"],
+                                     given_on=data["given_on"], words=data["words"])
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The family's answer was recorded."))
+    return redirect("web:report", report_id=item.pk)
 
 
 @login_required
@@ -75,7 +110,7 @@ def consent(request: HttpRequest, report_id: int) -> HttpResponse:
         raise PermissionDenied
     current = item.consent or {}
     form = ConsentForm(request.POST if request.method == "POST" else None, initial={"face_processing": current.get("face_processing", False),
-                                                     "publication": current.get("publication", False)})
+                                                     "publication": consent_rules.publication_consent(item).given})
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             item.consent = consent_record(form.cleaned_data["face_processing"], form.cleaned_data["publication"])
