@@ -7,14 +7,10 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
+from athar.accounts.acting import acting_user, find_account
 from athar.accounts.caseworkers import reassign, take_on
 from athar.accounts.models import Role, User
-from athar.accounts.second_factor import (
-    confirm_identity,
-    qr_svg,
-    read_identity,
-    start_enrolment,
-)
+from athar.accounts.second_factor import qr_svg, start_enrolment
 from athar.accounts.users import PasswordRefused, create_account
 from athar.core.command import subcommand
 from athar.core.errors import UserError
@@ -66,13 +62,6 @@ def user_enrol(options: dict[str, Any]) -> dict[str, Any]:
     return result
 
 
-def _account(login: str, what: str) -> User:
-    user = User.objects.by_login(login)
-    if user is None:
-        raise UserError(f"no {what} account {login!r}")
-    return user
-
-
 def _take_on_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--by", required=True, metavar="LOGIN", help="the caseworker's login; their password on stdin")
     parser.add_argument("--family", required=True, metavar="LOGIN", help="the family's login")
@@ -82,9 +71,8 @@ def _take_on_arguments(parser: ArgumentParser) -> None:
 @subcommand("user", "take-on", "A caseworker takes on a self-registered family with the family's code "
             "(the caseworker's password on the first line of stdin).", arguments=_take_on_arguments)
 def user_take_on(options: dict[str, Any]) -> dict[str, Any]:
-    caseworker, family = _account(options["by"], "caseworker"), _account(options["family"], "family")
-    password, code = read_identity()
-    confirm_identity(caseworker, password, code, via="cli")
+    caseworker = acting_user(options["by"])
+    family = find_account(options["family"], "family")
     take_on(caseworker, family, options["code"])
     return {"family_id": family.pk, "caseworker_id": caseworker.pk}
 
@@ -100,9 +88,8 @@ def _reassign_arguments(parser: ArgumentParser) -> None:
 @subcommand("user", "reassign", "An administrator moves a family to another caseworker, with a reason.",
             arguments=_reassign_arguments)
 def user_reassign(options: dict[str, Any]) -> dict[str, Any]:
-    admin, family = _account(options["by"], "administrator"), _account(options["family"], "family")
-    caseworker = _account(options["caseworker"], "caseworker") if options.get("caseworker") else None
-    password, code = read_identity()
-    confirm_identity(admin, password, code, via="cli")
+    admin = acting_user(options["by"])
+    family = find_account(options["family"], "family")
+    caseworker = find_account(options["caseworker"], "caseworker") if options.get("caseworker") else None
     row = reassign(admin, family, caseworker, options["reason"])
     return {"family_id": family.pk, "caseworker_id": caseworker.pk if caseworker else None, "assignment": row.pk}

@@ -27,7 +27,9 @@ from athar.identification import services as ident
 from athar.identification.comparison import reason_parts
 from athar.identification.family_faces import rank_report_again
 from athar.identification.models import Claim, Verdict
+from athar.registry.consent import publication_consent, record_consent
 from athar.registry.filing import add_photo
+from athar.registry.policy import NotAllowed
 
 
 class ErrorOut(Schema):
@@ -335,3 +337,62 @@ def post_claim(request: HttpRequest, candidate_id: str, body: ClaimIn) -> Any:
     except ValueError as exc:
         return Status(400, {"detail": str(exc)})
     return Status(201, _claim_out(claim))
+
+
+class ConsentMethodIn(StrEnum):
+    """How the family gave its answer to a caseworker."""
+
+    PAPER = "paper"
+    PHONE = "phone"
+    IN_PERSON = "in_person"
+
+
+class ConsentIn(Schema):
+    """A family's consent to publication (``publication: true``) or its withdrawal (``false``), as the
+    family gave it to its caseworker; ``words`` are the family's own (kept encrypted)."""
+
+    publication: bool
+    method: ConsentMethodIn
+    given_on: date | None = None
+    words: str = Field("", max_length=4000)
+
+
+class ConsentOut(Schema):
+    """Whether the report's family consents to publication now, and how it said so last (``web``,
+    ``paper``, ``phone``, ``in_person``, ``import``; '' when it never said)."""
+
+    report: str
+    given: bool
+    how: str
+    given_on: date | None
+    recorded_at: datetime | None
+
+
+def _consent_out(report: Any) -> dict[str, Any]:
+    now = publication_consent(report)
+    return {"report": sign_id("report", report.pk), "given": now.given, "how": now.how, "given_on": now.given_on,
+            "recorded_at": now.recorded_at}
+
+
+@api.get("/reports/{report_id}/consent", response={200: ConsentOut, **REFUSALS}, url_name="report_consent")
+def get_consent(request: HttpRequest, report_id: str) -> dict[str, Any]:
+    """Whether the report's family consents to publication (the family's own word on the web, to its
+    caseworker, or in an imported list: the latest counts)."""
+    return _consent_out(_visible_report(request, report_id))
+
+
+@api.post("/reports/{report_id}/consent", response={201: ConsentOut, 400: ErrorOut, 403: ErrorOut, **REFUSALS},
+          url_name="record_consent")
+def post_consent(request: HttpRequest, report_id: str, body: ConsentIn) -> Any:
+    """A caseworker records the family's consent given on paper, by phone or in person (or its
+    withdrawal), as on the caseworker's report page. Audited without the family's words."""
+    report = _visible_report(request, report_id)
+    try:
+        record_consent(report, request.user, publication=body.publication, method=body.method.value,
+                       given_on=body.given_on, words=body.words)
+    except NotAllowed as exc:
+        return Status(403, {"detail": str(exc)})
+    except ValueError as exc:
+        return Status(400, {"detail": str(exc)})
+    report.refresh_from_db()
+    return Status(201, _consent_out(report))

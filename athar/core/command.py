@@ -192,6 +192,12 @@ def subcommands(group: str) -> dict[str, Subcommand]:
     return dict(sorted(_SUBCOMMANDS.get(group, {}).items()))
 
 
+def all_subcommands() -> list[Subcommand]:
+    """Every registered command and action (for sweeps over the whole command line)."""
+    autodiscover_modules("subcommands")
+    return [sub for group in sorted(_SUBCOMMANDS) for _name, sub in sorted(_SUBCOMMANDS[group].items())]
+
+
 class GroupCommand(AtharCommand):
     """``athar GROUP [ACTION] ...``: the shell Django finds; runs what the owning app registered."""
 

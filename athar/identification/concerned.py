@@ -18,6 +18,7 @@ from typing import Any
 from django.db.models import Q
 
 from athar.identification.models import Candidate, Claim, FamilyInformed, Verdict
+from athar.registry.consent import publication_consent
 from athar.registry.lookup import caseworker_ids, reports_of
 from athar.registry.models import LinkDecision, Report
 from athar.registry.models import Verdict as LinkVerdict
@@ -85,5 +86,6 @@ def informed_lineages(ident: Any) -> set[str]:
 
 
 def report_consents_to_publication(report: Report) -> bool:
-    """The one place publication consent is read (the lead joins staff-recorded consent here)."""
-    return bool((report.consent or {}).get("publication"))
+    """The one place the lifecycle reads publication consent: the family's latest word, however it
+    was given (the web, or recorded by staff on paper, by phone, in person, or by an import)."""
+    return publication_consent(report).given

@@ -36,6 +36,7 @@ from athar.accounts.models import (
 )
 from athar.archive.models import Case, Derivative
 from athar.identification.models import Candidate, Claim, Ranking
+from athar.registry import policy as registry_policy
 from athar.registry.models import Report
 
 # Reveal levels for a case in one session.
@@ -95,7 +96,7 @@ def reports_visible_to(user: Any) -> QuerySet[Any]:
     if role == Role.FAMILY:
         return reports.filter(reporter_user=user)
     if role == Role.CASEWORKER:
-        return reports.filter(Q(caseworker=user) | Q(reporter_user__caseworker=user))
+        return reports.filter(registry_policy.handled_by(user))
     if role in REVIEW_ROLES:
         return reports
     return reports.none()
@@ -370,3 +371,26 @@ def may_see_identification(user: Any, ident: Any) -> bool:
     if role in REVIEW_ROLES:
         return True
     return role == Role.CASEWORKER and any(_is_caseworker_of(user, r) for r in family_reports(ident))
+
+
+# ---- Who may see and handle a family's data and the archive's evidence -------------------------
+# (the one-off rules of the media links and a family's data pages, named here once)
+
+def may_exercise_data_rights(user: Any, report: Any) -> bool:
+    """Export or erase a report on the family's request: the family who filed it, its caseworker
+    or an administrator (among those who may see it) — not a reviewer, who sees reports only to
+    judge claims."""
+    if not can_view_report(user, report):
+        return False
+    return report.reporter_user_id == user.pk or has_role(user, Role.CASEWORKER, Role.ADMIN)
+
+
+def export_includes_contact(user: Any, report: Any) -> bool:
+    """An export carries the reporter's contact details only for the family who filed the report
+    and the report's own caseworker (``registry.policy``)."""
+    return registry_policy.export_includes_contact(user, report)
+
+
+def may_download_original(user: Any) -> bool:
+    """The original bytes of an archive photo (the evidence itself): active archivists only."""
+    return role_of(user) == Role.ARCHIVIST

@@ -29,6 +29,7 @@ from athar.identification.models import (
 )
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
+from athar.registry.consent import publication_consent
 from athar.registry.lookup import ensure_person, person_of
 from athar.registry.models import Report, ReportDraft
 
@@ -309,7 +310,8 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
     others = [b for b in blockers if b.get("report") and b["report"] not in mine_ids]
     return {"obj": ident, "case": ident.case,
             "mine": [{"report": r, "informed": r.lineage in informed,
-                      "consents": claims.report_consents_to_publication(r)} for r in mine],
+                      "consents": claims.report_consents_to_publication(r),
+                      "consent_how": publication_consent(r).how} for r in mine],
             "challenges": list(ident.challenges.order_by("-opened_at")),
             "other_families_waiting": len({b["report"] for b in others}),
             "can_publish": not blockers, "blockers": sorted({b["rule"] for b in blockers})}

@@ -13,10 +13,8 @@ from typing import Any
 
 from django.db.models import Q
 
-from athar.accounts import second_factor
-from athar.accounts.models import User
+from athar.accounts.acting import acting_user
 from athar.archive.models import Case
-from athar.audit.chain import record
 from athar.core.command import command, subcommand
 from athar.core.errors import UserError
 from athar.identification import challenges, notices
@@ -66,35 +64,6 @@ def find_case(value: str) -> Case:
     if case is None:
         raise UserError(f"no case {text!r} (give its id or public id)")
     return case
-
-
-def find_user(login: str) -> User:
-    user = User.objects.by_login(login)
-    if user is None or not user.is_active:
-        raise UserError(f"no active account {login!r}")
-    return user
-
-
-def acting_user(login: str) -> User:
-    """The account a decision is recorded for, proven by its own credentials.
-
-    Whoever runs the command cannot act as another reviewer: the account's password is read from
-    the first line of standard input (never an argument), and, where two-factor sign-in is required
-    for it, a current code from the second (``athar.accounts.second_factor``). Both outcomes are
-    audited."""
-    user = find_user(login)
-    password, code = second_factor.read_identity()
-    try:
-        if not password:
-            raise PermissionError("no password was given")
-        second_factor.confirm_identity(user, password, code, via="cli")
-    except PermissionError as exc:
-        record("cli.actor_refused", object_type="user", object_id=user.pk, actor="cli", data={"via": "cli"})
-        raise UserError(f"the credentials of {login!r} were not accepted ({exc}): give the account's password on "
-                         "the first line of standard input (and a current two-factor code on the second)") from None
-    record("cli.actor_authenticated", object_type="user", object_id=user.pk, actor=f"user:{user.pk}",
-           data={"via": "cli"})
-    return user
 
 
 def _get(model: Any, pk: Any, what: str) -> Any:
@@ -213,9 +182,10 @@ def claims_list(options: dict[str, Any]) -> dict[str, Any]:
 @subcommand("claims", "add", "record 'this is him/her', 'not him/her' or 'not sure'", arguments=_add_arguments,
             describe=lambda r: describe_claims(r))
 def claims_add(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])  # proven first: nothing is looked up for an account that is not
     report = find_report(options["report"]) if options.get("report") else None
     claim = claim_rules.make_claim(
-        find_person(options["person"]), find_case(options["case"]), options["verdict"], acting_user(options["by"]),
+        find_person(options["person"]), find_case(options["case"]), options["verdict"], by,
         certainty=options["certainty"], relation=options["relation"], on_behalf_of=options["on_behalf_of"],
         report=report)
     out = {"claim": claim_dict(claim), **_listing(person=claim.person, case=claim.case)}
@@ -409,8 +379,8 @@ def conflicts_list(options: dict[str, Any]) -> dict[str, Any]:
 @subcommand("conflicts", "resolve", "settle a conflict: choose the claim that stands (--keep), with a reason",
             arguments=_conflict_arguments(keep=True), describe=lambda r: describe_conflicts(r))
 def conflicts_resolve(options: dict[str, Any]) -> dict[str, Any]:
-    conflict = _get(Conflict, options["conflict"], "conflict")
     by = acting_user(options["by"])
+    conflict = _get(Conflict, options["conflict"], "conflict")
     keep = None if options["keep"].strip().lower() == "none" else _get(Claim, options["keep"], "claim")
     return {"conflict": conflict_dict(conflict_rules.resolve(conflict, by, options["reason"], keep=keep))}
 
@@ -418,8 +388,8 @@ def conflicts_resolve(options: dict[str, Any]) -> dict[str, Any]:
 @subcommand("conflicts", "reopen", "reverse a resolution (the claims it set aside stand again)",
             arguments=_conflict_arguments(keep=False), describe=lambda r: describe_conflicts(r))
 def conflicts_reopen(options: dict[str, Any]) -> dict[str, Any]:
-    conflict = _get(Conflict, options["conflict"], "conflict")
     by = acting_user(options["by"])
+    conflict = _get(Conflict, options["conflict"], "conflict")
     return {"conflict": conflict_dict(conflict_rules.reopen(conflict, by, options["reason"]))}
 
 

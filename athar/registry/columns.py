@@ -34,6 +34,8 @@ TEMPLATE: tuple[tuple[str, str, str, str], ...] = (
     ("reporter_contact", "وسيلة التواصل", "how to reach you (kept encrypted)", "وسيلة التواصل معك (تحفظ مشفرة)"),
     ("photos", "الصور", "photo files next to this file, separated by ;", "ملفات الصور بجانب هذا الملف، مفصولة بـ ;"),
     ("notes", "ملاحظات", "anything else", "أي معلومات أخرى"),
+    ("publication_consent", "الموافقة على النشر", "the family agrees to publication once told: yes / no",
+     "توافق العائلة على النشر بعد إبلاغها: نعم / لا"),
 )
 
 TEMPLATE_FIELDS = tuple(row[0] for row in TEMPLATE)
@@ -60,6 +62,8 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "reporter_relation": ("relation", "صلة القرابة", "صلة المبلغ"),
     "reporter_contact": ("contact", "contact_info", "phone", "رقم الهاتف", "الهاتف"),
     "notes": ("ملاحظات إضافية",),
+    "publication_consent": ("consent", "consent_to_publication", "publication", "موافقة النشر", "الموافقة",
+                            "موافقة على النشر"),
 }
 
 # The Syrian Detainee Finder registry's CSV (values in Arabic or English).

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
+from athar.registry import policy
 from athar.registry.models import LinkDecision, Report, ReviewPair, Verdict
 
 JUDGEMENTS = (Verdict.SAME.value, Verdict.DIFFERENT.value, Verdict.UNSURE.value)
@@ -24,6 +25,13 @@ def _ordered(a: Report, b: Report) -> tuple[Report, Report]:
     return (a, b) if a.lineage < b.lineage else (b, a)
 
 
+def _need_reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise UserError(_("a reason is required"))
+    return reason
+
+
 def active_decision(a: Report, b: Report) -> LinkDecision | None:
     """The decision in force on a pair (the latest not reversed), if any."""
     left, right = _ordered(a, b)
@@ -33,7 +41,12 @@ def active_decision(a: Report, b: Report) -> LinkDecision | None:
 
 
 def decide(a: Report, b: Report, verdict: str, user: Any, reason: str = "") -> LinkDecision:
-    """Record a reviewer's verdict on two reports; a previous decision on the pair is reversed."""
+    """Record a reviewer's verdict on two reports; a previous decision on the pair is reversed.
+
+    Only an active reviewer or administrator decides (``registry.policy.may_decide_link``), with a reason."""
+    if not policy.may_decide_link(user, a, b):
+        raise policy.NotAllowed(_("only an active reviewer or administrator decides whether two reports are one person"))
+    reason = _need_reason(reason)
     if verdict not in JUDGEMENTS:
         raise UserError(_("verdict must be one of %(verdicts)s") % {"verdicts": ', '.join(JUDGEMENTS)})
     left, right = _ordered(a, b)
@@ -56,6 +69,9 @@ def decide(a: Report, b: Report, verdict: str, user: Any, reason: str = "") -> L
 
 def reverse(decision: LinkDecision, user: Any, reason: str = "") -> LinkDecision:
     """Withdraw a decision: the pair goes back to the model (a 'reversal' row records who and why)."""
+    if not policy.may_reverse_link_decision(user, decision):
+        raise policy.NotAllowed(_("only an active reviewer or administrator withdraws a decision"))
+    reason = _need_reason(reason)
     with transaction.atomic():
         decision = LinkDecision.objects.select_for_update().get(pk=decision.pk)
         if decision.reversed_by_id:

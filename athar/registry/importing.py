@@ -105,6 +105,7 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
         extra["(cells beyond the header)"] = " | ".join(row.extra)
     warnings: list[ValueWarning] = []
     fields = build_fields(values, today, warnings)
+    consent = _consent_cell(values, warnings)
     columns = {f: c for c, f in mapping.items()}
     for warning in warnings:
         extra.setdefault(columns.get(warning.field, warning.field), warning.value)
@@ -114,7 +115,19 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
     source = (values.get("source") or default_source).strip()[:200]
     return ParsedRow(row.number, source, values.get("report_id", "").strip()[:200], fields,
                      contact=values.get("reporter_contact", "").strip(),
-                     photos=split_photos(values.get("photos", "")), extra=extra, warnings=warnings)
+                     photos=split_photos(values.get("photos", "")), extra=extra, warnings=warnings,
+                     consent=consent)
+
+
+def _consent_cell(values: dict[str, str], warnings: list[ValueWarning]) -> str:
+    """The publication consent cell: a value athar cannot read is named in a warning (and so kept
+    verbatim in the report) and counts as no consent (``registry.consent.record_imported``)."""
+    from athar.registry.consent import read_consent_cell
+
+    raw = values.get("publication_consent", "").strip()
+    if raw and read_consent_cell(raw) is None:
+        warnings.append(ValueWarning("publication_consent", raw, _("not yes or no (نعم / لا): counts as no consent")))
+    return raw
 
 
 ProgressFn = Callable[[int, int | None, float], None]
@@ -247,6 +260,14 @@ class _RowReader:
         return parsed
 
 
+def _record_consent(parsed: list[ParsedRow], batch: ImportBatch, actor: str) -> None:
+    """The per-row hook of the consent column: each report's consent, as given by its source."""
+    from athar.registry.consent import record_imported
+
+    record_imported(((lineage_of(p.source, p.report_id), p.source, p.consent) for p in parsed if p.consent),
+                    batch, actor)
+
+
 SHOWN_VALUE_WARNINGS = 50
 
 
@@ -327,6 +348,7 @@ class _ChunkWriter:
                                           for i, _old in changed if i.contact)
             reports = [(item, self._report(item, old, contact_keys)) for item, old in changed]
             created = _save(reports, current, self.folder, self.result, self.batch.pk)
+            _record_consent(chunk, self.batch, self.batch.actor)  # the consent column, as given by its source
             counts = {"imported": self.result.imported, "new_versions": self.result.new_versions,
                       "unchanged": self.result.unchanged, "rejected": rejected}
             claimed = ImportBatch.objects.filter(pk=self.batch.pk, runner=self.batch.runner).update(

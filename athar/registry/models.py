@@ -19,6 +19,7 @@ import uuid
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 
@@ -320,3 +321,47 @@ class ReviewPair(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["run", "left_report", "right_report"],
                                                name="review_pair_unique")]
+
+
+class ConsentRecord(models.Model):
+    """A family's consent to publication (or its withdrawal) recorded by staff or carried by an import:
+    given on paper, by phone or in person to a caseworker, or in an organisation's list. One row per
+    statement, never changed; the latest statement of a report (by lineage: every version) counts
+    together with the family's own choice on the web (``registry.consent.publication_consent``).
+
+    The family's own words are encrypted with the report's data key (``registry.keys``, owner
+    ``report-lineage:<lineage>``): erasing the report shreds them with its contact details. They are
+    never in the audit chain."""
+
+    class Method(models.TextChoices):
+        PAPER = "paper", _("on paper")
+        PHONE = "phone", _("by phone")
+        IN_PERSON = "in_person", _("in person")
+        IMPORT = "import", _("in an imported list")
+
+    lineage = models.CharField(max_length=64, db_index=True)
+    report = models.ForeignKey(Report, on_delete=models.CASCADE, related_name="consent_records")
+    publication = models.BooleanField(verbose_name=_("consents to publication"))
+    method = models.CharField(max_length=10, choices=Method.choices)
+    given_on = models.DateField(verbose_name=_("the day the family said so"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+")
+    source = models.CharField(max_length=200, blank=True, verbose_name=_("the import's source"))
+    batch = models.ForeignKey(ImportBatch, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    words = models.BinaryField(null=True, blank=True, editable=False)
+    recorded_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["recorded_at", "id"]
+        constraints = [
+            # Staff statements name who recorded them; an import's names its source.
+            models.CheckConstraint(
+                condition=(models.Q(method="import", source__gt="") |
+                           (~models.Q(method="import") & models.Q(recorded_by__isnull=False))),
+                name="consent_record_has_an_author"),
+            models.CheckConstraint(condition=models.Q(method__in=["paper", "phone", "in_person", "import"]),
+                                   name="consent_record_method_known"),
+        ]
+
+    def __str__(self) -> str:
+        return f"consent {'given' if self.publication else 'withdrawn'} ({self.method}) for report {self.report_id}"

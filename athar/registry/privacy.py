@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from athar.audit.chain import actor_for_user, record
 from athar.core.crypto import DecryptionError
-from athar.registry import keys
+from athar.registry import keys, policy
 from athar.registry.importing import contact_owner
 from athar.registry.models import Report, ReportDraft, ReportLink, ReportPhoto
 from athar.registry.signals import report_erased
@@ -62,7 +62,7 @@ def contact_for(report: Report, user: Any) -> str | None:
 
     Raises PermissionError for anyone else; None when there are none or they were erased.
     """
-    if user is None or not getattr(user, "is_authenticated", False) or report.caseworker_id != user.pk:
+    if not policy.may_see_contact(user, report):
         raise PermissionError("only the report's caseworker may see the reporter's contact details")
     if not report.reporter_contact:
         return None

@@ -62,6 +62,7 @@ class ParsedRow:
     extra: dict[str, str] = field(default_factory=dict)
     warnings: list[ValueWarning] = field(default_factory=list)
     digest: str = ""  # the keyed content hash (athar.registry.importing.content_hash), once computed
+    consent: str = ""  # the publication consent cell as written (registry.consent reads it)
 
 
 def _fold(text: str) -> str:

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import sys
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
-from athar.accounts.models import REVIEW_ROLES, User, login_for
+from athar.accounts.acting import acting_user
 from athar.core.command import subcommand
 from athar.core.errors import UserError
+from athar.registry import consent as consent_rules
 from athar.registry import decisions
 from athar.registry.evaluation import evaluate_file
 from athar.registry.importing import import_reports
@@ -152,23 +154,13 @@ def _decide_arguments(parser: ArgumentParser) -> None:
     target.add_argument("--reports", type=int, nargs=2, metavar=("A", "B"), help="two report ids")
     parser.add_argument("--verdict", required=True, choices=["same", "different", "unsure"])
     parser.add_argument("--reason", required=True, help="why (kept with the decision)")
-    parser.add_argument("--by", required=True, metavar="LOGIN", help="the reviewer's login (email or phone)")
-
-
-def _reviewer(login: str) -> Any:
-    key = login_for(email=login) if "@" in login else login_for(phone=login)
-    user = User.objects.filter(login=key, is_active=True).first()
-    if user is None or user.role not in REVIEW_ROLES:
-        raise UserError(f"{login} is not an active reviewer account")
-    return user
+    parser.add_argument("--by", required=True, metavar="LOGIN", help="the reviewer's login (email or phone); its password (and two-factor code) on standard input")
 
 
 @subcommand("registry", "decide", "Record a reviewer's verdict on two reports (same / different / unsure); "
             "it wins over the model on the next link.", arguments=_decide_arguments)
 def registry_decide(options: dict[str, Any]) -> dict[str, Any]:
-    if not options["reason"].strip():
-        raise UserError("a reason is required")
-    user = _reviewer(options["by"])
+    user = acting_user(options["by"])
     if options.get("pair"):
         pair = ReviewPair.objects.filter(pk=options["pair"]).first()
         if pair is None:
@@ -189,18 +181,18 @@ def registry_decide(options: dict[str, Any]) -> dict[str, Any]:
 def _undecide_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("decision", type=int, metavar="DECISION_ID")
     parser.add_argument("--reason", required=True)
-    parser.add_argument("--by", required=True, metavar="LOGIN")
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the reviewer's login; its password (and two-factor code) on standard input")
 
 
 @subcommand("registry", "undecide", "Withdraw a reviewer's decision (kept, marked reversed, with who and why).",
             arguments=_undecide_arguments)
 def registry_undecide(options: dict[str, Any]) -> dict[str, Any]:
-    if not options["reason"].strip():
-        raise UserError("a reason is required")
+    user = acting_user(options["by"])
     decision = LinkDecision.objects.filter(pk=options["decision"]).first()
     if decision is None:
         raise UserError(f"no decision {options['decision']}")
-    undo = decisions.reverse(decision, _reviewer(options["by"]), options["reason"])
+    undo = decisions.reverse(decision, user, options["reason"])
     return {"decision_id": decision.pk, "reversal_id": undo.pk}
 
 
@@ -242,3 +234,40 @@ def registry_erase(options: dict[str, Any]) -> dict[str, Any]:
         raise UserError("erasure cannot be undone: add --confirm")
     report = find_report(options["report"], options.get("source"))
     return {"report": report.pk, **erase_report(report)}
+
+
+def _consent_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--report", required=True, metavar="ID", help="the report's report_id (or #row id)")
+    parser.add_argument("--source", default=None, help="when several sources use the same report_id")
+    answer = parser.add_mutually_exclusive_group(required=True)
+    answer.add_argument("--given", action="store_true", help="the family consents to publication")
+    answer.add_argument("--withdrawn", action="store_true", help="the family withdraws (or refuses) its consent")
+    parser.add_argument("--method", required=True, choices=[m.value for m in consent_rules.STAFF_METHODS],
+                        help="how the family said so")
+    parser.add_argument("--on", default="", metavar="YYYY-MM-DD", help="the day the family said so (default today)")
+    parser.add_argument("--words", default="", help="the family's own words (kept encrypted, never in the audit log)")
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the caseworker's login; its password (and two-factor code) on standard input")
+
+
+def _describe_consent(result: dict[str, Any]) -> str:
+    state = "given" if result["consent"]["given"] else "not given"
+    return (f"report {result['report']}: consent to publication {state} "
+            f"({result['consent']['how'] or 'never said'}); record {result['record']}")
+
+
+@subcommand("registry", "consent", "Record a family's consent to publication (or its withdrawal) given on paper, "
+            "by phone or in person (a caseworker of the report; password on stdin).",
+            arguments=_consent_arguments, describe=_describe_consent)
+def registry_consent(options: dict[str, Any]) -> dict[str, Any]:
+    user = acting_user(options["by"])
+    report = find_report(options["report"], options.get("source"))
+    try:
+        given_on = dt.date.fromisoformat(options["on"]) if options.get("on") else None
+    except ValueError:
+        raise UserError(f"--on {options['on']!r} is not a date (YYYY-MM-DD)") from None
+    row = consent_rules.record_consent(report, user, publication=bool(options.get("given")),
+                                       method=options["method"], given_on=given_on, words=options.get("words") or "")
+    now = consent_rules.publication_consent(report)
+    return {"report": row.report_id, "record": row.pk,
+            "consent": {"given": now.given, "how": now.how, "given_on": now.given_on.isoformat() if now.given_on else None}}

@@ -230,6 +230,22 @@ class ImportForm(forms.Form):
                              help_text=_("Who compiled the list, for example the name of your organisation."))
 
 
+class RecordedConsentForm(forms.Form):
+    """A caseworker records the family's answer on publication, given on paper, by phone or in person."""
+
+    publication = forms.TypedChoiceField(
+        label=_("The family's answer on publication"), widget=forms.RadioSelect, coerce=lambda v: v == "yes",
+        choices=[("yes", _("agrees that the name may be published once the family is told")),
+                 ("no", _("does not agree, or withdraws its agreement"))])
+    method = forms.ChoiceField(label=_("How the family said so"), widget=forms.RadioSelect,
+                               choices=[("paper", _("on paper")), ("phone", _("by phone")),
+                                        ("in_person", _("in person"))])
+    given_on = forms.DateField(label=_("Day the family said so"), required=False,
+                               widget=forms.DateInput(attrs={"type": "date"}))
+    words = forms.CharField(label=_("The family's own words (optional, kept encrypted)"), required=False,
+                            max_length=4000, widget=forms.Textarea(attrs={"rows": 3}))
+
+
 class InformedForm(forms.Form):
     """The caseworker records that a family was told, in person or by phone (never what was said)."""
 

@@ -30,7 +30,7 @@ from django.http.response import HttpResponseBase
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
-from athar.accounts.models import Role, signed_in
+from athar.accounts.models import signed_in
 from athar.archive.models import Derivative, Photo
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
@@ -40,7 +40,6 @@ from athar.registry.photos import read_photo
 DERIVATIVE_SALT = "athar.media.derivative"
 ORIGINAL_SALT = "athar.media.original"
 BLURRED_KINDS = {Derivative.Kind.BLUR, Derivative.Kind.BLUR_THUMB, Derivative.Kind.FACE_BLUR}
-ORIGINAL_ROLES: frozenset[str] = frozenset({Role.ARCHIVIST})
 
 
 def derivative_url(user: Any, derivative: Derivative) -> str:
@@ -122,7 +121,7 @@ def original(request: HttpRequest, token: str) -> HttpResponseBase:
     """The original bytes, exactly as received, as a download, for archivists only."""
     claims = _claims(request, token, ORIGINAL_SALT)
     user = signed_in(request.user)  # _claims let only the signed-in account the link was made for through
-    if user.role not in ORIGINAL_ROLES or not user.is_active:
+    if not policy.may_download_original(user):
         return _private(HttpResponseForbidden())
     photo = Photo.objects.filter(pk=claims["p"]).first() if "p" in claims else None
     if photo is None:

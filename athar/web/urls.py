@@ -39,6 +39,7 @@ urlpatterns = [
     path("reports/<report:report_id>/edit/", reports.edit, name="report_edit"),
     path("reports/<report:report_id>/edit/<str:step>/", reports.step, name="report_edit_step"),
     path("reports/<report:report_id>/consent/", family.consent, name="consent"),
+    path("reports/<report:report_id>/consent/recorded/", family.record_consent, name="record_consent"),
     path("reports/<report:report_id>/export/", family.export_data, name="report_export"),
     path("reports/<report:report_id>/erase/", family.erase, name="report_erase"),
     path("reports/<report:report_id>/photos/", family.photos, name="report_photos"),

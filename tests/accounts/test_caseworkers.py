@@ -86,7 +86,7 @@ def test_cli_take_on_and_reassign_need_the_actors_password(monkeypatch, make_use
     caseworker, admin = make_user("caseworker"), make_user("admin")
     code = agreement_code(waiting_family)
     monkeypatch.setattr("sys.stdin", io.StringIO("wrong password\n"))
-    with pytest.raises(PermissionError):
+    with pytest.raises(ValueError, match="credentials"):
         user_take_on({"by": caseworker.login, "family": "0944 555 666", "code": code})
     monkeypatch.setattr("sys.stdin", io.StringIO("a long test password\n"))
     assert user_take_on({"by": caseworker.login, "family": "0944 555 666", "code": code})["caseworker_id"] == caseworker.pk

@@ -77,7 +77,7 @@ def test_conflicts_list_and_resolve(world: Any, setup: dict[str, Any], capsys: A
 
 
 def test_bad_input_is_a_clear_failure(world: Any, setup: dict[str, Any], capsys: Any) -> None:
-    with pytest.raises(SystemExit):
+    with pytest.raises(SystemExit), patch.object(sys, "stdin", io.StringIO(PASSWORD)):
         call_command("claims", "add", "--person", "999", "--case", "1", "--verdict", "is_them",
                      "--by", "mother@example.org", "--json")
     assert "no missing person" in capsys.readouterr().out

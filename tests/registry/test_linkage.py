@@ -69,7 +69,7 @@ def test_reviewer_decisions_win_over_the_model_and_can_be_reversed(synthetic: di
     link_all()
     assert person_of(a) != person_of(b)
     other = Report.objects.exclude(pk__in=[r.pk for r in reports_of(person_of(a))] + [b.pk]).first()
-    decisions.decide(a, other, "same", reviewer)
+    decisions.decide(a, other, "same", reviewer, "same mother and birth date")
     link_all()
     assert person_of(a) == person_of(other)
     decisions.reverse(decision, reviewer, "mistaken")

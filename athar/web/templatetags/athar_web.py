@@ -10,6 +10,7 @@ from django.urls import translate_url
 from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
+from django.utils.translation import gettext_lazy as _
 
 from athar.archive import rejections
 from athar.archive.ingest import count_rows
@@ -17,6 +18,7 @@ from athar.archive.models import RejectedFile, Sex
 from athar.core.findings import Finding
 from athar.core.labels import facility_label, partial_date, place_name
 from athar.matching.digits import arabic_indic_digits
+from athar.registry.models import ConsentRecord
 
 register = template.Library()
 
@@ -53,6 +55,14 @@ register.filter("arabic_digits", arabic_indic_digits)
 register.filter(partial_date)
 register.filter(place_name)
 register.filter(facility_label)
+
+
+@register.filter
+def consent_how(code: str) -> str:
+    """How a family said its answer on publication (``registry.consent``), in the active language."""
+    if code == "web":
+        return str(_("on the web, by the family"))
+    return str(dict(ConsentRecord.Method.choices).get(code, code))
 
 
 @register.filter

@@ -14,19 +14,21 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from athar.accounts.models import Role, signed_in
+from athar.accounts.models import signed_in
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
 from athar.identification import services as ident
 from athar.identification.family_faces import rank_report_again
 from athar.identification.jobs import enqueue_for_report
+from athar.registry import consent as consent_rules
+from athar.registry import policy as registry_policy
 from athar.registry.filing import add_photo, consent_record
 from athar.registry.filing import remove_photo as remove_report_photo
 from athar.registry.models import ReportDraft
 from athar.registry.photos import refusal_message
 from athar.registry.privacy import erase_report, export_report
 from athar.web.faces import detect_faces, view_size
-from athar.web.forms import ConsentForm, PhotosForm
+from athar.web.forms import ConsentForm, PhotosForm, RecordedConsentForm
 
 
 def family_contact(user: Any) -> dict[str, Any]:
@@ -60,10 +62,43 @@ def home(request: HttpRequest) -> HttpResponse:
 @login_required
 def report(request: HttpRequest, report_id: int) -> HttpResponse:
     item = visible_report(request, report_id)
+    staff_consent = registry_policy.may_record_consent(request.user, item)
     return render(request, "web/family/report.html", {
         "report": item, "summary": ident.report_summary(item, request.user), "photos": item.photos.all(),
         "can_edit": policy.can_edit_report(request.user, item),
+        "publication_consent": consent_rules.publication_consent(item),
+        "consent_form": RecordedConsentForm() if staff_consent else None,
+        "consent_history": _consent_history(item, request.user) if staff_consent else [],
     })
+
+
+def _consent_history(item: Any, user: Any) -> list[dict[str, Any]]:
+    """What the family said on publication, each statement with who recorded it and the family's
+    words (for its caseworker only)."""
+    return [{"row": row, "words": consent_rules.words_of(row, user)} for row in consent_rules.history(item)]
+
+
+@login_required
+@require_POST
+def record_consent(request: HttpRequest, report_id: int) -> HttpResponse:
+    """A caseworker records the family's consent to publication (or its withdrawal) given on paper,
+    by phone or in person (``registry.consent.record_consent`` checks who may)."""
+    item = visible_report(request, report_id)
+    if not registry_policy.may_record_consent(request.user, item):
+        raise PermissionDenied
+    form = RecordedConsentForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Say what the family answered and how."))
+        return redirect("web:report", report_id=item.pk)
+    data = form.cleaned_data
+    try:
+        consent_rules.record_consent(item, request.user, publication=data["publication"], method=data["method"],
+                                     given_on=data["given_on"], words=data["words"])
+    except ValueError as exc:
+        messages.error(request, str(exc))
+    else:
+        messages.success(request, _("The family's answer was recorded."))
+    return redirect("web:report", report_id=item.pk)
 
 
 @login_required
@@ -75,7 +110,7 @@ def consent(request: HttpRequest, report_id: int) -> HttpResponse:
         raise PermissionDenied
     current = item.consent or {}
     form = ConsentForm(request.POST if request.method == "POST" else None, initial={"face_processing": current.get("face_processing", False),
-                                                     "publication": current.get("publication", False)})
+                                                     "publication": consent_rules.publication_consent(item).given})
     if request.method == "POST" and form.is_valid():
         with transaction.atomic():
             item.consent = consent_record(form.cleaned_data["face_processing"], form.cleaned_data["publication"])
@@ -187,12 +222,6 @@ def pick_face(request: HttpRequest, report_id: int, photo_id: int) -> HttpRespon
                                                          "chosen": _chosen(photo)})
 
 
-def _own_data_rights(user: Any, report: Any) -> bool:
-    """Export and erasure of a report the user may see (``visible_report``): the family who filed
-    it, its caseworker or an administrator — not a reviewer, who sees reports to judge claims."""
-    return report.reporter_user_id == user.pk or policy.has_role(user, Role.CASEWORKER, Role.ADMIN)
-
-
 @login_required
 def export_data(request: HttpRequest, report_id: int) -> HttpResponse:
     """Everything athar holds about this report (every version), as a JSON download (audited).
@@ -200,9 +229,9 @@ def export_data(request: HttpRequest, report_id: int) -> HttpResponse:
     The reporter's contact details are included only for the family who filed it and its caseworker.
     """
     item = visible_report(request, report_id)
-    if not _own_data_rights(request.user, item):
+    if not policy.may_exercise_data_rights(request.user, item):
         raise PermissionDenied
-    with_contact = item.reporter_user_id == request.user.pk or item.caseworker_id == request.user.pk
+    with_contact = policy.export_includes_contact(request.user, item)
     data = export_report(item, include_contact=with_contact, actor=actor_for_user(request.user))
     response = JsonResponse(data, json_dumps_params={"ensure_ascii": False, "indent": 2})
     response["Content-Disposition"] = f'attachment; filename="athar-report-{item.lineage[:12]}.json"'
@@ -216,7 +245,7 @@ def erase(request: HttpRequest, report_id: int) -> HttpResponse:
     """Erase the report's personal data on request, after an explicit confirmation (irreversible:
     names and facts become a tombstone, contact details unreadable, photos removed)."""
     item = visible_report(request, report_id)
-    if not _own_data_rights(request.user, item):
+    if not policy.may_exercise_data_rights(request.user, item):
         raise PermissionDenied
     if request.method == "POST":
         if request.POST.get("confirm") != "yes":

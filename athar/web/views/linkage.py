@@ -17,8 +17,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from athar.identification import policy
 from athar.registry import decisions
+from athar.registry import policy as registry_policy
 from athar.registry.models import LinkDecision, ReviewPair, Verdict
 
 PAGE_SIZE = 100
@@ -27,7 +27,7 @@ REASON_MAX = 4000
 
 
 def _require_reviewer(request: HttpRequest) -> None:
-    if not policy.can_review(request.user):
+    if not registry_policy.may_review_links(request.user):
         raise PermissionDenied
 
 
