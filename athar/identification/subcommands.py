@@ -414,8 +414,8 @@ def conflicts_challenges(options: dict[str, Any]) -> dict[str, Any]:
             "challenge, with a reason", arguments=_decide_challenge_arguments,
             describe=lambda r: describe_challenges(r))
 def conflicts_decide_challenge(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])  # proven first: nothing is looked up for an account that is not
     row = _get(Challenge, options["challenge"], "challenge")
-    by = acting_user(options["by"])
     row = challenges.decide(row, by, bool(options["uphold"]), options["reason"])
     return {"challenge": challenge_dict(row), "identification": ident_dict(row.identification)}
 

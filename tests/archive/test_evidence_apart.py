@@ -183,6 +183,7 @@ ALLOWED_DELETIONS = {
     "registry/upload_migration.py": {"unlink"},  # the one-time move: old family copies no archive row names
     "ops/backup.py": {"unlink", "rmtree"},  # old backups (retention), SQLite WAL and folders replaced by a restore
     "core/backup_crypto.py": {"unlink"},  # a half-decrypted file
+    "registry/importing.py": {"unlink", "rmdir"},  # a list uploaded for the worker to import, once imported
 }
 DELETING = {"unlink", "rmtree", "rmdir", "remove", "removedirs", "truncate"}
 
