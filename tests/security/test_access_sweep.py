@@ -16,7 +16,7 @@ from tests.security.helpers import stored_case
 pytestmark = pytest.mark.django_db
 
 PUBLIC = {"web:home", "web:about", "web:method", "web:support", "web:identified", "web:stats", "web:privacy",
-          "accounts:login", "accounts:logout", "accounts:quick_exit", "accounts:redeem", "accounts:register", "accounts:reset_password", "set_language",
+          "accounts:login", "accounts:logout", "accounts:quick_exit", "accounts:redeem", "accounts:register", "accounts:reset_password", "accounts:recover", "set_language",
           "web:dashboard"}
 STAFF_AREAS = ("web:review", "web:conflicts", "web:compare", "web:decide", "web:archive", "web:facilities",
                "web:case", "web:ingest", "web:verify", "web:caseworker", "web:invite", "web:import")

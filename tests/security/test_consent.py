@@ -18,7 +18,7 @@ def _published(tmp_path, consents: list[dict], informed: list[bool] | None = Non
     import datetime as dt
 
     from athar.accounts.models import User
-    from athar.identification.models import FamilyInformed, Identification
+    from athar.identification.models import Claim, FamilyInformed, Identification
     from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink
 
     stored = stored_case(tmp_path)
@@ -34,6 +34,8 @@ def _published(tmp_path, consents: list[dict], informed: list[bool] | None = Non
     ident = Identification.objects.create(person=person, case=stored.case, status="published",
                                           published_at=timezone.now())
     caseworker = User.objects.create_user("cw@example.org", "a long test password", role="caseworker")
+    for report in Report.objects.filter(links__person=person):  # each family's own claim led here
+        Claim.objects.create(person=person, case=stored.case, verdict="is_them", by=caseworker, report=report)
     for report, told in zip(Report.objects.filter(links__person=person).order_by("pk"), informed or [True] * len(names)):
         if told:
             FamilyInformed.objects.create(identification=ident, report=report, informed_by=caseworker,
@@ -53,7 +55,7 @@ def _public_text(client) -> str:
     ([{"publication": True}, {"publication": False}], [True, True], [True, False]),  # each family for itself
     ([{"publication": True}, {}], [True, True], [True, False]),
     ([{"publication": True}, {"publication": True}], [True, False], [True, False]),
-])
+])  # every report here is its family's own claim: a report linked by name alone concerns no one (issue 26)
 def test_public_pages_publish_only_what_a_told_and_consenting_family_gave(client, tmp_path, consents, informed,
                                                                          shown):
     names = _published(tmp_path, consents, informed)
