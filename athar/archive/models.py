@@ -277,6 +277,19 @@ class RejectedFile(models.Model):
         return rejections.detail(self.code, self.params, self.reason)
 
 
+class PhotoNumbersRead(models.Model):
+    """A photo was read for numbers by one reader version (whatever it found, even nothing): what
+    makes ``athar numbers index`` resumable. Stored in the same transaction as the readings."""
+
+    photo = models.ForeignKey(Photo, on_delete=models.CASCADE, related_name="numbers_read")
+    reader_version = models.CharField(max_length=64)
+    readable = models.BooleanField(default=True)
+    read_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["photo", "reader_version"], name="photo_numbers_read_once")]
+
+
 class NumberReading(models.Model):
     """A number the reader found written in a photo, as a *suggestion* for archivists (issue 29).
 

@@ -43,4 +43,17 @@ class Migration(migrations.Migration):
                 'constraints': [models.UniqueConstraint(fields=('photo', 'x0', 'y0', 'x1', 'y1', 'reader_version'), name='number_reading_unique_box'), models.CheckConstraint(condition=models.Q(models.Q(('decided_at__isnull', True), ('decided_by__isnull', True), ('status', 'suggested')), models.Q(models.Q(('status', 'suggested'), _negated=True), ('decided_at__isnull', False), ('decided_by__isnull', False)), _connector='OR'), name='number_reading_decided_names_who'), models.CheckConstraint(condition=models.Q(models.Q(('status', 'corrected'), models.Q(('corrected_text', ''), _negated=True), models.Q(('reason', ''), _negated=True)), models.Q(models.Q(('status', 'corrected'), _negated=True), ('corrected_text', '')), _connector='OR'), name='number_reading_correction_has_reason'), models.CheckConstraint(condition=models.Q(models.Q(('second_at__isnull', True), ('second_by__isnull', True)), models.Q(('needs_second', True), ('second_at__isnull', False), ('second_by__isnull', False), ('status__in', ['confirmed', 'corrected']), models.Q(('second_by', models.F('decided_by')), _negated=True)), _connector='OR'), name='number_reading_second_is_another'), models.CheckConstraint(condition=models.Q(models.Q(('needs_second', True), _negated=True), ('status__in', ['confirmed', 'corrected']), _connector='OR'), name='number_reading_second_only_when_agreed')],
             },
         ),
+        migrations.CreateModel(
+            name='PhotoNumbersRead',
+            fields=[
+                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
+                ('reader_version', models.CharField(max_length=64)),
+                ('readable', models.BooleanField(default=True)),
+                ('read_at', models.DateTimeField(auto_now_add=True)),
+                ('photo', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='numbers_read', to='archive.photo')),
+            ],
+            options={
+                'constraints': [models.UniqueConstraint(fields=('photo', 'reader_version'), name='photo_numbers_read_once')],
+            },
+        ),
     ]
