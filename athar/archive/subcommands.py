@@ -304,7 +304,7 @@ def _decide_arguments(correct: bool = False, reason: bool = False) -> Any:
         _by(parser)
         parser.add_argument("--kind", choices=["detainee", "branch", "other"], help="what the number is")
         if reason:
-            parser.add_argument("--reason", required=correct, default="", help="why (required for a correction)")
+            parser.add_argument("--reason", default="", help="why (required for a correction)")
     return arguments
 
 
