@@ -29,6 +29,7 @@ from athar.identification import services as ident
 from athar.identification.comparison import reason_parts
 from athar.identification.family_faces import rank_report_again
 from athar.identification.models import Claim, Verdict
+from athar.identification.number_search import search_by_number
 from athar.registry.consent import publication_consent, record_consent
 from athar.registry.filing import add_photo
 from athar.registry.policy import NotAllowed
@@ -516,3 +517,35 @@ def post_number_decision(request: HttpRequest, reading_id: str, body: NumberDeci
     except UserError as exc:
         return Status(400, {"detail": str(exc)})
     return Status(201, _number_out(reading))
+
+
+class NumberCaseOut(Schema):
+    """A case carrying the number: ``evidence`` is ``confirmed`` (archivists confirmed it in a
+    photo), ``recorded`` (the archive's own record) or ``suggested`` (read, not yet decided)."""
+
+    case: str
+    archive: str
+    facility: str
+    label: str
+    detainee_number: str
+    evidence: str
+
+
+class NumberSearchOut(Schema):
+    number: str
+    count: int
+    cases: list[NumberCaseOut]
+
+
+@api.get("/numbers/search", response={200: NumberSearchOut, 400: ErrorOut, **REFUSALS}, url_name="number_search")
+def get_number_search(request: HttpRequest, number: str) -> Any:
+    """A caseworker (or staff) searches the cases carrying a number a family quotes, in either digit
+    script; confirmed first. Anyone else: 404."""
+    if not policy.can_search_numbers(request.user):
+        raise Http404
+    try:
+        found = search_by_number(request.user, number[:64])
+    except UserError as exc:
+        return Status(400, {"detail": str(exc)})
+    return {**found, "cases": [{k: c[k] for k in ("case", "archive", "facility", "label", "detainee_number",
+                                                  "evidence")} for c in found["cases"]]}

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.db import transaction
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from athar.accounts.models import ARCHIVE_ROLES
-from athar.archive.models import NumberReading
+from athar.archive.models import Case, NumberReading
 from athar.audit.chain import record
 from athar.core.errors import UserError
 from athar.matching.digits import ascii_digits
@@ -124,13 +125,14 @@ def decide(user: Any, reading_id: int, action: str, *, number: str = "", reason:
         fields.update(status=NumberReading.Status.REJECTED, needs_second=False)
     else:
         raise UserError(f"unknown decision {action!r}: confirm, correct or reject")
-    changed = NumberReading.objects.filter(pk=reading.pk, status=NumberReading.Status.SUGGESTED).update(**fields)
-    if not changed:
-        raise UserError(f"number suggestion {reading.pk} was already decided")
-    record(f"numbers.{action}ed" if action != "reject" else "numbers.rejected", object_type="number_reading",
-           object_id=reading.pk, actor=f"user:{user.pk}",
-           data={"photo": reading.photo_id, "case": reading.photo.case_id, "kind": kind,
-                 "needs_second": fields["needs_second"], "with_reason": bool(reason)})
+    with transaction.atomic():  # the decision and its audit event, or neither
+        changed = NumberReading.objects.filter(pk=reading.pk, status=NumberReading.Status.SUGGESTED).update(**fields)
+        if not changed:
+            raise UserError(f"number suggestion {reading.pk} was already decided")
+        record(f"numbers.{action}ed" if action != "reject" else "numbers.rejected", object_type="number_reading",
+               object_id=reading.pk, actor=f"user:{user.pk}",
+               data={"photo": reading.photo_id, "case": reading.photo.case_id, "kind": kind,
+                     "needs_second": fields["needs_second"], "with_reason": bool(reason)})
     return _get(reading.pk)
 
 
@@ -145,16 +147,35 @@ def agree(user: Any, reading_id: int) -> NumberReading:
         raise UserError(f"number suggestion {reading.pk} does not await a second archivist")
     if reading.decided_by_id == user.pk:
         raise NotAllowed("a second archivist must be someone other than the one who decided")
-    changed = (NumberReading.objects
-               .filter(pk=reading.pk, needs_second=True, second_by__isnull=True,
-                       status__in=[NumberReading.Status.CONFIRMED, NumberReading.Status.CORRECTED])
-               .filter(~Q(decided_by=user))
-               .update(second_by=user, second_at=timezone.now()))
-    if not changed:
-        raise UserError(f"number suggestion {reading.pk} was already agreed by a second archivist")
-    record("numbers.agreed", object_type="number_reading", object_id=reading.pk, actor=f"user:{user.pk}",
-           data={"photo": reading.photo_id, "case": reading.photo.case_id, "first": reading.decided_by_id})
+    with transaction.atomic():
+        changed = (NumberReading.objects
+                   .filter(pk=reading.pk, needs_second=True, second_by__isnull=True,
+                           status__in=[NumberReading.Status.CONFIRMED, NumberReading.Status.CORRECTED])
+                   .filter(~Q(decided_by=user))
+                   .update(second_by=user, second_at=timezone.now()))
+        if not changed:
+            raise UserError(f"number suggestion {reading.pk} was already agreed by a second archivist")
+        record("numbers.agreed", object_type="number_reading", object_id=reading.pk, actor=f"user:{user.pk}",
+               data={"photo": reading.photo_id, "case": reading.photo.case_id, "first": reading.decided_by_id})
+        _apply_to_case(_get(reading.pk), user)
     return _get(reading.pk)
+
+
+def _apply_to_case(reading: NumberReading, user: Any) -> None:
+    """A settled detainee number becomes the case's detainee number (two archivists agreed: that is
+    what ``needs_second`` asked). The previous number is not lost: it is in the readings and the
+    audit event names both readings' ids. A branch number does not move a case to another facility
+    yet (that is a merge of cases, for a later session)."""
+    case = reading.photo.case
+    if case is None or not reading.settled or reading.kind != NumberReading.Kind.DETAINEE:
+        return
+    if case.detainee_number == reading.number:
+        return
+    had_number = bool(case.detainee_number)
+    Case.objects.filter(pk=case.pk).update(detainee_number=reading.number, updated_at=timezone.now())
+    record("case.detainee_number_set", object_type="case", object_id=case.pk, actor=f"user:{user.pk}",
+           data={"number_reading": reading.pk, "first": reading.decided_by_id, "second": reading.second_by_id,
+                 "replaced": had_number})
 
 
 def reading_dict(reading: NumberReading) -> dict[str, Any]:

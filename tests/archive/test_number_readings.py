@@ -161,8 +161,14 @@ def test_a_number_that_changes_the_case_needs_a_second_different_archivist(make_
         number_review.confirm(first, reading.pk)
     assert list(number_review.suggestions_for(first, "second")) == []
     assert list(number_review.suggestions_for(second, "second")) == [decided]
+    case.refresh_from_db()
+    assert case.detainee_number == "1111"  # one archivist does not change who the case is
     agreed = number_review.confirm(second, reading.pk)
     assert agreed.settled and agreed.second_by == second
+    case.refresh_from_db()
+    assert case.detainee_number == "2719"  # two agreed: the case carries the confirmed number
+    event = AuditEvent.objects.get(action="case.detainee_number_set")
+    assert event.object_id == str(case.pk) and event.data["number_reading"] == reading.pk
     with pytest.raises(UserError, match="already agreed"):
         number_review.agree(make_user("archivist"), reading.pk)
 
