@@ -198,3 +198,21 @@ def test_two_first_decisions_at_once_store_one(make_user):
     results = in_threads(3, lambda i: number_review.decide(archivists[i], reading.pk, actions[i]))
     assert sum(isinstance(r, NumberReading) for r in results) == 1, results
     assert AuditEvent.objects.filter(object_type="number_reading").count() == 1
+
+
+@pytest.mark.skipif(not FONT.exists(), reason="fonts-dejavu-core is not installed")
+def test_two_index_runs_at_once_store_each_photo_once(tmp_path):
+    from tests.archive.helpers import run_ingest, write
+
+    for i in range(3):
+        card, _ = photo_with_card("٢٧١٩", 200, seed=3 + i)
+        card.save(tmp_path / f"c{i}.png")
+        write(tmp_path / "arch", f"215/{i + 1}/card.png", (tmp_path / f"c{i}.png").read_bytes())
+    run_ingest(tmp_path / "arch", name="A")
+
+    results = in_threads(2, lambda i: numbers.index_archive_numbers("A"))
+    assert all(isinstance(r, dict) for r in results), results
+    assert sum(r["photos_read"] for r in results) == 3
+    assert PhotoNumbersRead.objects.count() == 3
+    per_photo = {p: NumberReading.objects.filter(photo_id=p).count() for p in Photo.objects.values_list("pk", flat=True)}
+    assert max(per_photo.values()) <= 1 and sum(per_photo.values()) == sum(r["numbers"] for r in results)
