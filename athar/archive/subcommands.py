@@ -271,7 +271,7 @@ def _numbers_review_arguments(parser: ArgumentParser) -> None:
 
 
 def _describe_readings(result: dict[str, Any]) -> str:
-    rows = result.get("readings") or [result["reading"]]
+    rows = result["readings"] if "readings" in result else [result["reading"]]
     return "\n".join(
         f"#{r['id']} photo {r['photo']} case {r['case'] or '-'} (detainee no. {r['case_detainee_number'] or '-'}): "
         f"{r['number']} {r['kind'] or ''} conf {r['confidence']:.2f} [{r['status']}"

@@ -72,3 +72,14 @@ def test_review_confirm_correct_reject_from_the_command_line(make_user, capsys):
     assert "already decided" in refused(capsys, "numbers", "reject", str(empty.pk), "--by", "a1@example.org")
     assert "not a suggestion id" in refused(capsys, "numbers", "reject", "x", "--by", "a1@example.org")
     assert not NumberReading.objects.filter(status="suggested").exists()
+
+
+def test_plain_output_for_people(make_user, capsys):
+    make_user("archivist", login="a1@example.org")
+    with patch.object(sys, "stdin", io.StringIO(PASSWORD)):
+        call_command("numbers", "review", "--by", "a1@example.org")
+    assert "no suggestions" in capsys.readouterr().out
+    reading = _reading(_case(detainee="2719"), "2719", "detainee")
+    with patch.object(sys, "stdin", io.StringIO(PASSWORD)):
+        call_command("numbers", "confirm", str(reading.pk), "--by", "a1@example.org")
+    assert f"#{reading.pk}" in capsys.readouterr().out
