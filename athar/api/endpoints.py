@@ -15,18 +15,21 @@ from typing import Annotated, Any
 from django.db.models import Count
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
-from ninja import Field, File, Schema, Status
+from ninja import Field, File, Query, Schema, Status
 from ninja.files import UploadedFile
 from ninja.pagination import LimitOffsetPagination, paginate
 
 from athar.api.api import api
-from athar.archive.models import Case, Facility
+from athar.archive import number_review
+from athar.archive.models import Case, Facility, NumberReading
+from athar.core.errors import UserError
 from athar.core.signed_ids import sign_id, unsign_id
 from athar.identification import policy
 from athar.identification import services as ident
 from athar.identification.comparison import reason_parts
 from athar.identification.family_faces import rank_report_again
 from athar.identification.models import Claim, Verdict
+from athar.identification.number_search import search_by_number
 from athar.registry.consent import publication_consent, record_consent
 from athar.registry.filing import add_photo
 from athar.registry.policy import NotAllowed
@@ -396,3 +399,153 @@ def post_consent(request: HttpRequest, report_id: str, body: ConsentIn) -> Any:
         return Status(400, {"detail": str(exc)})
     report.refresh_from_db()
     return Status(201, _consent_out(report))
+
+
+# --- numbers read in archive photos (issue 29): archivists decide the reader's suggestions ---------
+class NumberStatusIn(StrEnum):
+    """Which suggestions: undecided (``suggested``), awaiting the caller as second archivist
+    (``second``), or those decided one way."""
+
+    SUGGESTED = "suggested"
+    SECOND = "second"
+    CONFIRMED = "confirmed"
+    CORRECTED = "corrected"
+    REJECTED = "rejected"
+
+
+class NumberFilterIn(Schema):
+    """``status`` (default ``suggested``) and, optionally, one archive by name."""
+
+    status: NumberStatusIn = NumberStatusIn.SUGGESTED
+    archive: str | None = Field(None, max_length=200)
+
+
+class NumberDecisionIn(StrEnum):
+    CONFIRM = "confirm"
+    CORRECT = "correct"
+    REJECT = "reject"
+
+
+class NumberKindIn(StrEnum):
+    DETAINEE = "detainee"
+    BRANCH = "branch"
+    OTHER = "other"
+
+
+class NumberReadingOut(Schema):
+    """A number the reader found in a photo. ``text`` as read, ``number`` as decided (the correction
+    if any), both in Western digits; ``box`` is ``[x0, y0, x1, y1]`` in the photo's stored pixels;
+    ``settled`` when it counts (one archivist, or two where it changes the case)."""
+
+    id: str
+    photo: int
+    case: str | None
+    case_detainee_number: str | None
+    facility: str | None
+    text: str
+    number: str
+    confidence: float
+    box: list[int]
+    kind: str | None
+    reader_version: str
+    status: str
+    needs_second: bool
+    settled: bool
+    decided_at: datetime | None
+    second_at: datetime | None
+
+
+class NumberDecisionBody(Schema):
+    """``confirm`` (as the second archivist too), ``correct`` (``number`` in either digit script and
+    a ``reason``) or ``reject``; ``kind`` says what the number is, if the reader did not."""
+
+    decision: NumberDecisionIn
+    number: str = Field("", max_length=32)
+    reason: str = Field("", max_length=500)
+    kind: NumberKindIn | None = None
+
+
+def _number_out(reading: Any) -> dict[str, Any]:
+    row = number_review.reading_dict(reading)
+    case = reading.photo.case
+    return {**{k: row[k] for k in ("photo", "case_detainee_number", "facility", "text", "number", "confidence",
+                                   "box", "kind", "reader_version", "status", "needs_second", "settled",
+                                   "decided_at", "second_at")},
+            "id": sign_id("number_reading", reading.pk), "case": str(case.public_id) if case else None}
+
+
+def _archivist(request: HttpRequest) -> Any:
+    """The caller, if it may review numbers; anyone else learns nothing (404, as for what it may not see)."""
+    if not number_review.can_review_numbers(request.user):
+        raise Http404
+    return request.user
+
+
+def list_number_suggestions(request: HttpRequest, filters: Query[NumberFilterIn]) -> Sequence[dict[str, Any]]:
+    """For archivists: the numbers read in photos awaiting a decision (or awaiting the caller as
+    second archivist, ``status=second``), most confident first."""
+    rows = number_review.suggestions_for(_archivist(request), filters.status.value, filters.archive)
+    return LazyRows(rows, _number_out)
+
+
+# The paginator rebuilds the signature in its own module, where this module's postponed (string)
+# annotations cannot be resolved: give it the objects before it wraps the function.
+list_number_suggestions.__annotations__["filters"] = Query[NumberFilterIn]
+api.get("/numbers/suggestions", response={200: list[NumberReadingOut], **REFUSALS}, url_name="number_suggestions")(
+    paginate(Page)(list_number_suggestions))
+
+
+@api.post("/numbers/suggestions/{reading_id}/decision",
+          response={201: NumberReadingOut, 400: ErrorOut, 403: ErrorOut, **REFUSALS}, url_name="number_decision")
+def post_number_decision(request: HttpRequest, reading_id: str, body: NumberDecisionBody) -> Any:
+    """An archivist confirms, corrects (with a reason) or rejects a suggestion. A number that would
+    change the case's detainee number or branch counts only once a second, different archivist
+    confirms it too (the first archivist's second ``confirm`` answers 403)."""
+    user = _archivist(request)
+    pk = unsign_id("number_reading", reading_id)
+    if pk is None or not NumberReading.objects.filter(pk=pk).exists():
+        raise Http404
+    kind = body.kind.value if body.kind else None
+    try:
+        if body.decision == NumberDecisionIn.CONFIRM:
+            reading = number_review.confirm(user, pk, kind)
+        else:
+            reading = number_review.decide(user, pk, body.decision.value, number=body.number, reason=body.reason,
+                                           kind=kind)
+    except number_review.NotAllowed as exc:
+        return Status(403, {"detail": str(exc)})
+    except UserError as exc:
+        return Status(400, {"detail": str(exc)})
+    return Status(201, _number_out(reading))
+
+
+class NumberCaseOut(Schema):
+    """A case carrying the number: ``evidence`` is ``confirmed`` (archivists confirmed it in a
+    photo), ``recorded`` (the archive's own record) or ``suggested`` (read, not yet decided)."""
+
+    case: str
+    archive: str
+    facility: str
+    label: str
+    detainee_number: str
+    evidence: str
+
+
+class NumberSearchOut(Schema):
+    number: str
+    count: int
+    cases: list[NumberCaseOut]
+
+
+@api.get("/numbers/search", response={200: NumberSearchOut, 400: ErrorOut, **REFUSALS}, url_name="number_search")
+def get_number_search(request: HttpRequest, number: str) -> Any:
+    """A caseworker (or staff) searches the cases carrying a number a family quotes, in either digit
+    script; confirmed first. Anyone else: 404."""
+    if not policy.can_search_numbers(request.user):
+        raise Http404
+    try:
+        found = search_by_number(request.user, number[:64])
+    except UserError as exc:
+        return Status(400, {"detail": str(exc)})
+    return {**found, "cases": [{k: c[k] for k in ("case", "archive", "facility", "label", "detainee_number",
+                                                  "evidence")} for c in found["cases"]]}

@@ -275,3 +275,104 @@ class RejectedFile(models.Model):
     def detail(self) -> str:
         """The technical detail, verbatim (often English: an exception's text)."""
         return rejections.detail(self.code, self.params, self.reason)
+
+
+class PhotoNumbersRead(models.Model):
+    """A photo was read for numbers by one reader version (whatever it found, even nothing): what
+    makes ``athar numbers index`` resumable. Stored in the same transaction as the readings."""
+
+    photo = models.ForeignKey(Photo, on_delete=models.CASCADE, related_name="numbers_read")
+    reader_version = models.CharField(max_length=64)
+    readable = models.BooleanField(default=True)
+    read_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["photo", "reader_version"], name="photo_numbers_read_once")]
+
+
+class NumberReading(models.Model):
+    """A number the reader found written in a photo, as a *suggestion* for archivists (issue 29).
+
+    ``text`` is always in Western digits; the box is in the stored photo's pixels. A suggestion is
+    confirmed, corrected (new text and a reason) or rejected by an archivist, named in
+    ``decided_by``. A number that would change a case's detainee number or branch also needs a
+    second, different archivist (``second_by``) before it counts: ``needs_second`` is set when the
+    first archivist decides, from the case as it stood then. The rules are database constraints, so
+    no code path (web, API, command line, a script) can store a decision that breaks them.
+    """
+
+    class Kind(models.TextChoices):
+        DETAINEE = "detainee", _("detainee number")
+        BRANCH = "branch", _("branch number")
+        OTHER = "other", _("other number")
+
+    class Status(models.TextChoices):
+        SUGGESTED = "suggested", _("suggested")
+        CONFIRMED = "confirmed", _("confirmed")
+        CORRECTED = "corrected", _("corrected")
+        REJECTED = "rejected", _("rejected")
+
+    photo = models.ForeignKey(Photo, on_delete=models.CASCADE, related_name="number_readings",
+                              verbose_name=_("photo"))
+    text = models.CharField(max_length=16, verbose_name=_("number read"))
+    confidence = models.FloatField(verbose_name=_("confidence"))
+    x0 = models.IntegerField()
+    y0 = models.IntegerField()
+    x1 = models.IntegerField()
+    y1 = models.IntegerField()
+    kind = models.CharField(max_length=8, choices=Kind.choices, blank=True, verbose_name=_("kind"))
+    reader_version = models.CharField(max_length=64, verbose_name=_("reader version"))
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.SUGGESTED,
+                              verbose_name=_("status"))
+    corrected_text = models.CharField(max_length=16, blank=True, verbose_name=_("corrected number"))
+    reason = models.CharField(max_length=500, blank=True, verbose_name=_("reason"))
+    decided_by = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.PROTECT,
+                                   related_name="number_decisions", verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided"))
+    needs_second = models.BooleanField(default=False, verbose_name=_("needs a second archivist"))
+    second_by = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="number_second_decisions", verbose_name=_("agreed by"))
+    second_at = models.DateTimeField(null=True, blank=True, verbose_name=_("agreed"))
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["photo", "-confidence", "pk"]
+        verbose_name = _("number reading")
+        verbose_name_plural = _("number readings")
+        constraints = [
+            models.UniqueConstraint(fields=["photo", "x0", "y0", "x1", "y1", "reader_version"],
+                                    name="number_reading_unique_box"),
+            models.CheckConstraint(
+                condition=models.Q(status="suggested", decided_by__isnull=True, decided_at__isnull=True)
+                | (~models.Q(status="suggested") & models.Q(decided_by__isnull=False, decided_at__isnull=False)),
+                name="number_reading_decided_names_who"),
+            models.CheckConstraint(
+                condition=(models.Q(status="corrected") & ~models.Q(corrected_text="") & ~models.Q(reason=""))
+                | (~models.Q(status="corrected") & models.Q(corrected_text="")),
+                name="number_reading_correction_has_reason"),
+            models.CheckConstraint(
+                condition=models.Q(second_by__isnull=True, second_at__isnull=True)
+                | (models.Q(second_by__isnull=False, second_at__isnull=False, needs_second=True,
+                            status__in=["confirmed", "corrected"]) & ~models.Q(second_by=models.F("decided_by"))),
+                name="number_reading_second_is_another"),
+            models.CheckConstraint(
+                condition=~models.Q(needs_second=True) | models.Q(status__in=["confirmed", "corrected"]),
+                name="number_reading_second_only_when_agreed"),
+        ]
+
+    def __str__(self) -> str:
+        return f"number {self.text} in photo {self.photo_id}"
+
+    @property
+    def box(self) -> list[int]:
+        return [self.x0, self.y0, self.x1, self.y1]
+
+    @property
+    def number(self) -> str:
+        """The number as decided: the correction if any, else what was read."""
+        return self.corrected_text or self.text
+
+    @property
+    def settled(self) -> bool:
+        """Counts as the archive's number: agreed by one archivist, or two where two are needed."""
+        return self.status in ("confirmed", "corrected") and (not self.needs_second or self.second_by_id is not None)

@@ -7,6 +7,8 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
+from athar.accounts.acting import acting_user
+from athar.archive import number_review
 from athar.archive.evidence import (
     case_scope,
     export_evidence,
@@ -20,7 +22,7 @@ from athar.archive.face_indexing import index_photos, pending_photos, rebuild_in
 from athar.archive.face_search import search
 from athar.archive.ingest import IngestOptions, ingest
 from athar.archive.models import Archive, Photo
-from athar.archive.numbers import read_images
+from athar.archive.numbers import index_archive_numbers, read_images
 from athar.archive.verify import verify_store
 from athar.audit.tlog import current_tree, verify_against_checkpoint, witness_verifiers
 from athar.core.command import command, progress_bar, subcommand
@@ -238,6 +240,98 @@ def _describe_numbers(result: dict[str, Any]) -> str:
             arguments=_numbers_read_arguments, describe=_describe_numbers)
 def numbers_read(options: dict[str, Any]) -> dict[str, Any]:
     return read_images(list(options["images"]))
+
+
+def _numbers_index_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("--archive", metavar="NAME", help="only this archive (default: every archive)")
+
+
+@subcommand("numbers", "index", "Read the numbers of every archive photo not yet read by this reader version and "
+            "store them as suggestions for archivists (resumable).", arguments=_numbers_index_arguments,
+            describe=lambda r: f"{r['photos_read']} photos read, {r['numbers']} numbers suggested, "
+                               f"{r['unreadable']} unreadable; {r['pending']} left (reader {r['reader_version']})")
+def numbers_index(options: dict[str, Any]) -> dict[str, Any]:
+    with progress_bar("numbers") as advance:
+        return index_archive_numbers(options.get("archive"), progress=advance,
+                                     on_total=advance.set_total)  # type: ignore[attr-defined]
+
+
+def _by(parser: ArgumentParser) -> None:
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the acting archivist (password on the first line of standard input)")
+
+
+def _numbers_review_arguments(parser: ArgumentParser) -> None:
+    _by(parser)
+    parser.add_argument("--status", default="suggested",
+                        choices=["suggested", "second", "confirmed", "corrected", "rejected"],
+                        help="suggested (undecided, the default), second (awaiting you as second archivist), ...")
+    parser.add_argument("--archive", metavar="NAME", help="only this archive")
+    parser.add_argument("--limit", type=int, default=50, metavar="N")
+
+
+def _describe_readings(result: dict[str, Any]) -> str:
+    rows = result["readings"] if "readings" in result else [result["reading"]]
+    return "\n".join(
+        f"#{r['id']} photo {r['photo']} case {r['case'] or '-'} (detainee no. {r['case_detainee_number'] or '-'}): "
+        f"{r['number']} {r['kind'] or ''} conf {r['confidence']:.2f} [{r['status']}"
+        f"{', awaits a second archivist' if r['needs_second'] and not r['second_by'] else ''}]"
+        for r in rows) or "no suggestions"
+
+
+@subcommand("numbers", "review", "Number suggestions for an archivist to decide.",
+            arguments=_numbers_review_arguments, describe=_describe_readings)
+def numbers_review(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    if options.get("limit", 50) < 1:
+        raise UserError("--limit must be at least 1")
+    query = number_review.suggestions_for(by, options.get("status") or "suggested", options.get("archive"))
+    return {"count": query.count(),
+            "readings": [number_review.reading_dict(r) for r in query[: options.get("limit", 50)]]}
+
+
+def _reading_id(value: str) -> int:
+    if not str(value).isdigit():
+        raise UserError(f"not a suggestion id: {value!r}")
+    return int(value)
+
+
+def _decide_arguments(correct: bool = False, reason: bool = False) -> Any:
+    def arguments(parser: ArgumentParser) -> None:
+        parser.add_argument("reading", metavar="ID", help="the suggestion's id (athar numbers review)")
+        if correct:
+            parser.add_argument("number", metavar="NUMBER", help="the number the photo shows (either digit script)")
+        _by(parser)
+        parser.add_argument("--kind", choices=["detainee", "branch", "other"], help="what the number is")
+        if reason:
+            parser.add_argument("--reason", default="", help="why (required for a correction)")
+    return arguments
+
+
+@subcommand("numbers", "confirm", "Confirm a suggested number (or agree, as the second archivist).",
+            arguments=_decide_arguments(), describe=_describe_readings)
+def numbers_confirm(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    reading = number_review.confirm(by, _reading_id(options["reading"]), options.get("kind"))
+    return {"reading": number_review.reading_dict(reading)}
+
+
+@subcommand("numbers", "correct", "Correct a suggested number, with a reason.",
+            arguments=_decide_arguments(correct=True, reason=True), describe=_describe_readings)
+def numbers_correct(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    reading = number_review.decide(by, _reading_id(options["reading"]), "correct", number=options["number"],
+                                   reason=options["reason"], kind=options.get("kind"))
+    return {"reading": number_review.reading_dict(reading)}
+
+
+@subcommand("numbers", "reject", "Reject a suggested number (no number there, or not readable).",
+            arguments=_decide_arguments(reason=True), describe=_describe_readings)
+def numbers_reject(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    reading = number_review.decide(by, _reading_id(options["reading"]), "reject", reason=options.get("reason", ""),
+                                   kind=options.get("kind"))
+    return {"reading": number_review.reading_dict(reading)}
 
 
 def check_checkpoints(paths: list[Path], witness_keys: list[str]) -> list[dict[str, Any]]:

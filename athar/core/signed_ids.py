@@ -21,6 +21,7 @@ KINDS: dict[str, str] = {
     "user": "family",
     "identification": "ident",
     "import_batch": "import",
+    "number_reading": "numreading",
 }
 
 # The salt keeps its first name ("athar.web.ids"): links and API ids already handed out stay valid.

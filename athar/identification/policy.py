@@ -133,6 +133,11 @@ def cases_visible_to(user: Any) -> QuerySet[Case]:
     return Case.objects.none()
 
 
+def can_search_numbers(user: Any) -> bool:
+    """Search the archive by a number a family quotes (issue 29): an active caseworker or staff."""
+    return role_of(user) in STAFF_ROLES or can_casework(user)
+
+
 def can_view_case(user: Any, case: Case) -> bool:
     return cases_visible_to(user).filter(pk=case.pk).exists()
 

@@ -29,6 +29,7 @@ from athar.identification.models import (
     Identification,
     Review,
 )
+from athar.identification.number_search import search_by_number
 from athar.identification.ranking import (
     current_ranking,
     rank_and_store,
@@ -494,3 +495,19 @@ def export_identification_command(options: dict[str, Any]) -> dict[str, Any]:
     if ident is None:
         raise UserError(f"no identification {options['identification']!r}")
     return export_identification(ident, Path(options["out_dir"]))
+
+
+def _number_search_arguments(parser: ArgumentParser) -> None:
+    parser.add_argument("number", metavar="NUMBER", help="the number the family quotes (Western or Arabic-Indic digits)")
+    parser.add_argument("--by", required=True, metavar="LOGIN",
+                        help="the acting caseworker (password on the first line of standard input)")
+
+
+@subcommand("numbers", "search", "Cases carrying a number a family quotes: confirmed in a photo first, then as "
+            "recorded by the archive, then read but not yet confirmed.", arguments=_number_search_arguments,
+            describe=lambda r: "\n".join([f"{r['count']} cases carry {r['number']}"] + [
+                f"  [{c['evidence']}] case {c['case_id']} {c['archive']} / {c['facility']} {c['label']}"
+                for c in r["cases"]]))
+def numbers_search(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    return search_by_number(by, options["number"])

@@ -40,3 +40,19 @@ def test_numbers_read_prints_what_it_would_suggest(tmp_path):
 
     missing = run_athar(home, "numbers", "read", str(tmp_path / "nowhere.jpg"), "--json", check=False)
     assert missing.returncode == 1 and "not a file" in last_json(missing)["error"]
+
+
+def test_numbers_index_stores_suggestions_once(tmp_path):
+    card, _ = photo_with_card("٢٧١٩", 200)
+    (tmp_path / "arch" / "215" / "7").mkdir(parents=True)
+    card.save(tmp_path / "arch" / "215" / "7" / "card.jpg", quality=90)
+    home = tmp_path / "home"
+    run_athar(home, "ingest", str(tmp_path / "arch"), "--archive", "A", "--no-faces", "--json")
+
+    first = last_json(run_athar(home, "numbers", "index", "--archive", "A", "--json"))
+    assert (first["photos_read"], first["numbers"], first["pending"]) == (1, 1, 0)
+    assert first["reader_version"].startswith("digits-")
+    again = last_json(run_athar(home, "numbers", "index", "--json"))
+    assert (again["photos_read"], again["numbers"]) == (0, 0)
+    missing = run_athar(home, "numbers", "index", "--archive", "B", "--json", check=False)
+    assert missing.returncode == 1 and "no archive named" in last_json(missing)["error"]
