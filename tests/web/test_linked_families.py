@@ -74,8 +74,8 @@ def test_a_linked_stranger_sees_nothing_of_the_other_family_on_the_web(linked: d
         assert response.status_code == 200, url
         assert _leaks(response.content.decode(), linked) == [], url
     summary = client.get(reverse("web:report", args=[linked["s"].pk])).content.decode()
-    # awaiting a caseworker, in careful words ("Your report is filed. A caseworker will contact you; …")
-    assert "قُدِّم بلاغكم. سيتواصل معكم أحد العاملين في الحالات" in summary
+    # awaiting a caseworker, in careful words ("Your report is filed. No caseworker looks after it yet: …")
+    assert "قُدِّم بلاغكم. لا يتولاه مسؤول حالة بعد" in summary
     for name, kwargs in (("candidate", [linked["candidate"].pk]), ("report", [linked["a"].pk]),
                          ("consent", [linked["a"].pk]), ("candidates", [linked["a"].pk]),
                          ("report_export", [linked["a"].pk])):
