@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.management import ManagementUtility, get_commands, load_command_class
 
 from athar import __version__
+from athar.config import use_ephemeral_secret_key
 from athar.core.command import SINGLE, GroupCommand, subcommands
 from athar.core.failures import fail_on, usage_error, wants_json
 from athar.core.store import ensure_store
@@ -40,7 +41,7 @@ def _main(args: list[str]) -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "athar.settings")
     asks_help = wants_help(args)
     if asks_help:
-        _no_key_written()
+        use_ephemeral_secret_key()
     _setup_django()
     if not args or args[0] in ("-h", "--help", "help") and len(args) == 1:
         sys.stdout.write(main_help())
@@ -58,15 +59,6 @@ def _main(args: list[str]) -> None:
 def wants_help(args: list[str]) -> bool:
     """``athar COMMAND --help`` only reads: it must not create or migrate a data store."""
     return bool({"-h", "--help"} & set(args))
-
-
-def _no_key_written() -> None:
-    """A help page needs no secret key: an ephemeral one keeps settings from writing the data
-    directory's development key (settings create it on first use otherwise)."""
-    if not os.environ.get("ATHAR_SECRET_KEY") and not os.environ.get("ATHAR_SECRET_KEY_FILE"):
-        import secrets
-
-        os.environ["ATHAR_SECRET_KEY"] = secrets.token_urlsafe(64)
 
 
 def _setup_django() -> None:

@@ -312,6 +312,13 @@ def secret_key(environment: str, home: Path) -> str:
     return key or _development_key(home)
 
 
+def use_ephemeral_secret_key() -> None:
+    """A help page needs no secret key: an ephemeral one keeps the settings from writing the data
+    directory's development key (``athar COMMAND --help`` must write nothing)."""
+    if not _raw("ATHAR_SECRET_KEY") and not _raw("ATHAR_SECRET_KEY_FILE"):
+        os.environ["ATHAR_SECRET_KEY"] = secrets.token_urlsafe(64)
+
+
 ORGANISATION_CONTACT_FILE = "organisation-contact.txt"
 
 

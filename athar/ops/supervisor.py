@@ -16,7 +16,6 @@ Details that matter:
 from __future__ import annotations
 
 import ctypes
-import os
 import signal
 import subprocess
 import sys
@@ -68,7 +67,7 @@ class Supervisor:
         with self._lock:
             if self._stopping.is_set():
                 return
-            self.child = subprocess.Popen(self.command, env=os.environ.copy(), stdout=subprocess.DEVNULL,
+            self.child = subprocess.Popen(self.command, stdout=subprocess.DEVNULL,  # the server's environment
                                           preexec_fn=die_with_parent)
             self.starts += 1
             self.say(f"matching worker running (pid {self.child.pid})")
