@@ -435,8 +435,8 @@ def publish(ident: Identification, by: Any) -> Identification:
         blockers = publication_blockers(ident)
         if blockers:
             raise UserError(_("cannot publish yet: %(rules)s") % {"rules": ", ".join(sorted({b["rule"] for b in blockers}))})
-        others = Identification.objects.filter(Q(case=ident.case) | Q(person=ident.person),
-                                               status__in=ACTIVE_STATUSES).exclude(pk=ident.pk)
+        others = Identification.objects.active().filter(Q(case=ident.case) | Q(person=ident.person)).exclude(
+            pk=ident.pk)
         if others.exists():
             raise NotAllowed(_("another identification of this case or person is active"))
         try:
