@@ -139,15 +139,18 @@ class LazyRows(Sequence[dict[str, Any]]):
     """A query the paginator slices in the database, each row turned into its output on the way out
     (so a page costs one query of its size, never the whole list)."""
 
-    def __init__(self, rows: Any, out: Callable[[Any], dict[str, Any]]) -> None:
+    def __init__(self, rows: Any, out: Callable[[Any], dict[str, Any]],
+                 many: Callable[[list[Any]], list[dict[str, Any]]] | None = None) -> None:
         self.rows, self.out = rows, out
+        # ``many`` turns a whole page at once (a fixed number of queries, whatever its size).
+        self.many = many or (lambda page: [out(row) for row in page])
 
     def __len__(self) -> int:
         return int(self.rows.count())
 
     def __getitem__(self, index: Any) -> Any:
         if isinstance(index, slice):
-            return [self.out(row) for row in self.rows[index]]
+            return self.many(list(self.rows[index]))
         return self.out(self.rows[index])
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
@@ -162,8 +165,8 @@ def _links(pointer: str, parameter: str, *operations: str, status: int = 200) ->
     return {"responses": {status: {"links": links}}}
 
 
-def _report_out(report: Any, user: Any) -> dict[str, Any]:
-    summary = ident.report_summary(report, user)
+def _report_out(report: Any, user: Any, summary: dict[str, Any] | None = None) -> dict[str, Any]:
+    summary = summary or ident.report_summary(report, user)
     return {"id": sign_id("report", report.pk), "source": report.source, "report_id": report.report_id,
             "full_name_ar": report.full_name_ar, "full_name_latin": report.full_name_latin,
             "birth_year": report.birth_year, "arrest_date": report.arrest_date,
@@ -179,7 +182,10 @@ def _report_out(report: Any, user: Any) -> dict[str, Any]:
 def list_reports(request: HttpRequest) -> Sequence[dict[str, Any]]:
     """The reports the caller may see (a family: its own; a caseworker: its families'), a page at a
     time (``limit``, ``offset``; ``count`` is the total)."""
-    return LazyRows(policy.reports_visible_to(request.user).order_by("pk"), lambda r: _report_out(r, request.user))
+    user = request.user
+    return LazyRows(policy.reports_visible_to(user).order_by("pk"), lambda r: _report_out(r, user),
+                    lambda page: [_report_out(r, user, s) for r, s in zip(page, ident.report_summaries(page, user),
+                                                                          strict=True)])
 
 
 def _visible(rows: Any, kind: str, signed_id: str) -> Any:
@@ -255,7 +261,8 @@ def list_candidates(request: HttpRequest, report_id: str) -> Sequence[dict[str, 
     """Likely matches of one report, ranked from its own evidence (never photos; those stay behind
     the web's reveal steps). A family no caseworker has taken on yet gets none."""
     report = _visible_report(request, report_id)
-    rows = policy.candidates_visible_to(request.user).filter(ranking__report=report).order_by("rank", "pk")
+    rows = (policy.candidates_visible_to(request.user).filter(ranking__report=report)
+            .select_related("case__facility", "ranking__report", "ranking__person").order_by("rank", "pk"))
     return LazyRows(rows, lambda c: _candidate_out(c, request.user))
 
 

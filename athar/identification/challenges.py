@@ -27,7 +27,7 @@ from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
 from athar.identification import claims as rules
 from athar.identification import conflicts, lifecycle, policy
-from athar.identification.models import Challenge, Claim, Identification, Review, Verdict
+from athar.identification.models import Challenge, Claim, Identification, Review
 from athar.registry.models import Report
 
 
@@ -75,8 +75,7 @@ def request_challenge(ident: Identification, report: Report, by: Any, reason: st
         raise rules.NotAllowed(_("only the caseworker of a family concerned can ask for a challenge"))
     with transaction.atomic():
         ident = Identification.objects.select_for_update().get(pk=ident.pk)
-        held = list(Claim.objects.filter(report__lineage=report.lineage, case_id=ident.case_id,
-                                         verdict=Verdict.IS_THEM, set_aside_at__isnull=False))
+        held = list(Claim.objects.set_aside().positive().filter(report__lineage=report.lineage, case_id=ident.case_id))
         challenge = open_challenge(ident, Challenge.Grounds.REQUEST, claims=held, by=by, report=report, reason=reason)
         if challenge.report_id is None:  # joined an open one: the request still names its family
             Challenge.objects.filter(pk=challenge.pk).update(report=report)
@@ -118,14 +117,14 @@ def _uphold(challenge: Challenge, by: Any, reason: str) -> None:
     for review in Review.objects.filter(identification=ident, reversed_at__isnull=True):
         review.reversed_at, review.reversed_by, review.reversed_reason = now, by, reason
         review.save(update_fields=["reversed_at", "reversed_by", "reversed_reason"])
-    held = list(challenge.claims.filter(set_aside_at__isnull=False, withdrawn_at__isnull=True))
+    held = list(challenge.claims.set_aside().not_withdrawn())
     for conflict in {c.set_aside_by_conflict for c in held if c.set_aside_by_conflict is not None}:
         if not conflict.is_open:
             conflicts.reopen(conflict, by, reason)
     others = [c for c in held if c.set_aside_by_conflict_id is None]
     Claim.objects.filter(pk__in=[c.pk for c in others]).update(
         set_aside_at=None, set_aside_by=None, set_aside_reason="", set_aside_by_conflict=None)
-    for claim in challenge.claims.filter(verdict=Verdict.IS_THEM, withdrawn_at__isnull=True, set_aside_at__isnull=True):
+    for claim in challenge.claims.live().positive():
         rules._open_identification(claim.person, claim.case, by, "uphold_challenge")
         conflicts.detect(claim.person, claim.case)
         rules.refresh(claim.person, claim.case, "uphold_challenge", by)
@@ -134,14 +133,13 @@ def _uphold(challenge: Challenge, by: Any, reason: str) -> None:
 
 def _dismiss(challenge: Challenge, by: Any, reason: str) -> None:
     ident = challenge.identification
-    standing = [c for c in challenge.claims.filter(verdict=Verdict.IS_THEM, withdrawn_at__isnull=True,
-                                                   set_aside_at__isnull=True)
+    standing = [c for c in challenge.claims.live().positive()
                 if (c.person_id, c.case_id) != (ident.person_id, ident.case_id)]
     conflicts.set_aside(standing, by, reason, "dismiss_challenge")
     # A set-aside family's request dismissed: its caseworker tells the family (again).
     from athar.identification import notices
 
-    notices.tell_set_aside(list(challenge.claims.filter(set_aside_at__isnull=False)))
+    notices.tell_set_aside(list(challenge.claims.set_aside()))
 
 
 def open_challenges() -> list[Challenge]:

@@ -91,7 +91,7 @@ def _own_report(user: Any, person: MissingPerson, report: Report | None) -> Repo
 
 def _set_aside_earlier(report: Report | None, by: Any, case: Case) -> Claim | None:
     """This family's earlier claim on the case that a reviewer set aside, while that stands."""
-    rows = Claim.objects.filter(case=case, verdict=Verdict.IS_THEM, set_aside_at__isnull=False)
+    rows = Claim.objects.set_aside().positive().filter(case=case)
     rows = rows.filter(report__lineage=report.lineage) if report is not None else rows.filter(by=by)
     return rows.order_by("-set_aside_at").first()
 
@@ -190,7 +190,7 @@ def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, b
                                             reference=reference[:200])
         record("identification.forensic_result", object_type="forensic_result", object_id=row.pk,
                actor=actor_for_user(by), data={"person": person.pk, "case": case.pk, "kind": kind, "result": result})
-        ident = Identification.objects.filter(person=person, case=case, status__in=ACTIVE_STATUSES).first()
+        ident = Identification.objects.active().filter(person=person, case=case).first()
         if ident is not None and result == ForensicResult.Result.EXCLUSION:
             from athar.identification import challenges  # here: challenges imports this module
 
@@ -317,8 +317,7 @@ def _review_target(ident: Identification) -> str:
 
 
 def _still_claimed(ident: Identification) -> bool:
-    return (Claim.objects.filter(person=ident.person, case=ident.case, verdict=Verdict.IS_THEM,
-                                 withdrawn_at__isnull=True, set_aside_at__isnull=True).exists()
+    return (Claim.objects.live().positive().filter(person=ident.person, case=ident.case).exists()
             or ForensicResult.objects.filter(person=ident.person, case=ident.case, withdrawn_at__isnull=True,
                                              result=ForensicResult.Result.MATCH).exists())
 
@@ -436,8 +435,8 @@ def publish(ident: Identification, by: Any) -> Identification:
         blockers = publication_blockers(ident)
         if blockers:
             raise UserError(_("cannot publish yet: %(rules)s") % {"rules": ", ".join(sorted({b["rule"] for b in blockers}))})
-        others = Identification.objects.filter(Q(case=ident.case) | Q(person=ident.person),
-                                               status__in=ACTIVE_STATUSES).exclude(pk=ident.pk)
+        others = Identification.objects.active().filter(Q(case=ident.case) | Q(person=ident.person)).exclude(
+            pk=ident.pk)
         if others.exists():
             raise NotAllowed(_("another identification of this case or person is active"))
         try:

@@ -68,7 +68,7 @@ def concerned_lineages(ident: Any) -> set[str]:
 def family_reports(ident: Any) -> list[Report]:
     """The concerned reports, one per family, each as its family last wrote it (its current,
     not erased version: a consent withdrawn in a new version is never outvoted by the old one)."""
-    return list(Report.objects.filter(lineage__in=concerned_lineages(ident), is_current=True,
+    return list(Report.objects.current().filter(lineage__in=concerned_lineages(ident),
                                       erased_at__isnull=True).order_by("id"))
 
 

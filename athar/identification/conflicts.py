@@ -31,7 +31,6 @@ from athar.core.errors import UserError
 from athar.identification import notices, policy
 from athar.identification.facts import case_record
 from athar.identification.models import (
-    ACTIVE_STATUSES,
     Claim,
     Conflict,
     ForensicResult,
@@ -49,13 +48,12 @@ Kind = Conflict.Kind
 
 
 def _positive(**filters: Any) -> Any:
-    return Claim.objects.filter(verdict=Verdict.IS_THEM, withdrawn_at__isnull=True, set_aside_at__isnull=True,
-                                **filters)
+    return Claim.objects.live().positive().filter(**filters)
 
 
 def decided_elsewhere(person: MissingPerson, case: Case) -> Identification | None:
     """A decided identification of this case with another person, or of this person with another case."""
-    return (Identification.objects.filter(Q(person=person) | Q(case=case), status__in=ACTIVE_STATUSES)
+    return (Identification.objects.active().filter(Q(person=person) | Q(case=case))
             .exclude(person=person, case=case).first())
 
 
@@ -63,7 +61,7 @@ def detect(person: MissingPerson, case: Case, claim: Claim | None = None) -> lis
     """Open (or extend) the conflicts the claims on this person and this case now show. Against a
     decided identification nothing is reopened: the new positive ``claim`` opens (or joins) a
     challenge of it, and the decision stands until a reviewer decides."""
-    decided = list(Identification.objects.filter(Q(person=person) | Q(case=case), status__in=ACTIVE_STATUSES))
+    decided = list(Identification.objects.active().filter(Q(person=person) | Q(case=case)))
     if decided:
         from athar.identification import challenges  # here: challenges imports this module
 
@@ -143,7 +141,7 @@ def resolve(conflict: Conflict, by: Any, reason: str, *, keep: Claim | None) -> 
         conflict = Conflict.objects.select_for_update().get(pk=conflict.pk)
         if not conflict.is_open:
             raise UserError(_("conflict %(conflict_id)s is already resolved") % {"conflict_id": conflict.pk})
-        claims = list(conflict.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True))
+        claims = list(conflict.claims.live())
         if keep is not None and keep.pk not in {c.pk for c in claims}:
             raise UserError(_("claim %(keep_id)s is not an open claim of conflict %(conflict_id)s") % {"keep_id": keep.pk, "conflict_id": conflict.pk})
         losing = _losing_claims(conflict, claims, keep)
@@ -208,7 +206,7 @@ def reopen(conflict: Conflict, by: Any, reason: str) -> Conflict:
                                                "reason_sha256": hashlib.sha256(reason.encode()).hexdigest()})
         from athar.identification.claims import _set_status  # here: claims imports this module
 
-        for ident in _touching(conflict).filter(status__in=ACTIVE_STATUSES):
+        for ident in _touching(conflict).active():
             # A reversal: this reviewer's explicit, reasoned decision takes it back to review.
             _set_status(ident, Identification.Status.UNDER_REVIEW, by, reason.strip(), "reopen_conflict")
         _refresh_touching(conflict, "reopen_conflict", by)

@@ -114,7 +114,7 @@ def _rank_all(algorithm: Any, truth: dict[int, str]) -> tuple[list[dict[str, Any
     for pk, label in Case.objects.values_list("id", "label"):
         by_label.setdefault(label, pk)
     outcomes, spent = [], 0.0
-    for report in Report.objects.filter(is_current=True).order_by("id"):
+    for report in Report.objects.current().order_by("id"):
         vectors = person_vectors([report], str(algorithm.face.get("model", "")), version)
         facts = person_facts(f"report:{report.pk}", [report], ftable, len(vectors) > 0)
         start = time.perf_counter()

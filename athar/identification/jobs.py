@@ -156,7 +156,7 @@ def sweep() -> dict[str, int]:
         mark_r, _ = Watermark.objects.select_for_update().get_or_create(name="reports")
         mark_c, _ = Watermark.objects.select_for_update().get_or_create(name="cases")
         last_report = int(mark_r.value or 0)
-        new_reports = list(Report.objects.filter(pk__gt=last_report, is_current=True).values_list("id", flat=True))
+        new_reports = list(Report.objects.current().filter(pk__gt=last_report).values_list("id", flat=True))
         cases = Case.objects.aggregate(n=Max("id"), u=Max("updated_at"))
         case_stamp = f"{cases['n'] or 0}|{cases['u'].isoformat() if cases['u'] else ''}"
         changed = case_stamp != mark_c.value and (cases["n"] or 0) > 0

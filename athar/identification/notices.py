@@ -108,7 +108,7 @@ def tell_informed_families(identification: Any, status: str) -> None:
     stamp = int(timezone.now().timestamp() * 1000)
     rows: list[Notice] = []
     for row in FamilyInformed.objects.filter(identification=identification).select_related("report"):
-        current = type(row.report).objects.filter(lineage=row.report.lineage, is_current=True,
+        current = type(row.report).objects.current().filter(lineage=row.report.lineage,
                                                   erased_at__isnull=True).first()
         if current is not None:
             rows += _tell(current, f"tell:change:{identification.pk}:{current.lineage[:16]}:{status}:{stamp}",

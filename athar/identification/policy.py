@@ -91,7 +91,7 @@ def can_file_reports(user: Any) -> bool:
 
 def reports_visible_to(user: Any) -> QuerySet[Any]:
     """Current, not erased reports this user may see."""
-    reports = Report.objects.filter(is_current=True, erased_at__isnull=True)
+    reports = Report.objects.current_kept()
     role = role_of(user)
     if role == Role.FAMILY:
         return reports.filter(reporter_user=user)
@@ -157,7 +157,7 @@ def taken_on(user: Any) -> bool:
 def current_rankings(reports: QuerySet[Report]) -> QuerySet[Ranking]:
     """Current rankings of these reports, each from its own evidence only (never from another
     family's report linked to the same person: that ranking is for reviewers)."""
-    return Ranking.objects.filter(is_current=True, report__in=reports, person__isnull=True)
+    return Ranking.objects.current().filter(report__in=reports, person__isnull=True)
 
 
 def candidates_for_reports(reports: QuerySet[Report], for_family: bool = False) -> QuerySet[Candidate]:
@@ -168,8 +168,8 @@ def candidates_for_reports(reports: QuerySet[Report], for_family: bool = False) 
     if for_family:
         # A case a reviewer identified as someone else, setting this family's claim aside, is no
         # longer offered to the family as a match (its caseworker may ask for a challenge).
-        set_aside = Claim.objects.filter(report__lineage=OuterRef("ranking__report__lineage"), case=OuterRef("case"),
-                                         verdict="is_them", set_aside_at__isnull=False)
+        set_aside = Claim.objects.set_aside().positive().filter(
+            report__lineage=OuterRef("ranking__report__lineage"), case=OuterRef("case"))
         rows = rows.filter(likely_match=True).exclude(Exists(set_aside))
     return rows.order_by("ranking_id", "rank")
 
@@ -357,8 +357,7 @@ def may_request_challenge(user: Any, ident: Any, report: Any) -> bool:
 
     if not _is_caseworker_of(user, report):
         return False
-    set_aside_here = Claim.objects.filter(report__lineage=report.lineage, case_id=ident.case_id,
-                                          set_aside_at__isnull=False).exists()
+    set_aside_here = Claim.objects.set_aside().filter(report__lineage=report.lineage, case_id=ident.case_id).exists()
     return set_aside_here or report.lineage in concerned_lineages(ident)
 
 

@@ -69,7 +69,7 @@ def all_subject_keys() -> list[str]:
     run = current_run()
     persons = sorted(set(run.links.values_list("person_id", flat=True))) if run else []
     linked = set(run.links.values_list("report_id", flat=True)) if run else set()
-    reports = Report.objects.filter(is_current=True, erased_at__isnull=True).values_list("id", flat=True)
+    reports = Report.objects.current_kept().values_list("id", flat=True)
     return [f"person:{p}" for p in persons] + [f"report:{r}" for r in reports.order_by("id") if r not in linked]
 
 
@@ -118,7 +118,7 @@ def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Rank
     ranking, algorithm = out["ranking"], out["algorithm"]
     with transaction.atomic():
         subject.rankings().filter(is_current=False).delete()
-        subject.rankings().filter(is_current=True).update(is_current=False)
+        subject.rankings().current().update(is_current=False)
         row = Ranking.objects.create(
             person=subject.person, report=subject.report if subject.person is None else None,
             algorithm=algorithm.name, algorithm_version=algorithm.version, face_model=str(algorithm.face.get("model", "")),
@@ -145,7 +145,7 @@ def rank_with_reports(subject: Subject, algorithm: Algorithm | None = None) -> R
 
 
 def current_ranking(subject: Subject) -> Ranking | None:
-    return subject.rankings().filter(is_current=True).first()
+    return subject.rankings().current().first()
 
 
 def ranking_result(row: Ranking, limit: int) -> dict[str, Any]:
@@ -176,7 +176,7 @@ def adopt_report_ranking(report: Report, person: MissingPerson) -> int:
     """A report just given its own person: the person's ranking starts as a copy of the report's
     (the same facts, the same cases; no recomputation inside a web request). The report keeps its
     own ranking, which is what its family sees; the worker re-ranks the person when linkage changes."""
-    source = Ranking.objects.filter(report=report, person__isnull=True, is_current=True).first()
+    source = Ranking.objects.current().filter(report=report, person__isnull=True).first()
     if source is None or len(reports_of(person)) != 1 or Ranking.objects.filter(person=person).exists():
         return 0
     with transaction.atomic():

@@ -7,11 +7,12 @@ see what), so a change of those models touches one file. Decisions go through ``
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q, QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext_lazy
 
 from athar.audit.chain import actor_for_user
@@ -92,16 +93,15 @@ def search_status(report: Any, viewer: Any = None) -> str:
     if viewer is not None and getattr(viewer, "role", "") == "family" and not viewer.caseworker_id:
         return "awaiting_caseworker"
     informed = FamilyInformed.objects.filter(report__lineage=report.lineage).values("identification_id")
-    told = next((i for i in Identification.objects.filter(pk__in=informed, status__in=("verified", "published"))
+    told = next((i for i in Identification.objects.active().filter(pk__in=informed)
                  if report.lineage in concerned_lineages(i)), None)  # never through a name-only link
     if told is not None:
         publishes = told.status == "published" and claims.report_consents_to_publication(report)
         return "published" if publishes else "verified"
-    own_claims = Claim.objects.filter(report__lineage=report.lineage, verdict="is_them", withdrawn_at__isnull=True,
-                                      set_aside_at__isnull=True)
+    own_claims = Claim.objects.live().positive().filter(report__lineage=report.lineage)
     if own_claims.exists():
         return "under_review"
-    if Claim.objects.filter(report__lineage=report.lineage, verdict="is_them", set_aside_at__isnull=False).exists():
+    if Claim.objects.set_aside().positive().filter(report__lineage=report.lineage).exists():
         return "set_aside"
     one = type(report).objects.filter(pk=report.pk)
     if not current_rankings(one).exists():
@@ -111,14 +111,67 @@ def search_status(report: Any, viewer: Any = None) -> str:
 
 def report_summary(report: Any, viewer: Any = None) -> dict[str, Any]:
     """What a family sees about one report: its status in plain words, never a score."""
-    one = type(report).objects.filter(pk=report.pk)
-    code = search_status(report, viewer)
-    hidden = code == "awaiting_caseworker"
-    count = 0 if hidden else candidates_for_reports(one, for_family=True).count()
-    consent = report.consent or {}
-    return {"report": report, "status": SEARCH_STATUS_TEXT[code], "staff_status": STAFF_STATUS_TEXT[code],
-            "status_code": code, "candidates": count,
-            "face_consent": bool(consent.get("face_processing")), "photos": report.photos.count()}
+    return report_summaries([report], viewer)[0]
+
+
+def report_summaries(reports: list[Any], viewer: Any = None) -> list[dict[str, Any]]:
+    """``report_summary`` for a whole list in a fixed number of queries (the caseworker home lists
+    up to 200 reports): the same steps as ``search_status``, each asked once for every report.
+    Only a report whose family was already told of an identification costs more (its concerned
+    families are worked out per identification, as ``search_status`` does)."""
+    reports = list(reports)
+    if not reports:
+        return []
+    model = type(reports[0])
+    ids = [r.pk for r in reports]
+    lineages = {r.lineage for r in reports}
+    one_set = model.objects.filter(pk__in=ids)
+    informed: dict[str, set[int]] = {}
+    for lineage, ident_id in FamilyInformed.objects.filter(report__lineage__in=lineages).values_list(
+            "report__lineage", "identification_id"):
+        informed.setdefault(lineage, set()).add(ident_id)
+    told_idents = list(Identification.objects.active().filter(
+        pk__in={i for v in informed.values() for i in v}).order_by("pk")) if informed else []
+    concerned: dict[int, set[str]] = {}
+    claimed = set(Claim.objects.live().positive().filter(report__lineage__in=lineages)
+                  .values_list("report__lineage", flat=True))
+    set_aside = set(Claim.objects.set_aside().positive().filter(report__lineage__in=lineages)
+                    .values_list("report__lineage", flat=True))
+    ranked = set(current_rankings(one_set).values_list("report_id", flat=True))
+    counts = dict(candidates_for_reports(one_set, for_family=True).order_by().values("ranking__report_id")
+                  .annotate(n=Count("pk")).values_list("ranking__report_id", "n"))
+    photos = dict(model.objects.filter(pk__in=ids).annotate(n=Count("photos")).values_list("pk", "n"))
+    out = []
+    for report in reports:
+        code = _status_code(report, viewer, told_idents, informed, concerned, claimed, set_aside, ranked, counts)
+        consent = report.consent or {}
+        out.append({"report": report, "status": SEARCH_STATUS_TEXT[code], "staff_status": STAFF_STATUS_TEXT[code],
+                    "status_code": code, "candidates": 0 if code == "awaiting_caseworker" else counts.get(report.pk, 0),
+                    "face_consent": bool(consent.get("face_processing")), "photos": photos.get(report.pk, 0)})
+    return out
+
+
+def _status_code(report: Any, viewer: Any, told_idents: list[Any], informed: dict[str, set[int]],
+                 concerned: dict[int, set[str]], claimed: set[str], set_aside: set[str], ranked: set[int],
+                 counts: dict[int, int]) -> str:
+    """``search_status`` from answers fetched for the whole list (see ``report_summaries``)."""
+    if viewer is not None and getattr(viewer, "role", "") == "family" and not viewer.caseworker_id:
+        return "awaiting_caseworker"
+    for ident in told_idents:
+        if ident.pk not in informed.get(report.lineage, ()):
+            continue
+        if ident.pk not in concerned:
+            concerned[ident.pk] = concerned_lineages(ident)
+        if report.lineage in concerned[ident.pk]:  # never through a name-only link
+            publishes = ident.status == "published" and claims.report_consents_to_publication(report)
+            return "published" if publishes else "verified"
+    if report.lineage in claimed:
+        return "under_review"
+    if report.lineage in set_aside:
+        return "set_aside"
+    if report.pk not in ranked:
+        return "not_compared"
+    return "to_look_at" if counts.get(report.pk, 0) else "no_likely_match"
 
 
 def candidate_view(candidate: Any, reports: QuerySet[Any] | None = None) -> dict[str, Any]:
@@ -153,7 +206,7 @@ def reason_text(reason: Any) -> str:
 def claim_of(candidate: Any, user: Any) -> Any:
     """This user's live claim on the candidate's case, made from the same report (or person), if any."""
     ranking = candidate.ranking
-    rows = Claim.objects.filter(case=candidate.case, by=user, withdrawn_at__isnull=True)
+    rows = Claim.objects.not_withdrawn().filter(case=candidate.case, by=user)
     if ranking.report is not None:  # any version of the report: an answer outlives an edit
         return rows.filter(report__lineage=ranking.report.lineage).first()
     return rows.filter(person_id=ranking.person_id).first()
@@ -189,15 +242,25 @@ def open_identifications(user: Any = None) -> list[Any]:
     """Identifications waiting for review, with their approvals so far (the two-reviewer rule).
     ``mine`` says why ``user`` may not review one now: "reviewed" (their live review is in: another
     reviewer must decide) or "claimed" (not independent); "" when it waits for them."""
-    rows: list[Any] = list(Identification.objects.filter(status="under_review").select_related("case__facility").order_by("created_at")[:200])
-    reviewed = set(Review.objects.filter(identification__in=rows, reviewer=user, reversed_at__isnull=True)
-                   .values_list("identification_id", flat=True)) if user is not None else set()
+    rows: list[Any] = list(Identification.objects.filter(status="under_review").select_related("case__facility")
+                           .order_by("created_at")[:200])
+    ids = [r.pk for r in rows]
+    live_reviews = Review.objects.filter(identification_id__in=ids, reversed_at__isnull=True)
+    reviewed = set(live_reviews.filter(reviewer=user).values_list("identification_id", flat=True)) \
+        if user is not None else set()
+    approvals = Counter(live_reviews.filter(decision="approve").values_list("identification_id", flat=True))
+    # The claims on each (person, case) pair, in one query whatever the number of rows: the count
+    # is of live claims (a withdrawn or set-aside claim no longer counts); independence looks at
+    # every claim the user ever made on the pair.
+    keys = {(r.person_id, r.case_id) for r in rows}
+    on_pairs = Claim.objects.filter(person_id__in={k[0] for k in keys}, case_id__in={k[1] for k in keys})
+    live = Counter(k for k in on_pairs.live().values_list("person_id", "case_id") if k in keys)
+    mine = {k for k in on_pairs.filter(by=user).values_list("person_id", "case_id") if k in keys} \
+        if user is not None else set()
     for row in rows:
-        row.approvals = row.reviews.filter(reversed_at__isnull=True, decision="approve").count()
-        claims_on = Claim.objects.filter(person=row.person, case=row.case)
-        row.claim_count = claims_on.filter(withdrawn_at__isnull=True).count()
-        claimed = user is not None and claims_on.filter(by=user).exists()
-        row.mine = "reviewed" if row.pk in reviewed else "claimed" if claimed else ""
+        key = (row.person_id, row.case_id)
+        row.approvals, row.claim_count = approvals[row.pk], live[key]
+        row.mine = "reviewed" if row.pk in reviewed else "claimed" if key in mine else ""
     return rows
 
 
@@ -238,7 +301,7 @@ def open_conflicts() -> list[Any]:
     rows: list[Any] = list(Conflict.objects.filter(resolved_at__isnull=True).select_related("case__facility").order_by("opened_at")[:200])
     idents = Identification.objects
     for row in rows:
-        row.open_claims = list(row.claims.filter(withdrawn_at__isnull=True, set_aside_at__isnull=True)
+        row.open_claims = list(row.claims.live()
                                .select_related("case__facility", "by").order_by("created_at"))
         for claim in row.open_claims:
             claim.identification = idents.filter(person_id=claim.person_id, case_id=claim.case_id).first()
@@ -354,10 +417,10 @@ def request_challenge_for_claim(claim_id: int, user: Any, reason: str) -> Any:
     claim = policy.claims_visible_to(user).filter(pk=claim_id).select_related("report").first()
     if claim is None or claim.report is None:
         raise LookupError(claim_id)
-    ident = Identification.objects.filter(case_id=claim.case_id, status__in=("verified", "published")).first()
+    ident = Identification.objects.active().filter(case_id=claim.case_id).first()
     if ident is None:
         raise ValueError(gettext_lazy("nothing decided holds this case: there is nothing to challenge"))
-    report = Report.objects.filter(lineage=claim.report.lineage, is_current=True).first() or claim.report
+    report = Report.objects.current().filter(lineage=claim.report.lineage).first() or claim.report
     return challenges.request_challenge(ident, report, user, reason)
 
 

@@ -210,7 +210,7 @@ def claims_challenge(options: dict[str, Any]) -> dict[str, Any]:
     claim = _get(Claim, options["claim"], "claim")
     if claim.report is None:
         raise UserError(f"claim {claim.pk} names no family's report: nothing to ask for")
-    ident = Identification.objects.filter(case_id=claim.case_id, status__in=("verified", "published")).first()
+    ident = Identification.objects.active().filter(case_id=claim.case_id).first()
     if ident is None:
         raise UserError(f"nothing decided holds case {claim.case_id}: there is nothing to challenge")
     return {"challenge": challenge_dict(challenges.request_challenge(ident, claim.report, by, options["reason"]))}

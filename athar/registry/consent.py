@@ -130,7 +130,7 @@ def record_consent(report: Report, user: Any, *, publication: bool, method: str,
     if len(words) > WORDS_MAX:
         raise UserError(_("the family's words are longer than %(max)s characters") % {"max": WORDS_MAX})
     with transaction.atomic():
-        current = Report.objects.select_for_update().filter(lineage=report.lineage, is_current=True).first()
+        current = Report.objects.select_for_update().current().filter(lineage=report.lineage).first()
         if current is None or current.erased_at is not None:
             raise UserError(_("this report was erased or replaced: open it again"))
         row = ConsentRecord.objects.create(
@@ -200,7 +200,7 @@ def record_imported(statements: Iterable[tuple[str, str, str]], batch: ImportBat
         last[(row.lineage, row.source)] = row.publication
     changed = {lineage: (source, given) for lineage, (source, given) in wanted.items()
                if last.get((lineage, source)) != given}
-    current = {r.lineage: r for r in Report.objects.filter(lineage__in=changed, is_current=True)}
+    current = {r.lineage: r for r in Report.objects.current().filter(lineage__in=changed)}
     rows = [ConsentRecord(lineage=lineage, report=current[lineage], publication=given,
                           method=ConsentRecord.Method.IMPORT, given_on=timezone.localdate(), source=source,
                           batch=batch)

@@ -398,7 +398,7 @@ class _MemoResolver:
 
 def _current_versions(chunk: list[ParsedRow]) -> dict[tuple[str, str], Report]:
     lineages = {lineage_of(p.source, p.report_id) for p in chunk}
-    rows = Report.objects.filter(lineage__in=lineages, is_current=True).only(
+    rows = Report.objects.current().filter(lineage__in=lineages).only(
         "id", "source", "report_id", "version", "content_hash", "lineage")
     return {(r.source, r.report_id): r for r in rows}
 

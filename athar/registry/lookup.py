@@ -15,14 +15,14 @@ def find_report(report_id: str, source: str | None = None) -> Report:
     Raises ValueError with a readable reason when there is no such report or the id is ambiguous.
     """
     text = str(report_id).strip()
-    rows = Report.objects.filter(report_id=text, is_current=True)
+    rows = Report.objects.current().filter(report_id=text)
     if source:
         rows = rows.filter(source=source)
     found = list(rows[:2])
     if len(found) == 1:
         return found[0]
     if len(found) > 1:
-        sources = ", ".join(sorted(Report.objects.filter(report_id=text, is_current=True)
+        sources = ", ".join(sorted(Report.objects.current().filter(report_id=text)
                                    .values_list("source", flat=True)))
         raise UserError(f"report {text!r} exists in several sources ({sources}): name one with --source")
     pk = text.lstrip("#")

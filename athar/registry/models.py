@@ -119,6 +119,16 @@ class Build(models.TextChoices):
     HEAVY = "heavy", _("heavy")
 
 
+class ReportQuerySet(models.QuerySet["Report"]):
+    def current(self) -> ReportQuerySet:
+        """The current version of each report (older versions stay, flagged ``is_current=False``)."""
+        return self.filter(is_current=True)
+
+    def current_kept(self) -> ReportQuerySet:
+        """Current and not erased at the family's request: what athar may still rank and show."""
+        return self.filter(is_current=True, erased_at__isnull=True)
+
+
 class Report(models.Model):
     """One report about a missing person, exactly as filed (a new version is a new row)."""
 
@@ -192,6 +202,8 @@ class Report(models.Model):
     notes = models.TextField(blank=True)
     extra = models.JSONField(default=dict, blank=True, verbose_name=_("columns athar does not know"))
     erased_at = models.DateTimeField(null=True, blank=True)
+
+    objects = ReportQuerySet.as_manager()
 
     class Meta:
         ordering = ["id"]

@@ -52,7 +52,7 @@ def home(request: HttpRequest) -> HttpResponse:
     reports = policy.reports_visible_to(request.user).order_by("-filed_at")
     drafts = ReportDraft.objects.filter(owner=signed_in(request.user)).select_related("amends").order_by("-updated_at")
     return render(request, "web/family/home.html", {
-        "reports": [ident.report_summary(r, request.user) for r in reports],
+        "reports": ident.report_summaries(list(reports), request.user),
         "new_draft": next((d for d in drafts if d.amends is None and d.data), None),
         "changes": [d for d in drafts if d.amends is not None and d.amends.is_current],
         **family_contact(request.user),

@@ -73,7 +73,7 @@ def stats(request: HttpRequest) -> HttpResponse:
 
 
 def _reports_per_governorate() -> list[tuple[str, int]]:
-    rows = (Report.objects.filter(is_current=True, erased_at=None).exclude(governorate_ref=None)
+    rows = (Report.objects.current_kept().exclude(governorate_ref=None)
             .values("governorate_ref").annotate(n=Count("id")).order_by("-n"))
     places = Place.objects.in_bulk([r["governorate_ref"] for r in rows])
     return [(place_name(places[r["governorate_ref"]]), r["n"]) for r in rows]
