@@ -122,3 +122,24 @@ def accounts(role: str = "", active: str = "") -> QuerySet[User]:
     if active in ("yes", "no"):
         rows = rows.filter(is_active=active == "yes")
     return rows
+
+
+def actor_labels(actors: Any) -> dict[str, str]:
+    """Readable names of audit actors (``user:5``) in the active language, loaded in one query:
+    staff by role and login; a family only as "family account #5" — its login is its phone number,
+    which the audit page never shows. Other actors (``system``, ``anonymous``…) stay as written."""
+    from django.utils.translation import gettext
+
+    ids = {int(a[5:]) for a in actors if isinstance(a, str) and a.startswith("user:") and a[5:].isdigit()}
+    users = {u.pk: u for u in User.objects.filter(pk__in=ids).only("pk", "role", "login")}
+    out: dict[str, str] = {}
+    for pk in ids:
+        user = users.get(pk)
+        if user is None:
+            out[f"user:{pk}"] = gettext("account #%(n)s (no longer exists)") % {"n": pk}
+        elif user.role == Role.FAMILY:
+            out[f"user:{pk}"] = gettext("family account #%(n)s") % {"n": pk}
+        else:
+            out[f"user:{pk}"] = gettext("%(role)s %(login)s (#%(n)s)") % {
+                "role": Role(user.role).label, "login": user.login, "n": pk}
+    return out

@@ -13,6 +13,8 @@ from typing import Any
 
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from athar.identification.models import Notice
 from athar.registry.lookup import caseworker_ids, reports_of
@@ -160,3 +162,41 @@ def mark_read(user: Any, notice_id: int | None = None) -> int:
     if notice_id is not None:
         rows = rows.filter(pk=notice_id)
     return rows.update(read_at=timezone.now())
+
+
+# What a decision notice says, per the identification's new status: words in the reader's language,
+# never the stored code. Publication is its own act, not "a review decision".
+_DECISION: dict[str, Promise] = {
+    "under_review": _("An identification is under review (again) for a report:"),
+    "verified": _("Two reviewers verified an identification for a report; inform the family before anything "
+                  "is published:"),
+    "published": _("An identification was published, after the family was told and consented, for a report:"),
+    "rejected": _("Reviewers rejected an identification for a report:"),
+    "withdrawn": _("An identification was withdrawn (its claims were withdrawn) for a report:"),
+    "set_aside": _("An identification was set aside in favour of another claim, for a report:"),
+}
+# What changed in an identification a family was already told of (a TELL task without a claim).
+_CHANGE: dict[str, Promise] = {
+    "under_review": _("An identification this family was told of went back to review. Tell the family again."),
+    "verified": _("An identification this family was told of is verified again. Tell the family again."),
+    "published": _("An identification this family was told of was published. Tell the family again."),
+    "rejected": _("An identification this family was told of was rejected on review. Tell the family again."),
+    "withdrawn": _("An identification this family was told of was withdrawn. Tell the family again."),
+    "set_aside": _("An identification this family was told of was set aside in favour of another claim. "
+                   "Tell the family again."),
+}
+
+
+def describe(notice: Notice) -> str:
+    """The notice in words, in the active language, from its structured fields (kind, status):
+    never a raw status code nor an identifier in brackets."""
+    if notice.kind == Notice.Kind.CANDIDATE:
+        return str(_("A likely match was found for a report:"))
+    if notice.kind == Notice.Kind.INFORM:
+        return str(_("An identification was verified: inform the family of this report, then record it:"))
+    if notice.kind == Notice.Kind.TELL:
+        if notice.claim_id is not None or notice.status == "set_aside" and notice.identification_id is None:
+            return str(_("The family's claim was set aside after review. Tell the family, in careful words:"))
+        return str(_CHANGE.get(notice.status, _("An identification this family was told of has changed. "
+                                                "Tell the family again.")))
+    return str(_DECISION.get(notice.status, _("An identification of a report changed:")))

@@ -41,18 +41,27 @@ def public_identifications() -> list[dict[str, Any]]:
     """Published identifications whose family consented to publication: facts only, never a photo."""
     rows = []
     for ident in Identification.objects.filter(status="published").select_related("case__facility").order_by("published_at"):
-        informed = claims.informed_lineages(ident)
-        consenting = [r for r in claims.family_reports(ident)
-                      if r.lineage in informed and claims.report_consents_to_publication(r)]
-        if not consenting:
-            continue  # only what a family that was told, and agreed, gave is ever shown
-        report = consenting[0]
-        rows.append({"name": report.full_name_ar or report.full_name_latin,
-                     "hometown": report.city or place_name(report.governorate_ref),
-                     "birth_year": report.birth_year, "facility": facility_label(ident.case.facility),
-                     "arrested": partial_date(report.arrest_date, report.arrest_date_precision),
-                     "photographed": partial_date(ident.case.photographed, ident.case.photographed_precision)})
+        row = public_row(ident)
+        if row is not None:
+            rows.append(row)
     return rows
+
+
+def public_row(ident: Identification) -> dict[str, Any] | None:
+    """The one row the public list shows of an identification (facts only, never a photo), or None
+    when no family that was told has agreed. The publication's confirmation step shows this very
+    row, so what the caseworker confirms is what becomes public."""
+    informed = claims.informed_lineages(ident)
+    consenting = [r for r in claims.family_reports(ident)
+                  if r.lineage in informed and claims.report_consents_to_publication(r)]
+    if not consenting:
+        return None  # only what a family that was told, and agreed, gave is ever shown
+    report = consenting[0]
+    return {"name": report.full_name_ar or report.full_name_latin,
+            "hometown": report.city or place_name(report.governorate_ref),
+            "birth_year": report.birth_year, "facility": facility_label(ident.case.facility),
+            "arrested": partial_date(report.arrest_date, report.arrest_date_precision),
+            "photographed": partial_date(ident.case.photographed, ident.case.photographed_precision)}
 
 
 SEARCH_STATUS_TEXT = {
@@ -377,6 +386,7 @@ def publication_view(identification_id: int, user: Any) -> dict[str, Any] | None
                       "consent_how": publication_consent(r).how} for r in mine],
             "challenges": list(ident.challenges.order_by("-opened_at")),
             "other_families_waiting": len({b["report"] for b in others}),
+            "all_informed": all(r.lineage in informed for r in reports),
             "can_publish": not blockers, "blockers": sorted({b["rule"] for b in blockers})}
 
 

@@ -229,12 +229,12 @@ def claims_told(options: dict[str, Any]) -> dict[str, Any]:
 
 @subcommand("claims", "tasks", "the caseworker's open tasks: families to inform, and to tell of a change",
             arguments=_by, describe=lambda r: "\n".join(
-                f"task {t['id']} [{t['kind']}] report {t['report']} case {t['case']}: {t['status']}"
+                f"task {t['id']} [{t['kind']}] report {t['report']} case {t['case']}: {t['text']}"
                 + (f" (reviewer's reason: {t['reason']})" if t["reason"] else "") for t in r["tasks"]) or "no open tasks")
 def claims_tasks(options: dict[str, Any]) -> dict[str, Any]:
     by = acting_user(options["by"])
     return {"tasks": [{"id": t.pk, "kind": t.kind, "report": t.report_id, "case": t.case_id, "status": t.status,
-                       "identification": t.identification_id,
+                       "identification": t.identification_id, "text": notices.describe(t),
                        "reason": t.claim.set_aside_reason if t.claim is not None else ""}
                       for t in notices.open_tasks(by)]}
 

@@ -113,6 +113,12 @@ def _file_context(owner_ref: str, context: str) -> bytes:
     return b"file:" + owner_ref.encode() + b"\x00" + context.encode()
 
 
+def holds(owner_ref: str) -> bool:
+    """Whether the owner has a data key: something of theirs is encrypted, and shredding it makes
+    that unreadable. False for an owner nothing was ever encrypted for."""
+    return DataKey.objects.filter(owner_ref=owner_ref).exists()
+
+
 def shred(owner_ref: str) -> bool:
     """Delete the owner's data key: its ciphertexts become unreadable. True when a key existed."""
     deleted, _ = DataKey.objects.filter(owner_ref=owner_ref).delete()

@@ -73,6 +73,15 @@ def contact_for(report: Report, user: Any) -> str | None:
         return None
 
 
+def erasure_preview(report: Report) -> dict[str, bool]:
+    """What erasing this report will do beyond the tombstones, from the facts, so the page promises
+    exactly what the audit event will record: ``key`` — the report holds encrypted contact details,
+    consent words or photos whose key will be shredded (the event's ``key_shredded``); ``account`` —
+    a family account filed it, whose sign-in phone number is the account's, not the report's, and
+    stays while the account exists."""
+    return {"key": keys.holds(contact_owner(report.lineage)), "account": report.reporter_user_id is not None}
+
+
 def erase_report(report: Report, *, actor: str = "system", reason_code: str = "family_request") -> dict[str, Any]:
     """Erase the personal data of every version of a report (see the module docstring)."""
     with transaction.atomic():

@@ -231,5 +231,6 @@ def test_the_set_aside_familys_second_yes_by_the_command_line(published: dict[st
     assert decided["challenge"]["status"] == "dismissed" and decided["identification"]["status"] == "published"
     tasks = _cli(capsys, "claims", "tasks", "--by", b["cw"].login)["tasks"]
     assert tasks and all(task["kind"] == "tell" for task in tasks) and tasks[0]["reason"]
+    assert "set aside after review" in tasks[0]["text"] and "set_aside" not in tasks[0]["text"]  # words, not codes
     done = _cli(capsys, "claims", "told", str(tasks[0]["id"]), "--by", b["cw"].login)
     assert done["done_at"]

@@ -124,7 +124,7 @@ def test_published_identification_is_public_only_with_consent_and_without_photo(
     caseworker.post(page, {"action": "inform", "report": world.report.pk,
                            "informed_on": dt.date.today().isoformat(), "method": "in_person"})
     assert world.report.full_name_ar not in client.get(reverse("web:identified")).content.decode()
-    caseworker.post(page, {"action": "publish"})
+    caseworker.post(page, {"action": "publish", "confirmed": "yes"})
     ident.refresh_from_db()
     assert ident.status == "published"
     html = client.get(reverse("web:identified")).content.decode()

@@ -120,7 +120,31 @@ def audit_log(request: HttpRequest) -> HttpResponse:
     page = Paginator(events(where), 50).get_page(request.GET.get("page"))
     record("audit.viewed", object_type="audit", actor=actor_for_user(request.user),
            data={**where.as_data(), "page": page.number})
-    return render(request, "web/admin/audit.html", {"form": form, "page": page, "actions": known_actions()})
+    labels = users.actor_labels(e.actor for e in page)
+    rows = [{"e": e, "actor": labels.get(e.actor, e.actor), "data": readable_data(e.data)} for e in page]
+    return render(request, "web/admin/audit.html", {"form": form, "page": page, "rows": rows,
+                                                    "actions": known_actions()})
+
+
+def readable_data(data: Any) -> list[tuple[str, str, bool]]:
+    """An event's data as short (key, value, is_word) triples: yes/no for booleans in the page's
+    language (is_word), a dash for nothing, lists and nested values written compactly; keys and
+    other values are the log's own identifiers, shown as such."""
+    if not isinstance(data, dict):
+        return [("", _value(data), False)] if data not in (None, "", {}) else []
+    return [(str(key), _value(value), isinstance(value, bool)) for key, value in data.items()]
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if value is None or value == "":
+        return "—"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value) or "—"
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_value(v)}" for k, v in value.items()) or "—"
+    return str(value)
 
 
 @login_required

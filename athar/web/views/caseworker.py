@@ -253,6 +253,8 @@ def publication(request: HttpRequest, identification_id: int) -> HttpResponse:
     form = InformedForm(request.POST if request.POST.get("action") == "inform" else None)
     if request.method == "POST":
         try:
+            if request.POST.get("action") == "publish" and request.POST.get("confirmed") != "yes":
+                return _confirm_publication(request, view)
             if request.POST.get("action") == "publish":
                 ident.publish(identification_id, request.user)
                 messages.success(request, _("The identification is published."))
@@ -269,3 +271,14 @@ def publication(request: HttpRequest, identification_id: int) -> HttpResponse:
             messages.error(request, str(exc))
         return redirect("web:publication", identification_id=identification_id)
     return render(request, "web/caseworker/publication.html", {"v": view, "form": InformedForm()})
+
+
+def _confirm_publication(request: HttpRequest, view: dict[str, Any]) -> HttpResponse:
+    """Publishing asks once more: the very row the public list will show (never a photo), and that
+    every family concerned was told and agreed. Nothing changes until the caseworker confirms; when
+    the rules would refuse, the page says so instead of offering the button."""
+    if not view["can_publish"]:
+        messages.error(request, _("Not yet: every family must be told and agree first."))
+        return redirect("web:publication", identification_id=view["obj"].pk)
+    return render(request, "web/caseworker/publication_confirm.html",
+                  {"v": view, "row": ident.public_row(view["obj"])})

@@ -26,7 +26,7 @@ from athar.registry.filing import add_photo, consent_record
 from athar.registry.filing import remove_photo as remove_report_photo
 from athar.registry.models import ReportDraft
 from athar.registry.photos import refusal_message
-from athar.registry.privacy import erase_report, export_report
+from athar.registry.privacy import erase_report, erasure_preview, export_report
 from athar.web.faces import detect_faces, view_size
 from athar.web.forms import ConsentForm, PhotosForm, RecordedConsentForm
 
@@ -256,4 +256,4 @@ def erase(request: HttpRequest, report_id: int) -> HttpResponse:
                          reason_code="family_request" if mine else "request_via_" + policy.role_of(request.user))
             messages.success(request, _("The report was erased. What remains holds no name, fact, photo or contact."))
             return redirect("web:dashboard")
-    return render(request, "web/family/erase.html", {"report": item})
+    return render(request, "web/family/erase.html", {"report": item, "will": erasure_preview(item)})

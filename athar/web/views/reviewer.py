@@ -40,9 +40,24 @@ def queue(request: HttpRequest) -> HttpResponse:
 @login_required
 def conflicts(request: HttpRequest) -> HttpResponse:
     _require_reviewer(request)
-    return render(request, "web/reviewer/conflicts.html", {"conflicts": ident.open_conflicts(),
-                                                           "challenges": ident.open_challenges(),
-                                                           "resolved": ident.recently_resolved_conflicts()})
+    return _conflicts_page(request)
+
+
+def _conflicts_page(request: HttpRequest, failed: dict[str, Any] | None = None) -> HttpResponse:
+    """The conflicts page; ``failed`` (kind, pk, reason, keep, error) is a refused form shown again
+    with what the reviewer typed and the error beside it (400), never a redirect that loses it."""
+    failed = failed or {}
+    return render(request, "web/reviewer/conflicts.html", {
+        "conflicts": ident.open_conflicts(), "challenges": ident.open_challenges(),
+        "resolved": ident.recently_resolved_conflicts(), "failed": failed,
+        **_refused(f"{failed.get('kind')}-form-{failed.get('pk')}" if failed else "", failed.get("error", ""))},
+        status=400 if failed else 200)
+
+
+def _refused(anchor: str, error: str) -> dict[str, str]:
+    """The short alert at the top of a long page: nothing was recorded, the form below keeps the
+    reason, a link to it (the full message stands beside the form)."""
+    return {"refused_anchor": anchor, "refused_error": error} if anchor else {}
 
 
 def _view(identification_id: int, user: Any = None) -> dict[str, Any]:
@@ -62,9 +77,24 @@ def compare(request: HttpRequest, identification_id: int) -> HttpResponse:
     level = chosen_level(request)
     if level != policy.HIDDEN:
         record_reveal(request, view["case"], level, "identification", identification_id)
+    return _compare_page(request, view, DecisionForm(), level)
+
+
+def _compare_page(request: HttpRequest, view: dict[str, Any], form: DecisionForm, level: int = policy.HIDDEN,
+                  failed: dict[str, Any] | None = None) -> HttpResponse:
+    """The comparison page with ``form`` as given: a refused decision comes back with the reason typed
+    and its errors beside the form (the forms post to ``#decision-form`` so the browser lands there)."""
+    failed = failed or {}
+    if failed:
+        top = _refused(f"reverse-form-{failed['pk']}", failed["error"])
+    elif form.is_bound:
+        top = _refused("decision-form", " ".join(str(e) for e in form.non_field_errors()) or
+                       _("A decision and its reason are both required."))
+    else:
+        top = {}
     return render(request, "web/reviewer/compare.html", {
-        "v": view, "images": case_images(request, view["case"], level), "form": DecisionForm(),
-    })
+        "v": view, "images": case_images(request, view["case"], level), "form": form, "failed": failed, **top,
+    }, status=400 if top else 200)
 
 
 @login_required
@@ -74,30 +104,41 @@ def decide(request: HttpRequest, identification_id: int) -> HttpResponse:
     view = _view(identification_id)
     form = DecisionForm(request.POST)
     if not form.is_valid():
-        messages.error(request, _("A decision and its reason are both required."))
-        return redirect("web:compare", identification_id=identification_id)
+        return _compare_page(request, _view(identification_id, request.user), form)
     try:
         ident.decide(view["obj"], request.user, form.cleaned_data["decision"], form.cleaned_data["reason"])
     except ValueError as exc:
-        messages.error(request, str(exc))
-        return redirect("web:compare", identification_id=identification_id)
+        form.add_error(None, str(exc))
+        return _compare_page(request, _view(identification_id, request.user), form)
     messages.success(request, _("Your decision was recorded."))
     return redirect("web:review_queue")
 
 
-def _reasoned(request: HttpRequest, act: Callable[[str], Any], done: str, then: HttpResponse) -> HttpResponse:
-    """A reviewer's POSTed decision with its required reason: 404 for an unknown object, the rule's
-    own message when it refuses (a missing reason, not the reviewer's review…), ``done`` otherwise."""
+def _reasoned(request: HttpRequest, act: Callable[[str], Any], done: str, then: HttpResponse,
+              refused: Callable[[dict[str, Any]], HttpResponse]) -> HttpResponse:
+    """A reviewer's POSTed decision with its required reason: 404 for an unknown object, ``done``
+    and ``then`` when it was recorded. When the rule refuses (a missing reason, not the reviewer's
+    review…) ``refused`` shows the page again with the reason typed and the rule's own message
+    beside the form: a reviewer's written reason is never thrown away."""
     _require_reviewer(request)
+    reason = request.POST.get("reason", "")
     try:
-        act(request.POST.get("reason", "").strip())
+        act(reason.strip())
     except LookupError:
         raise Http404 from None
     except ValueError as exc:
-        messages.error(request, str(exc))
-    else:
-        messages.success(request, done)
+        return refused({"reason": reason, "error": str(exc)})
+    messages.success(request, done)
     return then
+
+
+def _again_on_conflicts(request: HttpRequest, kind: str, pk: int, **more: Any) -> Callable[[dict[str, Any]], HttpResponse]:
+    return lambda failed: _conflicts_page(request, {"kind": kind, "pk": pk, **more, **failed})
+
+
+def _again_on_compare(request: HttpRequest, identification_id: int, review_id: int) -> Callable[[dict[str, Any]], HttpResponse]:
+    return lambda failed: _compare_page(request, _view(identification_id, request.user), DecisionForm(),
+                                        failed={"kind": "reverse", "pk": review_id, **failed})
 
 
 @login_required
@@ -106,12 +147,13 @@ def resolve_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
     """Settle a conflict with a required reason (identification rules; audited there)."""
     _require_reviewer(request)
     keep = request.POST.get("keep", "")
+    again = _again_on_conflicts(request, "conflict", conflict_id, keep=keep)
     if not keep:
-        messages.error(request, _("Choose which claim stands, or that none of them does."))
-        return redirect("web:conflicts")
+        return again({"reason": request.POST.get("reason", ""),
+                      "error": _("Choose which claim stands, or that none of them does.")})
     return _reasoned(request, lambda reason: ident.resolve_conflict(conflict_id, request.user, reason, keep),
                      _("The conflict was resolved. The other claims were set aside and their caseworkers notified."),
-                     redirect("web:conflicts"))
+                     redirect("web:conflicts"), again)
 
 
 @login_required
@@ -120,7 +162,8 @@ def reverse_review(request: HttpRequest, identification_id: int, review_id: int)
     """Reverse a review with a required reason (its reviewer or an administrator; audited)."""
     return _reasoned(request, lambda reason: ident.reverse_review(review_id, identification_id, request.user, reason),
                      _("The review was reversed. The identification follows the rules again."),
-                     redirect("web:compare", identification_id=identification_id))
+                     redirect("web:compare", identification_id=identification_id),
+                     _again_on_compare(request, identification_id, review_id))
 
 
 @login_required
@@ -128,7 +171,8 @@ def reverse_review(request: HttpRequest, identification_id: int, review_id: int)
 def reopen_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
     """Reverse a conflict's resolution with a required reason: it blocks publication again."""
     return _reasoned(request, lambda reason: ident.reopen_conflict(conflict_id, request.user, reason),
-                     _("The conflict is open again."), redirect("web:conflicts"))
+                     _("The conflict is open again."), redirect("web:conflicts"),
+                     _again_on_conflicts(request, "reopen", conflict_id))
 
 
 @login_required
@@ -138,4 +182,4 @@ def decide_challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
     uphold = request.POST.get("decision") == "uphold"
     return _reasoned(request, lambda reason: ident.decide_challenge(challenge_id, request.user, uphold, reason),
                      _("The challenge was decided. The families' caseworkers were asked to tell them."),
-                     redirect("web:conflicts"))
+                     redirect("web:conflicts"), _again_on_conflicts(request, "challenge", challenge_id))
