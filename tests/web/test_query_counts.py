@@ -23,10 +23,13 @@ pytestmark = pytest.mark.django_db
 
 
 def _count(fetch: Any) -> tuple[int, Any]:
+    """Queries of one request, without the rate limiter's counter: whether it inserts a new window's
+    row or updates the current one depends on the clock (a minute boundary crossed while 190 rows
+    are added on a busy machine), not on the page (it failed the full run so, never alone)."""
     with CaptureQueriesContext(connection) as queries:
         response = fetch()
     assert response.status_code == 200
-    return len(queries), response
+    return len([q for q in queries if "core_counter" not in q["sql"]]), response
 
 
 def _report(ten: int, two_hundred: int) -> None:
@@ -133,10 +136,12 @@ def _api(user: Any, path: str) -> Any:
 @pytest.mark.parametrize("path", ["/api/reports?limit=500", "/api/claims?limit=500"])
 def test_an_api_page_costs_the_same_with_10_and_200_rows(many, path):
     _add_reports(many, many.families, many.cases, 10)
-    ten, page = _count(_api(many.caseworker, path))
+    fetch = _api(many.caseworker, path)
+    fetch()  # caches warmed (in a full run earlier tests warm them): the comparison is then honest
+    ten, page = _count(fetch)
     assert len(page.json()["items"]) >= (10 if "reports" in path else 2)
     _add_reports(many, many.families, many.cases, 200)
-    two_hundred, page = _count(_api(many.caseworker, path))
+    two_hundred, page = _count(fetch)
     assert len(page.json()["items"]) >= (200 if "reports" in path else 50)
     _report(ten, two_hundred)
     assert two_hundred <= ten, (ten, two_hundred)
