@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,7 +195,8 @@ def _scan_xlsx(path: Path) -> tuple[list[str], int, CsvRow | None, list[str]]:
     data row; a damaged sheet is refused here, before anything is written."""
     try:
         formulas = _has_formulas(path)
-    except (zipfile.BadZipFile, OSError) as exc:
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, NotImplementedError, RuntimeError,
+            ValueError) as exc:  # a damaged or unsupported member (zlib.error found by fuzz/fuzz_import.py)
         raise CsvError(f"cannot read {path.name} as an Excel workbook: {exc}") from exc
     rows = _sheet_rows(path, formulas)
     first_row = next(rows, None)

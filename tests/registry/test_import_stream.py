@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from openpyxl import Workbook
 
 from athar.audit.models import AuditEvent
 from athar.core.crypto import DecryptionError
+from athar.core.csvio import CsvError
 from athar.core.errors import UserError
 from athar.registry import importing, keys
 from athar.registry.importing import contact_owner, import_reports
@@ -150,6 +152,28 @@ def test_an_xlsx_formula_without_a_saved_value_is_kept_as_written(tmp_path: Path
     assert [(w["row"], w["column"], w["value"]) for w in formulas] == [
         (2, "city", '=CONCATENATE("دو","ما")'), (3, "birth_year", "=1980+5")]
     assert any("formula" in line for line in result["warnings"])
+
+
+@pytest.mark.django_db
+def test_a_workbook_with_a_damaged_sheet_stream_is_refused_in_plain_words(tmp_path: Path) -> None:
+    """fuzz/fuzz_import.py found it: a sheet whose deflate stream is damaged raised zlib.error from the
+    formula scan (an "unexpected failure"); it is the user's file that is bad, said plainly."""
+    book = Workbook()
+    book.active.append(["report_id", "full_name_ar"])
+    book.active.append(["X1", "محمود أحمد السالم " * 200])
+    good = tmp_path / "good.xlsx"
+    book.save(good)
+    with zipfile.ZipFile(good) as archive:
+        info = archive.getinfo("xl/worksheets/sheet1.xml")
+    data = bytearray(good.read_bytes())
+    start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
+    for offset in range(start + 10, start + 40):  # the middle of the compressed sheet
+        data[offset] ^= 0x5A
+    bad = tmp_path / "reports.xlsx"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(CsvError, match="cannot read reports.xlsx as an Excel workbook"):
+        import_reports(bad, source="s")
+    assert not Report.objects.exists()
 
 
 def test_import_command_streams_progress_and_resumes_after_a_kill(tmp_path: Path) -> None:
