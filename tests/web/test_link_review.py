@@ -24,7 +24,8 @@ def _report(report_id: str, reporter: Any = None, **fields: Any) -> Report:
 @pytest.fixture
 def pair(make_user) -> SimpleNamespace:
     family = make_user("family", login="reporter-contact@example.org")
-    left = _report("r1", family, full_name_ar="سامر خليل", full_name_latin="Samer Khalil", birth_year=1980,
+    left = _report("r1", family, reporter_relation="أخ الشخص المفقود", father_name="خليل",
+                   arresting_agency="فرع المداهمة", full_name_ar="سامر خليل", full_name_latin="Samer Khalil", birth_year=1980,
                    governorate="Homs", city="Talbiseh", arrest_date=datetime.date(2013, 5, 2),
                    arrest_date_precision="day", mother_name="فاطمة")
     right = _report("r2", family, full_name_ar="سامر خليل الأحمد", full_name_latin="Samir Khalil", birth_year=1981,
@@ -32,7 +33,7 @@ def pair(make_user) -> SimpleNamespace:
     run = LinkageRun.objects.create(status=LinkageRun.Status.DONE, is_current=True, engine="test",
                                     algorithm="test", algorithm_version="1")
     review = ReviewPair.objects.create(run=run, left_report=left, right_report=right, probability=0.61,
-                                       explanation={"why": "first name: similar (+2.1); birth year: one apart (-0.4)"})
+                                       explanation={"why": "first name: similar spelling (+2.1); birth year: one year apart (-0.4)"})
     return SimpleNamespace(left=left, right=right, run=run, pair=review, family=family)
 
 
@@ -42,7 +43,8 @@ def test_reviewer_sees_an_open_pair_and_decides_it(world, client_for, pair):
     assert page.status_code == 200
     html = page.content.decode()
     for text in ("سامر خليل", "Samer Khalil", "Samir Khalil", "1980", "Talbiseh", "فاطمة",
-                 "first name: similar (+2.1)", "birth year: one apart (-0.4)",
+                 "الاسم الأول: تهجئة متقاربة", "(+2.1)", "سنة الولادة: بفارق سنة واحدة", "(-0.4)",  # reasons in Arabic
+                 "أخ الشخص المفقود", "test-source", "خليل", "فرع المداهمة",  # who reported, the father, the agency
                  reverse("web:link_decide", kwargs={"pair_id": pair.pair.pk})):
         assert text in html, text
     assert "reporter-contact@example.org" not in html

@@ -7,7 +7,6 @@ No reporter contact detail is ever shown here.
 
 from __future__ import annotations
 
-from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -17,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from athar.registry import decisions
+from athar.registry import decisions, link_reasons
 from athar.registry import policy as registry_policy
 from athar.registry.models import LinkDecision, ReviewPair, Verdict
 
@@ -31,25 +30,13 @@ def _require_reviewer(request: HttpRequest) -> None:
         raise PermissionDenied
 
 
-def _reasons(explanation: Any) -> list[str]:
-    """The readable reasons of a pair's explanation (``{"why": "a; b; c"}`` as written by a run)."""
-    if not isinstance(explanation, dict):
-        return [str(explanation)] if explanation else []
-    why = explanation.get("why")
-    if isinstance(why, (list, tuple)):
-        return [str(w) for w in why if w]
-    if isinstance(why, str) and why.strip():
-        return [part.strip() for part in why.split(";") if part.strip()]
-    return []
-
-
 def _open_pairs() -> tuple[list[ReviewPair], int]:
     pairs = (ReviewPair.objects.filter(run__is_current=True, status=ReviewPair.Status.OPEN)
              .select_related("left_report", "right_report").order_by("-probability", "pk"))
     total = pairs.count()
     shown = list(pairs[:PAGE_SIZE])
     for pair in shown:
-        pair.reasons = _reasons(pair.explanation)  # type: ignore[attr-defined]
+        pair.reasons = link_reasons.readable(pair.explanation)  # type: ignore[attr-defined]
     return shown, total
 
 

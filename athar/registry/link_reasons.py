@@ -1,0 +1,83 @@
+"""The linkage model's reasons for a pair, read in the reader's language.
+
+A run stores each pair's reasons as one English line (``athar.matching.linkage.explain_pairs``:
+"first name: same name (+7.2); father's name: slipped copy (cut short or mistyped): not counted
+(+0.0); fathers' names differ (namesakes?)"), because logs, ``--json`` and the CLI read English and
+the matching core knows no gettext. Reviewers read them here: each part split into the comparison,
+its level and its weight, each word translated from the fixed vocabulary below. A part this module
+does not know (a newer model's label) is shown as written, never dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from django.utils.translation import gettext, gettext_noop
+
+# The comparisons of athar.matching.linkage.link.COMPARISON_NAMES and the level labels of
+# athar.matching.linkage.settings (and the slip level of link.py), marked for translation.
+VOCABULARY = (
+    gettext_noop("first name"), gettext_noop("father's name"), gettext_noop("grandfather's name"),
+    gettext_noop("family name"), gettext_noop("mother's first name"), gettext_noop("mother's family name"),
+    gettext_noop("birth year"), gettext_noop("sex"), gettext_noop("governorate"), gettext_noop("city"),
+    gettext_noop("birth place"), gettext_noop("arrest date"), gettext_noop("arresting agency"),
+    gettext_noop("same name"), gettext_noop("same consonants (other script or spelling)"),
+    gettext_noop("similar spelling"), gettext_noop("one consonant apart"),
+    gettext_noop("similar consonants (g/j/k, d/t/z, h dropped)"),
+    gettext_noop("two consonants apart (names not in the variants table)"), gettext_noop("different"),
+    gettext_noop("same year"), gettext_noop("one year apart"), gettext_noop("two years apart"),
+    gettext_noop("more than two years apart"), gettext_noop("same month"), gettext_noop("within two months"),
+    gettext_noop("further apart"), gettext_noop("same"),
+    gettext_noop("slipped copy (cut short or mistyped): not counted"),
+    gettext_noop("first names differ (siblings or namesakes?)"), gettext_noop("fathers' names differ (namesakes?)"),
+    gettext_noop("given names differ"), gettext_noop("fathers' names differ"), gettext_noop("mothers' names differ"),
+    gettext_noop("sexes differ"), gettext_noop("decided by a reviewer"),
+)
+KNOWN = frozenset(VOCABULARY)
+_PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")
+_YEARS = re.compile(r"^birth years (?P<a>\d+) and (?P<b>\d+) are more than (?P<gap>\d+) years apart$")
+_KEPT_APART = re.compile(r"^kept apart: (?P<reason>.+?)(?: \(reports (?P<a>\d+) and (?P<b>\d+)\))?$")
+
+
+@dataclass(frozen=True)
+class LinkReason:
+    """One part of a pair's reasons: ``text`` in the active language; ``weight`` in bits as written (evidence
+    for the same person when positive), or ""; ``known`` False when shown as the model wrote it."""
+
+    text: str
+    weight: str = ""  # as the model wrote it ("+7.2"), shown left to right
+    known: bool = True
+
+
+def _word(english: str) -> tuple[str, bool]:
+    return (gettext(english), True) if english in KNOWN else (english, False)
+
+
+def _reason(part: str) -> LinkReason:
+    match = _PART.match(part)
+    if match:
+        name, known_name = _word(match["name"])
+        level, known_level = _word(match["level"])
+        return LinkReason(f"{name}: {level}", match["weight"], known_name and known_level)
+    kept = _KEPT_APART.match(part)
+    if kept:
+        why, known = _word(kept["reason"])
+        years = _YEARS.match(kept["reason"])
+        if years:
+            why, known = gettext("birth years %(a)s and %(b)s are more than %(gap)s years apart") % years.groupdict(), True
+        return LinkReason(gettext("kept apart: %(reason)s") % {"reason": why}, "", known)
+    text, known = _word(part)
+    return LinkReason(text, "", known)
+
+
+def readable(explanation: object) -> list[LinkReason]:
+    """The reasons of a stored explanation (``{"why": "a; b"}`` or a list), in the active language."""
+    why = explanation.get("why") if isinstance(explanation, dict) else explanation
+    if isinstance(why, (list, tuple)):
+        parts = [str(w).strip() for w in why]
+    elif isinstance(why, str):
+        parts = [p.strip() for p in why.split(";")]
+    else:
+        parts = []
+    return [_reason(p) for p in parts if p]

@@ -1,0 +1,44 @@
+"""A linkage pair's reasons, written in English by the model, read in the reviewer's language."""
+
+from __future__ import annotations
+
+from django.utils import translation
+
+from athar.matching.linkage.link import COMPARISON_NAMES, GUARDS, SLIP_LEVEL
+from athar.matching.linkage.settings import comparisons
+from athar.registry.link_reasons import KNOWN, readable
+
+WHY = ("first name: same name (+7.2); father's name: slipped copy (cut short or mistyped): not counted (+0.0); "
+       "birth year: one year apart (-0.4); fathers' names differ (namesakes?); "
+       "kept apart: sexes differ (reports 12 and 40); city: some newer label (+1.0)")
+
+
+def test_each_part_is_translated_with_its_weight_kept_as_written():
+    with translation.override("ar"):
+        reasons = readable({"why": WHY})
+    assert [r.text for r in reasons] == [
+        "الاسم الأول: الاسم نفسه", "اسم الأب: نسخة فيها خطأ (مبتورة أو خطأ في الكتابة): لم تُحتسب",
+        "سنة الولادة: بفارق سنة واحدة", "اسما الأبوين مختلفان (تشابه أسماء؟)", "أُبقيا منفصلين: الجنسان مختلفان",
+        "المدينة: some newer label"]
+    assert [r.weight for r in reasons] == ["+7.2", "+0.0", "-0.4", "", "", "+1.0"]
+    assert [r.known for r in reasons] == [True, True, True, True, True, False]  # nothing dropped
+
+
+def test_english_reads_as_the_model_wrote_it():
+    with translation.override("en"):
+        assert [r.text for r in readable({"why": "first name: same name (+7.2)"})] == ["first name: same name"]
+    assert readable({}) == [] and readable(None) == [] and readable({"why": " ; "}) == []
+
+
+def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
+    """A new comparison or level label in the model must be added to the vocabulary (and the catalogue)."""
+    levels = [level for comp in comparisons() for level in comp.get_comparison("duckdb").as_dict()["comparison_levels"]]
+    labels = {level["label_for_charts"] for level in levels if not level.get("is_null_level")}
+    words = set(COMPARISON_NAMES.values()) | labels | {SLIP_LEVEL} | set(GUARDS.values())
+    assert words - KNOWN == set()
+
+
+def test_every_word_has_its_arabic():
+    with translation.override("ar"):
+        untranslated = [w for w in KNOWN if translation.gettext(w) == w]
+    assert untranslated == []
