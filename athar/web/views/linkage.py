@@ -7,7 +7,6 @@ No reporter contact detail is ever shown here.
 
 from __future__ import annotations
 
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
