@@ -31,8 +31,8 @@ from athar.identification.models import (
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
 from athar.registry.consent import publication_consent
-from athar.registry.lookup import ensure_person, person_of
-from athar.registry.models import Report, ReportDraft
+from athar.registry.lookup import current_run, ensure_person, person_of
+from athar.registry.models import Report, ReportDraft, ReportLink
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
 
@@ -512,3 +512,51 @@ def unfinished_drafts(user: Any) -> list[Unfinished]:
 
 def _written_name(values: dict[str, Any]) -> str:
     return str(values.get("full_name_ar") or values.get("full_name_latin") or "").strip()
+
+
+# ---- one person, several reports ---------------------------------------------------------------
+
+PERSON_FACTS = {"full_name_ar": gettext_lazy("Name in Arabic"), "full_name_latin": gettext_lazy("Name in Latin letters"),
+                "father_name": gettext_lazy("Father's name"), "mother_name": gettext_lazy("Mother's name"),
+                "sex": gettext_lazy("Sex"), "birth_year": gettext_lazy("Year of birth"),
+                "governorate": gettext_lazy("Governorate"), "city": gettext_lazy("City"),
+                "arrest_date": gettext_lazy("Arrested"), "arresting_agency": gettext_lazy("Arresting agency")}
+
+
+@dataclass(frozen=True)
+class LinkedReport:
+    """Another report the registry's current linkage run assigns to the same missing person, and the
+    facts on which it says something different from the report being read."""
+
+    report: Report
+    differs: tuple[str, ...]  # field names
+    probability: float | None
+
+    @property
+    def differs_labels(self) -> list[str]:
+        return [str(PERSON_FACTS[f]) for f in self.differs]
+
+
+def reports_of_same_person(report: Report, user: Any) -> list[LinkedReport]:
+    """The other current reports of this report's missing person that ``user`` may already see.
+
+    The linkage is a guess: it never widens what anyone sees (a caseworker sees its own families'
+    reports, a reviewer all), it only groups them, so three reports of one man read as one person,
+    each saying which source said what."""
+    run = current_run()
+    if run is None:
+        return []
+    mine = ReportLink.objects.filter(run=run, report=report).values_list("person_id", flat=True).first()
+    if mine is None:
+        return []
+    links = {link.report_id: link.probability for link in
+             ReportLink.objects.filter(run=run, person_id=mine).exclude(report=report).only("report_id", "probability")}
+    others = policy.reports_visible_to(user).filter(pk__in=list(links)).order_by("filed_at", "pk")
+    return [LinkedReport(other, tuple(f for f in PERSON_FACTS if _said(other, f) and _said(report, f)
+                                      and getattr(other, f) != getattr(report, f)), links.get(other.pk))
+            for other in others]
+
+
+def _said(report: Report, field: str) -> bool:
+    value = getattr(report, field)
+    return value not in (None, "", "U")

@@ -69,6 +69,7 @@ def report(request: HttpRequest, report_id: int) -> HttpResponse:
         "publication_consent": consent_rules.publication_consent(item),
         "consent_form": RecordedConsentForm() if staff_consent else None,
         "consent_history": _consent_history(item, request.user) if staff_consent else [],
+        "same_person": ident.reports_of_same_person(item, request.user),
     })
 
 
