@@ -27,6 +27,7 @@ from django.db.models import F, Max, Q
 from django.utils import timezone
 
 from athar.archive.models import Case
+from athar.config import env_int
 from athar.core.errors import UserError
 from athar.identification.models import Job, Ranking, Watermark
 from athar.identification.ranking import (
@@ -147,6 +148,8 @@ def _dispatch(job: Job) -> dict[str, Any]:
         return sweep()
     if job.kind == "import":  # a file uploaded on the caseworker's import page
         return run_queued_import(int(job.target.removeprefix("batch:")))
+    if job.kind == "link":  # reports arrived or changed: the registry links them by itself
+        return link_registry()
     raise UserError(f"unknown job kind {job.kind!r}")
 
 
@@ -164,6 +167,7 @@ def sweep() -> dict[str, int]:
         if changed and (mark_c.value or Ranking.objects.exists()):
             queued += enqueue("cases", "sweep") is not None
         queued += _linkage_changed()
+        queued += _reports_to_link(new_reports)
         newest = Report.objects.aggregate(m=Max("id"))["m"] or last_report
         Watermark.objects.filter(pk=mark_r.pk).update(value=str(newest))
         Watermark.objects.filter(pk=mark_c.pk).update(value=case_stamp)
@@ -179,6 +183,24 @@ def _linkage_changed() -> int:
         return 0
     Watermark.objects.filter(pk=mark.pk).update(value=stamp)
     return int(enqueue_for_linkage() is not None) if stamp else 0
+
+
+def _reports_to_link(new_reports: list[int]) -> int:
+    """New or changed reports: one linkage run, a little later (``ATHAR_LINK_AFTER_SECONDS``), so
+    that a file imported in chunks or a family filing several reports is linked once."""
+    delay = env_int("ATHAR_LINK_AFTER_SECONDS")
+    if not new_reports or delay <= 0:
+        return 0
+    return int(enqueue("link", "registry", delay=delay) is not None)
+
+
+def link_registry() -> dict[str, Any]:
+    """The worker's linkage run: every current report (``registry.linkage.link_all``), the reviewer
+    decisions in force, persons kept stable; the next sweep ranks the regrouped persons again."""
+    from athar.registry.linkage import link_all
+
+    result = link_all()
+    return {k: result[k] for k in ("run", "reports", "persons", "new_persons", "review_pairs") if k in result}
 
 
 def enqueue_import(batch_id: int) -> Job | None:

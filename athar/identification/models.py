@@ -341,7 +341,7 @@ class Job(models.Model):
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
 
-    kind = models.CharField(max_length=16)  # subject | cases | sweep
+    kind = models.CharField(max_length=16)  # subject | cases | sweep | import | link
     target = models.CharField(max_length=200, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.QUEUED)
     run_after = models.DateTimeField(db_index=True)
