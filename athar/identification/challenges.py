@@ -20,6 +20,7 @@ import hashlib
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,7 +28,7 @@ from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
 from athar.identification import claims as rules
 from athar.identification import conflicts, lifecycle, policy
-from athar.identification.models import Challenge, Claim, Identification, Review
+from athar.identification.models import Challenge, Claim, ForensicResult, Identification, Review
 from athar.registry.models import Report
 
 
@@ -128,7 +129,21 @@ def _uphold(challenge: Challenge, by: Any, reason: str) -> None:
         rules._open_identification(claim.person, claim.case, by, "uphold_challenge")
         conflicts.detect(claim.person, claim.case)
         rules.refresh(claim.person, claim.case, "uphold_challenge", by)
+    for match in _contradicting_matches(ident):  # a forensic match of another pair: it stands now
+        opened = rules._open_identification(match.person, match.case, by, "uphold_challenge")
+        if opened.status == Identification.Status.SET_ASIDE:  # set aside by a conflict: the match outweighs it
+            rules._set_status(opened, Identification.Status.UNDER_REVIEW, by, reason, "uphold_challenge")
+        conflicts.detect(match.person, match.case)
+        rules.refresh(match.person, match.case, "uphold_challenge", by)
     rules.refresh(ident.person, ident.case, "uphold_challenge", by)
+
+
+def _contradicting_matches(ident: Identification) -> list[ForensicResult]:
+    """Live forensic matches of this identification's case with another person, or of its person
+    with another case (``record_forensic`` opened a challenge for them)."""
+    return list(ForensicResult.objects.filter(Q(case_id=ident.case_id) | Q(person_id=ident.person_id),
+                                              result=ForensicResult.Result.MATCH, withdrawn_at__isnull=True)
+                .exclude(person_id=ident.person_id, case_id=ident.case_id).select_related("person", "case"))
 
 
 def _dismiss(challenge: Challenge, by: Any, reason: str) -> None:
