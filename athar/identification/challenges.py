@@ -160,3 +160,29 @@ def _dismiss(challenge: Challenge, by: Any, reason: str) -> None:
 def open_challenges() -> list[Challenge]:
     return list(Challenge.objects.filter(status=Challenge.Status.OPEN)
                 .select_related("identification__case__facility").order_by("opened_at")[:200])
+
+
+def view(challenge: Challenge) -> dict[str, Any]:
+    """What a reviewer reads before deciding: the identification's facts, the challenger's reason,
+    and the evidence of both sides beside the case's recorded facts — the standing families'
+    reports and the challenging families' (their claims' reports, or the family a caseworker asked
+    for), never a contact detail. ``rows``: one per fact, the case's value then each side's."""
+    from athar.identification.comparison import facts_side_by_side
+    from athar.identification.concerned import family_reports
+
+    ident = Identification.objects.select_related("case__facility").get(pk=challenge.identification_id)
+    standing = family_reports(ident)
+    ids = {c.report_id for c in challenge.claims.all() if c.report_id} | ({challenge.report_id} - {None})
+    lineages = set(Report.objects.filter(pk__in=ids).values_list("lineage", flat=True))
+    challenging = [r for r in Report.objects.current().filter(lineage__in=lineages, erased_at__isnull=True)
+                   if r.lineage not in {s.lineage for s in standing}]
+    sides = [("standing", r) for r in standing] + [("challenging", r) for r in challenging]
+    facts = [facts_side_by_side(r, ident.case) for _side, r in sides]
+    rows = [{"feature": row["feature"], "label": row["label"], "case": row["case"], "ltr": row.get("ltr", False),
+             "sides": [f[i]["report"] for f in facts]} for i, row in enumerate(facts[0])] if facts else []
+    return {"challenge": challenge, "identification": ident, "case": ident.case,
+            "columns": [{"side": side, "report": r.pk} for side, r in sides], "rows": rows,
+            "claims": list(challenge.claims.select_related("case").order_by("pk")),
+            "forensic": list(ForensicResult.objects.filter(
+                Q(case_id=ident.case_id) | Q(person_id=ident.person_id), withdrawn_at__isnull=True).order_by("pk")),
+            "decidable": challenge.is_open}
