@@ -23,7 +23,6 @@ from athar.identification import notices, policy
 from athar.identification import services as ident
 from athar.identification.records import task_dict
 
-
 REFUSED = {**REFUSALS, 403: ErrorOut}
 # Ids in paths: positive and within the database's integer (a larger number answers 422, never 500).
 Id = Annotated[int, Path(ge=1, le=2**31 - 1)]

@@ -172,7 +172,9 @@ def view(challenge: Challenge) -> dict[str, Any]:
 
     ident = Identification.objects.select_related("case__facility").get(pk=challenge.identification_id)
     standing = family_reports(ident)
-    ids = {c.report_id for c in challenge.claims.all() if c.report_id} | ({challenge.report_id} - {None})
+    ids = {c.report_id for c in challenge.claims.all() if c.report_id is not None}
+    if challenge.report_id is not None:
+        ids.add(challenge.report_id)
     lineages = set(Report.objects.filter(pk__in=ids).values_list("lineage", flat=True))
     challenging = [r for r in Report.objects.current().filter(lineage__in=lineages, erased_at__isnull=True)
                    if r.lineage not in {s.lineage for s in standing}]
