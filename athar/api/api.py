@@ -81,4 +81,4 @@ def _unreadable_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpR
                         status=400)
 
 
-from athar.api import endpoints  # noqa: E402,F401  (registers the routes)
+from athar.api import endpoints, lifecycle  # noqa: E402,F401  (registers the routes)

@@ -20,6 +20,7 @@ import hashlib
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -27,7 +28,7 @@ from athar.audit.chain import actor_for_user, record
 from athar.core.errors import UserError
 from athar.identification import claims as rules
 from athar.identification import conflicts, lifecycle, policy
-from athar.identification.models import Challenge, Claim, Identification, Review
+from athar.identification.models import Challenge, Claim, ForensicResult, Identification, Review
 from athar.registry.models import Report
 
 
@@ -128,7 +129,21 @@ def _uphold(challenge: Challenge, by: Any, reason: str) -> None:
         rules._open_identification(claim.person, claim.case, by, "uphold_challenge")
         conflicts.detect(claim.person, claim.case)
         rules.refresh(claim.person, claim.case, "uphold_challenge", by)
+    for match in _contradicting_matches(ident):  # a forensic match of another pair: it stands now
+        opened = rules._open_identification(match.person, match.case, by, "uphold_challenge")
+        if opened.status == Identification.Status.SET_ASIDE:  # set aside by a conflict: the match outweighs it
+            rules._set_status(opened, Identification.Status.UNDER_REVIEW, by, reason, "uphold_challenge")
+        conflicts.detect(match.person, match.case)
+        rules.refresh(match.person, match.case, "uphold_challenge", by)
     rules.refresh(ident.person, ident.case, "uphold_challenge", by)
+
+
+def _contradicting_matches(ident: Identification) -> list[ForensicResult]:
+    """Live forensic matches of this identification's case with another person, or of its person
+    with another case (``record_forensic`` opened a challenge for them)."""
+    return list(ForensicResult.objects.filter(Q(case_id=ident.case_id) | Q(person_id=ident.person_id),
+                                              result=ForensicResult.Result.MATCH, withdrawn_at__isnull=True)
+                .exclude(person_id=ident.person_id, case_id=ident.case_id).select_related("person", "case"))
 
 
 def _dismiss(challenge: Challenge, by: Any, reason: str) -> None:
@@ -145,3 +160,31 @@ def _dismiss(challenge: Challenge, by: Any, reason: str) -> None:
 def open_challenges() -> list[Challenge]:
     return list(Challenge.objects.filter(status=Challenge.Status.OPEN)
                 .select_related("identification__case__facility").order_by("opened_at")[:200])
+
+
+def view(challenge: Challenge) -> dict[str, Any]:
+    """What a reviewer reads before deciding: the identification's facts, the challenger's reason,
+    and the evidence of both sides beside the case's recorded facts — the standing families'
+    reports and the challenging families' (their claims' reports, or the family a caseworker asked
+    for), never a contact detail. ``rows``: one per fact, the case's value then each side's."""
+    from athar.identification.comparison import facts_side_by_side
+    from athar.identification.concerned import family_reports
+
+    ident = Identification.objects.select_related("case__facility").get(pk=challenge.identification_id)
+    standing = family_reports(ident)
+    ids = {c.report_id for c in challenge.claims.all() if c.report_id is not None}
+    if challenge.report_id is not None:
+        ids.add(challenge.report_id)
+    lineages = set(Report.objects.filter(pk__in=ids).values_list("lineage", flat=True))
+    challenging = [r for r in Report.objects.current().filter(lineage__in=lineages, erased_at__isnull=True)
+                   if r.lineage not in {s.lineage for s in standing}]
+    sides = [("standing", r) for r in standing] + [("challenging", r) for r in challenging]
+    facts = [facts_side_by_side(r, ident.case) for _side, r in sides]
+    rows = [{"feature": row["feature"], "label": row["label"], "case": row["case"], "ltr": row.get("ltr", False),
+             "sides": [f[i]["report"] for f in facts]} for i, row in enumerate(facts[0])] if facts else []
+    return {"challenge": challenge, "identification": ident, "case": ident.case,
+            "columns": [{"side": side, "report": r.pk} for side, r in sides], "rows": rows,
+            "claims": list(challenge.claims.select_related("case").order_by("pk")),
+            "forensic": list(ForensicResult.objects.filter(
+                Q(case_id=ident.case_id) | Q(person_id=ident.person_id), withdrawn_at__isnull=True).order_by("pk")),
+            "decidable": challenge.is_open}

@@ -180,7 +180,9 @@ def withdraw_claim(claim: Claim, by: Any, reason: str) -> Claim:
 def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, by: Any,
                     reference: str = "") -> ForensicResult:
     """A DNA, dental or other result from outside athar: a match is forensic evidence; an
-    exclusion contradicts any claim on the pair (a conflict)."""
+    exclusion contradicts any claim on the pair (a conflict). Against a decided identification
+    (an exclusion of its pair, or a match of its case with another person or of its person with
+    another case) it opens a challenge while the decision stands: only a reviewer moves it."""
     if not policy.may_record_forensic(by):
         raise NotAllowed(_("a %(role)s cannot record forensic results") % {"role": policy.role_of(by)})
     if kind not in ForensicResult.Kind.values or result not in ForensicResult.Result.values:
@@ -190,12 +192,18 @@ def record_forensic(person: MissingPerson, case: Case, kind: str, result: str, b
                                             reference=reference[:200])
         record("identification.forensic_result", object_type="forensic_result", object_id=row.pk,
                actor=actor_for_user(by), data={"person": person.pk, "case": case.pk, "kind": kind, "result": result})
+        from athar.identification import challenges  # here: challenges imports this module
+
         ident = Identification.objects.active().filter(person=person, case=case).first()
         if ident is not None and result == ForensicResult.Result.EXCLUSION:
-            from athar.identification import challenges  # here: challenges imports this module
-
             challenges.open_challenge(ident, "evidence", by=by)  # the decision stands until a reviewer decides
-        if result == ForensicResult.Result.MATCH and not conflicts.decided_elsewhere(person, case):
+        elsewhere = conflicts.decided_elsewhere(person, case)
+        if result == ForensicResult.Result.MATCH and elsewhere is not None:
+            # A match on a pair another family's decided identification contradicts (the same case,
+            # another person; or the same person, another case): new evidence for reviewers, never a
+            # silent move. Upheld, the match opens its own identification (challenges._uphold).
+            challenges.open_challenge(elsewhere, "evidence", by=by)
+        elif result == ForensicResult.Result.MATCH:
             _open_identification(person, case, by, "forensic")
         conflicts.detect(person, case)
         refresh(person, case, "forensic", by)

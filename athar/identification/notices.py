@@ -142,7 +142,7 @@ def open_tasks(user: Any) -> QuerySet[Notice]:
     to tell of a change (their claim set aside; an identification they were told of changed)."""
     return Notice.objects.filter(user=user, kind__in=(Notice.Kind.INFORM, Notice.Kind.TELL),
                                  done_at__isnull=True).select_related(
-        "report", "case__facility", "claim").order_by("created_at")
+        "report", "case__facility", "claim", "identification").order_by("created_at")
 
 
 def notices_of(user: Any) -> QuerySet[Notice]:

@@ -361,9 +361,14 @@ def may_request_challenge(user: Any, ident: Any, report: Any) -> bool:
     return set_aside_here or report.lineage in concerned_lineages(ident)
 
 
+def may_keep_tasks(user: Any) -> bool:
+    """Caseworkers (and administrators) have tasks: families to inform, families to tell."""
+    return role_of(user) in CASEWORK_ROLES
+
+
 def may_close_task(user: Any, notice: Any) -> bool:
     """A caseworker closes its own 'tell the family' task."""
-    return bool(role_of(user)) and notice.user_id == user.pk
+    return may_keep_tasks(user) and notice.user_id == user.pk
 
 
 def may_see_identification(user: Any, ident: Any) -> bool:

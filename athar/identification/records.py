@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from athar.identification import claims as claim_rules
-from athar.identification.models import Challenge, Claim, Conflict, Identification, Review
+from athar.identification import notices
+from athar.identification.models import Challenge, Claim, Conflict, Identification, Notice, Review
 
 
 def claim_dict(c: Claim) -> dict[str, Any]:
@@ -51,3 +52,14 @@ def challenge_dict(c: Challenge) -> dict[str, Any]:
             "opened_by": f"user:{c.opened_by_id}" if c.opened_by_id else "system", "opened_at": c.opened_at,
             "reason": c.reason, "decided_by": f"user:{c.decided_by_id}" if c.decided_by_id else None,
             "decided_at": c.decided_at, "decision_reason": c.decision_reason}
+
+
+def task_dict(t: Notice) -> dict[str, Any]:
+    """A caseworker's task (inform a family; tell a family of a change) as data, in words: the CLI
+    (``claims tasks``) and the API (``/api/tasks``) print this one shape. ``reason`` is the
+    reviewer's reason behind the change (a set-aside claim's, or the identification's new status's)."""
+    reason = t.claim.set_aside_reason if t.claim is not None else (
+        t.identification.status_reason if t.identification is not None else "")
+    return {"id": t.pk, "kind": t.kind, "report": t.report_id, "case": t.case_id, "status": t.status,
+            "identification": t.identification_id, "text": notices.describe(t), "reason": reason,
+            "created_at": t.created_at, "done_at": t.done_at}

@@ -440,7 +440,21 @@ def open_challenges() -> list[Any]:
     return challenges.open_challenges()
 
 
+def challenge_view(challenge_id: int, user: Any) -> dict[str, Any] | None:
+    """A challenge as a reviewer reads it (``challenges.view``); None when there is no such
+    challenge or ``user`` may not decide challenges."""
+    from athar.identification import challenges
+    from athar.identification.models import Challenge
+
+    row = Challenge.objects.filter(pk=challenge_id).first()
+    if row is None or not policy.may_decide_conflicts(user):
+        return None
+    return challenges.view(row)
+
+
 def decide_challenge(challenge_id: int, user: Any, uphold: bool, reason: str) -> Any:
+    """Uphold or dismiss: the one decision the web, the API and ``athar conflicts decide-challenge``
+    take (``challenges.decide``). LookupError when there is no such challenge."""
     from athar.identification import challenges
     from athar.identification.models import Challenge
 

