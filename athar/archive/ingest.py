@@ -28,6 +28,7 @@ from athar.archive.facility_store import (
     load_starting_table,
 )
 from athar.archive.imaging import FileResult, process_file
+from athar.archive.ingest_batch import Recorded, record_batch
 from athar.archive.models import (
     Archive,
     Case,
@@ -220,12 +221,54 @@ class _IngestJob:
                 yield head, future.result()
 
     def _write(self, batch: list[tuple[Target, FileResult]]) -> None:
+        """One transaction per batch, after the batch's files are on disk: the batch's rows in a
+        few bulk queries, or file by file when a concurrent ingest of the same files got there first."""
         flush_to_disk()
-        events: list[EventSpec] = []
         with transaction.atomic():
-            for target, result in batch:
-                self._write_one(target, result, events)
-            record_many(events)
+            cases = self._cases_of_new_files(batch)
+            try:
+                with transaction.atomic():
+                    recorded = record_batch(self.archive, self.ingest_run, batch, cases)
+            except IntegrityError:
+                events: list[EventSpec] = []
+                for target, result in batch:
+                    self._write_one(target, result, events)
+                record_many(events)
+                return
+            self._count_batch(recorded, len(batch) - len(cases) - len(
+                [1 for _t, r in batch if not r.kept]))
+            record_many(recorded.events)
+
+    def _cases_of_new_files(self, batch: list[tuple[Target, FileResult]]) -> dict[str, Case | None]:
+        """The case of each kept file not yet sighted in this archive (created when new; its date
+        from the manifest filled in): resolved before the batch's savepoint, so a rolled-back
+        savepoint never leaves a case in the cache that the database does not hold."""
+        paths = [t.entry.relpath for t, r in batch if r.kept]
+        seen = set(PhotoSighting.objects.filter(archive=self.archive, path__in=paths).values_list("path", flat=True))
+        cases: dict[str, Case | None] = {}
+        for target, result in batch:
+            if not result.kept or target.entry.relpath in seen:
+                continue
+            case = self._case(target.facility, target.case) if target.facility and target.case else None
+            if case is not None and manifest_date(target) and case.photographed is None:
+                case.photographed, case.photographed_precision = manifest_date(target)  # type: ignore[misc]
+                case.save(update_fields=["photographed", "photographed_precision"])
+            cases[target.entry.relpath] = case
+        return cases
+
+    def _count_batch(self, recorded: Recorded, already: int) -> None:
+        """A recorded batch in the summary; its new photos join the near-duplicate table."""
+        self.summary.already_ingested += already  # a concurrent ingest of the same archive got here first
+        self.summary.duplicates += recorded.duplicates
+        self.summary.photos_added += len(recorded.new_photos)
+        self.summary.photo_ids += [p.pk for p in recorded.new_photos]
+        self.summary.rejected += [{k: v for k, v in r.items() if k != "kept_sha256"} for r in recorded.rejected]
+        links = []
+        for photo in recorded.new_photos:
+            for other_id, distance in (self.near.add(photo.pk, photo.phash, photo.dhash) if photo.phash else []):
+                links.append(NearDuplicate(photo=photo, other_id=other_id, distance=distance))
+        NearDuplicate.objects.bulk_create(links)
+        self.summary.near_duplicates += len(links)
 
     def _write_one(self, target: Target, result: FileResult, events: list[EventSpec]) -> None:
         if not result.kept:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
@@ -167,10 +168,11 @@ def ingest_command(options: dict[str, Any]) -> dict[str, Any]:
         manifest=Path(options["manifest"]) if options.get("manifest") else None,
         pattern=pattern, faces=not options["no_faces"], workers=options["workers"],
     )
+    started = time.perf_counter()
     with progress_bar("ingest") as advance, progress_bar("faces") as face_advance:
         summary, archive = ingest(opts, progress=advance, on_total=advance.set_total,  # type: ignore[attr-defined]
                                   face_progress=face_advance)
-    return summary.as_dict(archive)
+    return {**summary.as_dict(archive), "seconds": round(time.perf_counter() - started, 3)}
 
 
 def _check_pattern(pattern: str) -> None:

@@ -170,3 +170,19 @@ def test_a_few_thousand_photos_with_faulty_files(tmp_path):
     assert result["cases"] == 501 and result["facilities"] == 5 and len(result["rejected"]) == 6
     again = run_ingest(tmp_path, name="big")
     assert again["photos_added"] == 0 and Photo.objects.count() == result["photos_added"]
+
+
+def test_a_batch_another_ingest_recorded_first_is_recorded_file_by_file_without_doubles(tmp_path, monkeypatch):
+    """The batch's bulk insert meets the rows a concurrent ingest committed after this run looked
+    (simulated: this run sees no earlier sighting): the savepoint is rolled back and each file is
+    recorded one by one, counted as already ingested, nothing doubled."""
+    from athar.archive import ingest as ingest_module
+
+    make_archive(tmp_path, cases_per_facility=2, photos_per_case=2)
+    first = run_ingest(tmp_path)
+    nothing_seen = PhotoSighting.objects.none()
+    monkeypatch.setattr(ingest_module.PhotoSighting.objects, "filter", lambda *a, **k: nothing_seen)
+    second = run_ingest(tmp_path)
+    monkeypatch.undo()
+    assert first["photos_added"] == 20 and second["photos_added"] == 0 and second["already_ingested"] == 20
+    assert PhotoSighting.objects.count() == 20 and Photo.objects.count() == 20
