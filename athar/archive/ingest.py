@@ -30,6 +30,7 @@ from athar.archive.facility_store import (
 from athar.archive.imaging import FileResult, process_file
 from athar.archive.ingest_batch import Recorded, record_batch
 from athar.archive.models import (
+    Agency,
     Archive,
     Case,
     DatePrecision,
@@ -48,7 +49,7 @@ from athar.archive.storage import flush_to_disk
 from athar.audit.chain import EventSpec, record, record_many
 from athar.core.batching import batches
 
-BATCH = 64
+BATCH = 128  # files per transaction (and per os.sync): fewer commits, at most one batch re-done after a crash
 
 
 @dataclass
@@ -171,6 +172,7 @@ class _IngestJob:
         self.cases: dict[tuple[int, str], Case] = {}
         self.case_facts = {(facility_key(f).code, c.strip()): facts for (f, c), facts in meta.cases.items()}
         self.near = NearDuplicateFinder.for_existing_photos()
+        self.agencies: dict[str, Agency | None] = {}
 
     def run(self, entries: list[layout.WalkEntry], pattern: re.Pattern[str] | None,
             options: IngestOptions, progress: Progress | None) -> None:
@@ -345,17 +347,32 @@ class _IngestJob:
             self.summary.near_duplicates += 1
 
     def _case(self, facility_label: str, case_label: str) -> Case:
+        """The case of a file, created with its cases.csv facts in one insert when new."""
         facility = self.facilities.resolve(facility_label)
         key = (facility.pk, case_label)
         if key not in self.cases:
-            case, made = Case.objects.get_or_create(archive=self.archive, facility=facility, label=case_label)
+            facts_key = (facility_key(facility_label).code, case_label)
+            facts = self.case_facts.get(facts_key)
+            case, made = Case.objects.get_or_create(archive=self.archive, facility=facility, label=case_label,
+                                                    defaults=fact_fields(facts) if facts else {})
             if made:
                 self.summary.cases_added += 1
-                facts = self.case_facts.pop((facility_key(facility_label).code, case_label), None)
                 if facts is not None:
-                    apply_case_facts(case, facts)
+                    del self.case_facts[facts_key]
+                    self._agency_of(facility, facts)
             self.cases[key] = case
         return self.cases[key]
+
+    def _agency_of(self, facility: Facility, facts: layout.CaseFacts) -> None:
+        """cases.csv names the agency of a facility that has none yet (labels looked up once a job)."""
+        if not facts.agency or facility.agency_id is not None:
+            return
+        if facts.agency not in self.agencies:
+            self.agencies[facts.agency] = agency_for_label(facts.agency)
+        agency = self.agencies[facts.agency]
+        if agency is not None:
+            Facility.objects.filter(pk=facility.pk, agency=None).update(agency=agency)
+            facility.agency_id = agency.pk
 
     def _apply_case_facts_without_photos(self) -> None:
         """cases.csv rows also fill in facts of cases created by earlier runs or without photos."""
@@ -365,6 +382,7 @@ class _IngestJob:
             self.summary.cases_added += int(made)
             if made or _facts_differ(case, facts):
                 apply_case_facts(case, facts)
+                self._agency_of(case.facility, facts)
 
     def _reject(self, path: str, reason: str, code: str, params: dict[str, Any], sha256: str = "") -> None:
         """A refused file: its English reason, and its code and values (archive/rejections.py)."""
@@ -376,21 +394,32 @@ class _IngestJob:
         self._reject(path, str(problem), problem.code, problem.params)
 
 
-def apply_case_facts(case: Case, facts: layout.CaseFacts) -> None:
-    """Write cases.csv facts onto a case (cases.csv wins over manifest and paths)."""
-    case.detainee_number = facts.detainee_number or case.detainee_number
-    case.hospital_number = facts.hospital_number or case.hospital_number
+def fact_fields(facts: layout.CaseFacts) -> dict[str, Any]:
+    """The case fields a cases.csv row gives a value (an empty cell leaves the field as it is)."""
+    fields: dict[str, Any] = {}
+    if facts.detainee_number:
+        fields["detainee_number"] = facts.detainee_number
+    if facts.hospital_number:
+        fields["hospital_number"] = facts.hospital_number
     if facts.photographed:
-        case.photographed = facts.photographed.date
-        case.photographed_precision = facts.photographed.precision
-    case.sex = facts.sex if facts.sex != "U" else case.sex
-    case.age_min = facts.age_min if facts.age_min is not None else case.age_min
-    case.age_max = facts.age_max if facts.age_max is not None else case.age_max
-    case.marks = facts.marks or case.marks
+        fields["photographed"], fields["photographed_precision"] = facts.photographed.date, facts.photographed.precision
+    if facts.sex != "U":
+        fields["sex"] = facts.sex
+    if facts.age_min is not None:
+        fields["age_min"] = facts.age_min
+    if facts.age_max is not None:
+        fields["age_max"] = facts.age_max
+    if facts.marks:
+        fields["marks"] = facts.marks
+    return fields
+
+
+def apply_case_facts(case: Case, facts: layout.CaseFacts) -> None:
+    """Write cases.csv facts onto a case (cases.csv wins over manifest and paths); the facility's
+    agency is the job's business (``_IngestJob._agency_of``)."""
+    for name, value in fact_fields(facts).items():
+        setattr(case, name, value)
     case.save()
-    agency = agency_for_label(facts.agency) if facts.agency else None
-    if agency is not None and case.facility.agency_id is None:
-        Facility.objects.filter(pk=case.facility_id).update(agency=agency)
 
 
 def manifest_date(target: Target) -> tuple[Any, str] | None:
