@@ -186,3 +186,25 @@ def test_a_batch_another_ingest_recorded_first_is_recorded_file_by_file_without_
     monkeypatch.undo()
     assert first["photos_added"] == 20 and second["photos_added"] == 0 and second["already_ingested"] == 20
     assert PhotoSighting.objects.count() == 20 and Photo.objects.count() == 20
+
+
+def test_a_photo_no_larger_than_a_thumbnail_has_one_file_under_two_names(tmp_path):
+    """At ≤ 320 px the viewing copy and the thumbnail are the same pixels (and the two blurred
+    copies too): written once, linked under the second name, each name hashing to its row."""
+    import os
+
+    write(tmp_path, "215/1/small.jpg", jpeg(5, size=250))
+    write(tmp_path, "215/1/large.jpg", jpeg(6, size=400))
+    run_ingest(tmp_path)
+    store = MediaStore(settings.MEDIA_ROOT)
+
+    def files(name):
+        rows = {d.kind: d for d in Derivative.objects.filter(photo__original_name=name)}
+        return rows, {kind: os.stat(store.path(d.path)).st_ino for kind, d in rows.items()}
+
+    small, inodes = files("small.jpg")
+    assert inodes["view"] == inodes["thumb"] and inodes["blur"] == inodes["blur_thumb"] != inodes["view"]
+    assert len({d.path for d in small.values()}) == 4
+    assert all(sha256_file(store.path(d.path)) == d.sha256 for d in small.values())
+    _large, inodes = files("large.jpg")
+    assert len(set(inodes.values())) == 4
