@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from athar.archive import layout
-from athar.archive.face_indexing import index_photos
+from athar.archive.face_indexing import index_photos, pending_photos
 from athar.archive.facilities import facility_key
 from athar.archive.facility_store import (
     FacilityResolver,
@@ -126,34 +127,82 @@ class Target:
 Progress = Callable[[int], None]
 
 
+class StoredProgress:
+    """How far a run got, written on its row for the web to read: the phase, ``done`` of ``total``
+    and when (at most once every ``INTERVAL`` seconds, and at every change of phase)."""
+
+    INTERVAL = 1.0
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id, self.done, self.written = run_id, 0, 0.0
+
+    def phase(self, phase: str, total: int | None) -> None:
+        self.done = 0
+        IngestRun.objects.filter(pk=self.run_id).update(phase=phase, done=0, total=total, progress_at=timezone.now())
+        self.written = time.monotonic()
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if time.monotonic() - self.written >= self.INTERVAL:
+            self.flush()
+
+    def flush(self) -> None:
+        IngestRun.objects.filter(pk=self.run_id).update(done=self.done, progress_at=timezone.now())
+        self.written = time.monotonic()
+
+
+def _both(first: Progress | None, second: Progress) -> Progress:
+    def advance(n: int) -> None:
+        if first:
+            first(n)
+        second(n)
+
+    return advance
+
+
 def ingest(options: IngestOptions, progress: Progress | None = None,
            on_total: Callable[[int], None] | None = None,
-           face_progress: Progress | None = None) -> tuple[IngestSummary, Archive]:
+           face_progress: Progress | None = None, run: IngestRun | None = None,
+           on_face_total: Callable[[int], None] | None = None) -> tuple[IngestSummary, Archive]:
     """Ingest one archive folder (and, unless ``faces`` is off, find and embed the faces of the
-    new photos, resuming any left unindexed by an interrupted run); returns the summary."""
+    new photos, resuming any left unindexed by an interrupted run); returns the summary.
+
+    ``run``: a run queued from the web (``queue_run``), or the same run again after its worker
+    was stopped; otherwise a new run is recorded. Its row says how far it got as it goes."""
     root = options.root
     if not root.is_dir():
         raise FileNotFoundError(f"archive folder not found: {root}")
     pattern = re.compile(options.pattern) if options.pattern else None
     meta = layout.read_metadata(root, options.manifest)
     load_starting_table()
-    archive, _created = Archive.objects.get_or_create(name=options.archive)
-    run = IngestRun.objects.create(archive=archive, source=str(root))
+    if run is None:
+        archive, _created = Archive.objects.get_or_create(name=options.archive)
+        run = IngestRun.objects.create(archive=archive, source=str(root))
+    else:
+        archive = run.archive
+        IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.RUNNING, error="", finished_at=None)
     record("ingest.started", object_type="archive", object_id=archive.pk, data={"run": run.pk})
     job = _IngestJob(archive, run, meta, IngestSummary(options.archive))
-    entries = layout.walk_archive(root)
-    if on_total:
-        on_total(len(entries))
+    stored = StoredProgress(run.pk)
     try:
-        job.run(entries, pattern, options, progress)
-    except BaseException:
-        IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now())
+        entries = layout.walk_archive(root)
+        stored.phase(IngestRun.Phase.FILES, len(entries))
+        if on_total:
+            on_total(len(entries))
+        job.run(entries, pattern, options, _both(progress, stored.advance))
+        if options.faces:
+            pending = len(pending_photos())
+            stored.phase(IngestRun.Phase.FACES, pending)
+            if on_face_total:
+                on_face_total(pending)
+            job.summary.faces = index_photos(None, _both(face_progress, stored.advance))
+    except BaseException as exc:
+        IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now(),
+                                                   error=f"{type(exc).__name__}: {exc}"[:2000])
         raise
-    if options.faces:
-        job.summary.faces = index_photos(None, face_progress)
     result = job.summary.as_dict(archive)
     IngestRun.objects.filter(pk=run.pk).update(
-        status=IngestRun.Status.DONE, finished_at=timezone.now(),
+        status=IngestRun.Status.DONE, finished_at=timezone.now(), phase=IngestRun.Phase.DONE, done=stored.done,
         counts={k: v for k, v in result.items() if k != "rejected"} | {"rejected": len(job.summary.rejected)},
     )
     record("ingest.finished", object_type="archive", object_id=archive.pk,
@@ -173,6 +222,8 @@ class _IngestJob:
         self.case_facts = {(facility_key(f).code, c.strip()): facts for (f, c), facts in meta.cases.items()}
         self.near = NearDuplicateFinder.for_existing_photos()
         self.agencies: dict[str, Agency | None] = {}
+        # a run resumed after its worker stopped has stored some refusals already: not twice
+        self.refused = set(RejectedFile.objects.filter(run=run).values_list("path", flat=True))
 
     def run(self, entries: list[layout.WalkEntry], pattern: re.Pattern[str] | None,
             options: IngestOptions, progress: Progress | None) -> None:
@@ -230,7 +281,7 @@ class _IngestJob:
             cases = self._cases_of_new_files(batch)
             try:
                 with transaction.atomic():
-                    recorded = record_batch(self.archive, self.ingest_run, batch, cases)
+                    recorded = record_batch(self.archive, self.ingest_run, batch, cases, self.refused)
             except IntegrityError:
                 events: list[EventSpec] = []
                 for target, result in batch:
@@ -265,6 +316,7 @@ class _IngestJob:
         self.summary.photos_added += len(recorded.new_photos)
         self.summary.photo_ids += [p.pk for p in recorded.new_photos]
         self.summary.rejected += [{k: v for k, v in r.items() if k != "kept_sha256"} for r in recorded.rejected]
+        self.refused.update(r["path"] for r in recorded.rejected)
         links = []
         for photo in recorded.new_photos:
             for other_id, distance in (self.near.add(photo.pk, photo.phash, photo.dhash) if photo.phash else []):
@@ -387,6 +439,9 @@ class _IngestJob:
     def _reject(self, path: str, reason: str, code: str, params: dict[str, Any], sha256: str = "") -> None:
         """A refused file: its English reason, and its code and values (archive/rejections.py)."""
         self.summary.rejected.append({"path": path, "reason": reason, "code": code, "params": params})
+        if path in self.refused:
+            return
+        self.refused.add(path)
         RejectedFile.objects.create(run=self.ingest_run, path=path, reason=reason[:500], code=code,
                                     params=params, kept_sha256=sha256)
 

@@ -45,9 +45,10 @@ def rejected_row(run: IngestRun, item: dict[str, Any]) -> RejectedFile:
 
 
 def record_batch(archive: Archive, run: IngestRun, batch: list[tuple[Target, FileResult]],
-                 cases: dict[str, Case | None]) -> Recorded:
+                 cases: dict[str, Case | None], refused: set[str]) -> Recorded:
     """Record the files of ``batch`` whose paths are in ``cases`` (the new ones, with their case)
-    and the refused ones; raises ``IntegrityError`` when a concurrent ingest got there first."""
+    and the refused ones (a refusal the run stored before it was resumed, in ``refused``, is not
+    stored twice); raises ``IntegrityError`` when a concurrent ingest got there first."""
     out = Recorded()
     fresh = [(t, r) for t, r in batch if r.kept and t.entry.relpath in cases]
     stored = dict(Photo.objects.filter(sha256__in={r.sha256 for _t, r in fresh}).values_list("sha256", "id"))
@@ -86,7 +87,7 @@ def record_batch(archive: Archive, run: IngestRun, batch: list[tuple[Target, Fil
         elif case is None:
             out.rejected.append(refusal(target.entry.relpath, english("no_case", {}), "no_case", {}, result.sha256))
     PhotoSighting.objects.bulk_create(sightings)
-    RejectedFile.objects.bulk_create([rejected_row(run, item) for item in out.rejected])
+    RejectedFile.objects.bulk_create([rejected_row(run, item) for item in out.rejected if item["path"] not in refused])
     out.new_photos = list(new.values())
     return out
 

@@ -172,7 +172,7 @@ def ingest_command(options: dict[str, Any]) -> dict[str, Any]:
     started, cpu = time.perf_counter(), _cpu_seconds()
     with progress_bar("ingest") as advance, progress_bar("faces") as face_advance:
         summary, archive = ingest(opts, progress=advance, on_total=advance.set_total,  # type: ignore[attr-defined]
-                                  face_progress=face_advance)
+                                  face_progress=face_advance, on_face_total=face_advance.set_total)  # type: ignore[attr-defined]
     return {**summary.as_dict(archive), "seconds": round(time.perf_counter() - started, 3),
             "cpu_seconds": round(_cpu_seconds() - cpu, 3)}
 
