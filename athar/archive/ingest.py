@@ -151,11 +151,12 @@ class StoredProgress:
         self.written = time.monotonic()
 
 
-def _both(first: Progress | None, second: Progress) -> Progress:
+def _both(first: Progress | None, stored: Progress) -> Progress:
+    """The caller's progress (a bar, a log line) after the stored one."""
     def advance(n: int) -> None:
+        stored(n)
         if first:
             first(n)
-        second(n)
 
     return advance
 

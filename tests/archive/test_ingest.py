@@ -208,3 +208,24 @@ def test_a_photo_no_larger_than_a_thumbnail_has_one_file_under_two_names(tmp_pat
     assert all(sha256_file(store.path(d.path)) == d.sha256 for d in small.values())
     _large, inodes = files("large.jpg")
     assert len(set(inodes.values())) == 4
+
+
+def test_an_ingest_stores_its_phase_and_files_done_of_the_total_as_it_goes(tmp_path, monkeypatch):
+    """What the archivists' page reads while a run goes on: the phase, done of total, updated
+    as batches are recorded, then the result."""
+    from athar.archive import ingest as ingest_module
+    from athar.archive.models import IngestRun
+
+    monkeypatch.setattr(ingest_module, "BATCH", 8)
+    monkeypatch.setattr(ingest_module.StoredProgress, "INTERVAL", 0.0)
+    make_archive(tmp_path, cases_per_facility=2, photos_per_case=2)  # 20 photos
+    seen = []
+
+    def look(_n):
+        seen.append(IngestRun.objects.values_list("status", "phase", "done", "total").get())
+
+    ingest_module.ingest(ingest_module.IngestOptions(root=tmp_path, archive="A", faces=False, workers=1), progress=look)
+    assert seen[0][:2] == ("running", "files") and all(s[3] == 20 for s in seen)
+    assert [s[2] for s in seen] == [8, 16, 20]
+    run = IngestRun.objects.get()
+    assert (run.status, run.phase, run.done, run.total) == ("done", "done", 20, 20) and run.progress_at
