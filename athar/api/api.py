@@ -82,3 +82,4 @@ def _unreadable_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpR
 
 
 from athar.api import endpoints  # noqa: E402,F401  (registers the routes)
+from athar.api import ingests  # noqa: E402,F401  (registers the archivists' ingest routes)

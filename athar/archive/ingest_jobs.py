@@ -37,7 +37,7 @@ def allowed_folder(text: str) -> Path:
     existing folder inside ``ATHAR_INGEST_ROOT``; otherwise a ``UserError`` that says why."""
     root = ingest_root()
     if root is None:
-        raise UserError(_("Ingesting from this page is not enabled: the server's operator must set "
+        raise UserError(_("Ingesting from the web is not enabled: the server's operator must set "
                           "ATHAR_INGEST_ROOT to the folder where archives are copied."))
     raw = text.strip()
     if not raw or "\x00" in raw:
@@ -48,7 +48,7 @@ def allowed_folder(text: str) -> Path:
     except (OSError, RuntimeError) as exc:  # a loop of symbolic links
         raise UserError(_("The folder %(path)s cannot be read.") % {"path": raw}) from exc
     if folder != root and root not in folder.parents:
-        raise UserError(_("Only folders inside %(root)s can be ingested from this page; %(path)s is "
+        raise UserError(_("Only folders inside %(root)s can be ingested from the web; %(path)s is "
                           "not inside it.") % {"root": root, "path": raw})
     if not folder.is_dir():
         raise UserError(_("There is no folder %(path)s on the server.") % {"path": raw})
