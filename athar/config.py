@@ -121,6 +121,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ATHAR_UPLOAD_DAILY_MB", 300, "megabytes a family account may upload per day."),
     Setting("ATHAR_INGEST_WORKERS", 0, "processes that hash and decode during ingest; 0: one per core.",
             shown="one per core"),
+    Setting("ATHAR_INGEST_ROOT", "", "the folder on the server below which archivists may start an ingest from "
+            "their page (run by the worker): copy an archive there, then give its path. Unset: ingest only from "
+            "the command line (`athar ingest`). Any other path, `..` or a symbolic link out of it is refused.",
+            shown="unset (no ingest from the web)"),
     Setting("ATHAR_BACKUP_KEY", "", "32 random bytes (base64 or hex) encrypting every backup; `athar backup` "
             "refuses to run without it. Keep it apart from the backups (docs/deployment.md).", from_file=True),
     Setting("ATHAR_LOG_KEY", "", "the Ed25519 key that signs the audit log's checkpoints, best given as a file "

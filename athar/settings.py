@@ -315,6 +315,7 @@ ATHAR_MAX_IMAGE_PIXELS = env_int("ATHAR_MAX_IMAGE_PIXELS")
 ATHAR_UPLOAD_DAILY_FILES = env_int("ATHAR_UPLOAD_DAILY_FILES")
 ATHAR_UPLOAD_DAILY_MB = env_int("ATHAR_UPLOAD_DAILY_MB")
 ATHAR_INGEST_WORKERS = env_int("ATHAR_INGEST_WORKERS")  # 0: one per core
+ATHAR_INGEST_ROOT = env_str("ATHAR_INGEST_ROOT")  # '': archivists cannot start an ingest from the web
 
 LOGGING = {
     "version": 1,

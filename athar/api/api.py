@@ -82,3 +82,5 @@ def _unreadable_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpR
 
 
 from athar.api import endpoints, lifecycle  # noqa: E402,F401  (registers the routes)
+
+from athar.api import ingests  # noqa: E402,F401  (registers the archivists' ingest routes)

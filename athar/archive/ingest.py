@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from athar.archive import layout
-from athar.archive.face_indexing import index_photos
+from athar.archive.face_indexing import index_photos, pending_photos
 from athar.archive.facilities import facility_key
 from athar.archive.facility_store import (
     FacilityResolver,
@@ -28,7 +29,9 @@ from athar.archive.facility_store import (
     load_starting_table,
 )
 from athar.archive.imaging import FileResult, process_file
+from athar.archive.ingest_batch import Recorded, record_batch
 from athar.archive.models import (
+    Agency,
     Archive,
     Case,
     DatePrecision,
@@ -47,7 +50,7 @@ from athar.archive.storage import flush_to_disk
 from athar.audit.chain import EventSpec, record, record_many
 from athar.core.batching import batches
 
-BATCH = 64
+BATCH = 128  # files per transaction (and per os.sync): fewer commits, at most one batch re-done after a crash
 
 
 @dataclass
@@ -124,34 +127,83 @@ class Target:
 Progress = Callable[[int], None]
 
 
+class StoredProgress:
+    """How far a run got, written on its row for the web to read: the phase, ``done`` of ``total``
+    and when (at most once every ``INTERVAL`` seconds, and at every change of phase)."""
+
+    INTERVAL = 1.0
+
+    def __init__(self, run_id: int) -> None:
+        self.run_id, self.done, self.written = run_id, 0, 0.0
+
+    def phase(self, phase: str, total: int | None) -> None:
+        self.done = 0
+        IngestRun.objects.filter(pk=self.run_id).update(phase=phase, done=0, total=total, progress_at=timezone.now())
+        self.written = time.monotonic()
+
+    def advance(self, n: int) -> None:
+        self.done += n
+        if time.monotonic() - self.written >= self.INTERVAL:
+            self.flush()
+
+    def flush(self) -> None:
+        IngestRun.objects.filter(pk=self.run_id).update(done=self.done, progress_at=timezone.now())
+        self.written = time.monotonic()
+
+
+def _both(first: Progress | None, stored: Progress) -> Progress:
+    """The caller's progress (a bar, a log line) after the stored one."""
+    def advance(n: int) -> None:
+        stored(n)
+        if first:
+            first(n)
+
+    return advance
+
+
 def ingest(options: IngestOptions, progress: Progress | None = None,
            on_total: Callable[[int], None] | None = None,
-           face_progress: Progress | None = None) -> tuple[IngestSummary, Archive]:
+           face_progress: Progress | None = None, run: IngestRun | None = None,
+           on_face_total: Callable[[int], None] | None = None) -> tuple[IngestSummary, Archive]:
     """Ingest one archive folder (and, unless ``faces`` is off, find and embed the faces of the
-    new photos, resuming any left unindexed by an interrupted run); returns the summary."""
+    new photos, resuming any left unindexed by an interrupted run); returns the summary.
+
+    ``run``: a run queued from the web (``queue_run``), or the same run again after its worker
+    was stopped; otherwise a new run is recorded. Its row says how far it got as it goes."""
     root = options.root
     if not root.is_dir():
         raise FileNotFoundError(f"archive folder not found: {root}")
     pattern = re.compile(options.pattern) if options.pattern else None
     meta = layout.read_metadata(root, options.manifest)
     load_starting_table()
-    archive, _created = Archive.objects.get_or_create(name=options.archive)
-    run = IngestRun.objects.create(archive=archive, source=str(root))
+    if run is None:
+        archive, _created = Archive.objects.get_or_create(name=options.archive)
+        run = IngestRun.objects.create(archive=archive, source=str(root))
+    else:
+        archive = run.archive
+        IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.RUNNING, error="", finished_at=None)
     record("ingest.started", object_type="archive", object_id=archive.pk, data={"run": run.pk})
     job = _IngestJob(archive, run, meta, IngestSummary(options.archive))
-    entries = layout.walk_archive(root)
-    if on_total:
-        on_total(len(entries))
+    stored = StoredProgress(run.pk)
     try:
-        job.run(entries, pattern, options, progress)
-    except BaseException:
-        IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now())
+        entries = layout.walk_archive(root)
+        stored.phase(IngestRun.Phase.FILES, len(entries))
+        if on_total:
+            on_total(len(entries))
+        job.run(entries, pattern, options, _both(progress, stored.advance))
+        if options.faces:
+            pending = len(pending_photos())
+            stored.phase(IngestRun.Phase.FACES, pending)
+            if on_face_total:
+                on_face_total(pending)
+            job.summary.faces = index_photos(None, _both(face_progress, stored.advance))
+    except BaseException as exc:
+        IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now(),
+                                                   error=f"{type(exc).__name__}: {exc}"[:2000])
         raise
-    if options.faces:
-        job.summary.faces = index_photos(None, face_progress)
     result = job.summary.as_dict(archive)
     IngestRun.objects.filter(pk=run.pk).update(
-        status=IngestRun.Status.DONE, finished_at=timezone.now(),
+        status=IngestRun.Status.DONE, finished_at=timezone.now(), phase=IngestRun.Phase.DONE, done=stored.done,
         counts={k: v for k, v in result.items() if k != "rejected"} | {"rejected": len(job.summary.rejected)},
     )
     record("ingest.finished", object_type="archive", object_id=archive.pk,
@@ -170,6 +222,9 @@ class _IngestJob:
         self.cases: dict[tuple[int, str], Case] = {}
         self.case_facts = {(facility_key(f).code, c.strip()): facts for (f, c), facts in meta.cases.items()}
         self.near = NearDuplicateFinder.for_existing_photos()
+        self.agencies: dict[str, Agency | None] = {}
+        # a run resumed after its worker stopped has stored some refusals already: not twice
+        self.refused = set(RejectedFile.objects.filter(run=run).values_list("path", flat=True))
 
     def run(self, entries: list[layout.WalkEntry], pattern: re.Pattern[str] | None,
             options: IngestOptions, progress: Progress | None) -> None:
@@ -220,12 +275,55 @@ class _IngestJob:
                 yield head, future.result()
 
     def _write(self, batch: list[tuple[Target, FileResult]]) -> None:
+        """One transaction per batch, after the batch's files are on disk: the batch's rows in a
+        few bulk queries, or file by file when a concurrent ingest of the same files got there first."""
         flush_to_disk()
-        events: list[EventSpec] = []
         with transaction.atomic():
-            for target, result in batch:
-                self._write_one(target, result, events)
-            record_many(events)
+            cases = self._cases_of_new_files(batch)
+            try:
+                with transaction.atomic():
+                    recorded = record_batch(self.archive, self.ingest_run, batch, cases, self.refused)
+            except IntegrityError:
+                events: list[EventSpec] = []
+                for target, result in batch:
+                    self._write_one(target, result, events)
+                record_many(events)
+                return
+            self._count_batch(recorded, len(batch) - len(cases) - len(
+                [1 for _t, r in batch if not r.kept]))
+            record_many(recorded.events)
+
+    def _cases_of_new_files(self, batch: list[tuple[Target, FileResult]]) -> dict[str, Case | None]:
+        """The case of each kept file not yet sighted in this archive (created when new; its date
+        from the manifest filled in): resolved before the batch's savepoint, so a rolled-back
+        savepoint never leaves a case in the cache that the database does not hold."""
+        paths = [t.entry.relpath for t, r in batch if r.kept]
+        seen = set(PhotoSighting.objects.filter(archive=self.archive, path__in=paths).values_list("path", flat=True))
+        cases: dict[str, Case | None] = {}
+        for target, result in batch:
+            if not result.kept or target.entry.relpath in seen:
+                continue
+            case = self._case(target.facility, target.case) if target.facility and target.case else None
+            if case is not None and manifest_date(target) and case.photographed is None:
+                case.photographed, case.photographed_precision = manifest_date(target)  # type: ignore[misc]
+                case.save(update_fields=["photographed", "photographed_precision"])
+            cases[target.entry.relpath] = case
+        return cases
+
+    def _count_batch(self, recorded: Recorded, already: int) -> None:
+        """A recorded batch in the summary; its new photos join the near-duplicate table."""
+        self.summary.already_ingested += already  # a concurrent ingest of the same archive got here first
+        self.summary.duplicates += recorded.duplicates
+        self.summary.photos_added += len(recorded.new_photos)
+        self.summary.photo_ids += [p.pk for p in recorded.new_photos]
+        self.summary.rejected += [{k: v for k, v in r.items() if k != "kept_sha256"} for r in recorded.rejected]
+        self.refused.update(r["path"] for r in recorded.rejected)
+        links = []
+        for photo in recorded.new_photos:
+            for other_id, distance in (self.near.add(photo.pk, photo.phash, photo.dhash) if photo.phash else []):
+                links.append(NearDuplicate(photo=photo, other_id=other_id, distance=distance))
+        NearDuplicate.objects.bulk_create(links)
+        self.summary.near_duplicates += len(links)
 
     def _write_one(self, target: Target, result: FileResult, events: list[EventSpec]) -> None:
         if not result.kept:
@@ -302,17 +400,32 @@ class _IngestJob:
             self.summary.near_duplicates += 1
 
     def _case(self, facility_label: str, case_label: str) -> Case:
+        """The case of a file, created with its cases.csv facts in one insert when new."""
         facility = self.facilities.resolve(facility_label)
         key = (facility.pk, case_label)
         if key not in self.cases:
-            case, made = Case.objects.get_or_create(archive=self.archive, facility=facility, label=case_label)
+            facts_key = (facility_key(facility_label).code, case_label)
+            facts = self.case_facts.get(facts_key)
+            case, made = Case.objects.get_or_create(archive=self.archive, facility=facility, label=case_label,
+                                                    defaults=fact_fields(facts) if facts else {})
             if made:
                 self.summary.cases_added += 1
-                facts = self.case_facts.pop((facility_key(facility_label).code, case_label), None)
                 if facts is not None:
-                    apply_case_facts(case, facts)
+                    del self.case_facts[facts_key]
+                    self._agency_of(facility, facts)
             self.cases[key] = case
         return self.cases[key]
+
+    def _agency_of(self, facility: Facility, facts: layout.CaseFacts) -> None:
+        """cases.csv names the agency of a facility that has none yet (labels looked up once a job)."""
+        if not facts.agency or facility.agency_id is not None:
+            return
+        if facts.agency not in self.agencies:
+            self.agencies[facts.agency] = agency_for_label(facts.agency)
+        agency = self.agencies[facts.agency]
+        if agency is not None:
+            Facility.objects.filter(pk=facility.pk, agency=None).update(agency=agency)
+            facility.agency_id = agency.pk
 
     def _apply_case_facts_without_photos(self) -> None:
         """cases.csv rows also fill in facts of cases created by earlier runs or without photos."""
@@ -322,10 +435,14 @@ class _IngestJob:
             self.summary.cases_added += int(made)
             if made or _facts_differ(case, facts):
                 apply_case_facts(case, facts)
+                self._agency_of(case.facility, facts)
 
     def _reject(self, path: str, reason: str, code: str, params: dict[str, Any], sha256: str = "") -> None:
         """A refused file: its English reason, and its code and values (archive/rejections.py)."""
         self.summary.rejected.append({"path": path, "reason": reason, "code": code, "params": params})
+        if path in self.refused:
+            return
+        self.refused.add(path)
         RejectedFile.objects.create(run=self.ingest_run, path=path, reason=reason[:500], code=code,
                                     params=params, kept_sha256=sha256)
 
@@ -333,21 +450,32 @@ class _IngestJob:
         self._reject(path, str(problem), problem.code, problem.params)
 
 
-def apply_case_facts(case: Case, facts: layout.CaseFacts) -> None:
-    """Write cases.csv facts onto a case (cases.csv wins over manifest and paths)."""
-    case.detainee_number = facts.detainee_number or case.detainee_number
-    case.hospital_number = facts.hospital_number or case.hospital_number
+def fact_fields(facts: layout.CaseFacts) -> dict[str, Any]:
+    """The case fields a cases.csv row gives a value (an empty cell leaves the field as it is)."""
+    fields: dict[str, Any] = {}
+    if facts.detainee_number:
+        fields["detainee_number"] = facts.detainee_number
+    if facts.hospital_number:
+        fields["hospital_number"] = facts.hospital_number
     if facts.photographed:
-        case.photographed = facts.photographed.date
-        case.photographed_precision = facts.photographed.precision
-    case.sex = facts.sex if facts.sex != "U" else case.sex
-    case.age_min = facts.age_min if facts.age_min is not None else case.age_min
-    case.age_max = facts.age_max if facts.age_max is not None else case.age_max
-    case.marks = facts.marks or case.marks
+        fields["photographed"], fields["photographed_precision"] = facts.photographed.date, facts.photographed.precision
+    if facts.sex != "U":
+        fields["sex"] = facts.sex
+    if facts.age_min is not None:
+        fields["age_min"] = facts.age_min
+    if facts.age_max is not None:
+        fields["age_max"] = facts.age_max
+    if facts.marks:
+        fields["marks"] = facts.marks
+    return fields
+
+
+def apply_case_facts(case: Case, facts: layout.CaseFacts) -> None:
+    """Write cases.csv facts onto a case (cases.csv wins over manifest and paths); the facility's
+    agency is the job's business (``_IngestJob._agency_of``)."""
+    for name, value in fact_fields(facts).items():
+        setattr(case, name, value)
     case.save()
-    agency = agency_for_label(facts.agency) if facts.agency else None
-    if agency is not None and case.facility.agency_id is None:
-        Facility.objects.filter(pk=case.facility_id).update(agency=agency)
 
 
 def manifest_date(target: Target) -> tuple[Any, str] | None:

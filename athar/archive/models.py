@@ -238,12 +238,20 @@ class Face(models.Model):
 
 
 class IngestRun(models.Model):
-    """One run of ``athar ingest``: its arguments, counts and the files it reported."""
+    """One run of ``athar ingest`` (or one started from the archivists' page and run by the worker):
+    its arguments, how far it got (``phase``, ``done`` of ``total``, written once a batch), its
+    counts and the files it reported."""
 
     class Status(models.TextChoices):
+        QUEUED = "queued", _("waiting for the worker")
         RUNNING = "running", _("running")
         DONE = "done", _("done")
         FAILED = "failed", _("failed")
+
+    class Phase(models.TextChoices):
+        FILES = "files", _("keeping and reading the files")
+        FACES = "faces", _("finding faces")
+        DONE = "done", _("finished")
 
     archive = models.ForeignKey(Archive, on_delete=models.PROTECT, related_name="ingest_runs")
     source = models.CharField(max_length=1024)
@@ -251,6 +259,18 @@ class IngestRun(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.RUNNING)
     counts = models.JSONField(default=dict, blank=True)
+    phase = models.CharField(max_length=8, choices=Phase.choices, blank=True)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(null=True, blank=True)
+    progress_at = models.DateTimeField(null=True, blank=True)
+    # Started from the web: who asked, whether faces are indexed too, and why it failed.
+    requested_by = models.ForeignKey("accounts.User", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+")
+    faces = models.BooleanField(default=False)
+    error = models.TextField(blank=True)
+
+    def percent(self) -> int:
+        return min(100, int(100 * self.done / self.total)) if self.total else 0
 
     class Meta:
         ordering = ["-started_at"]

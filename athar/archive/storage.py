@@ -58,6 +58,19 @@ class EvidenceStore:
     def write_derivative(self, relpath: str, data: bytes) -> None:
         self._atomic_write(self.root / relpath, data)
 
+    def link_derivative(self, existing: str, relpath: str) -> None:
+        """A second name for a derivative file with the same bytes (atomic; copied where the file
+        system has no hard links)."""
+        source, target = self.root / existing, self.root / relpath
+        tmp = target.with_name(f".tmp-link-{os.getpid()}-{target.name}")
+        try:
+            tmp.unlink(missing_ok=True)  # a leftover of a run killed between link and rename
+            os.link(source, tmp)
+        except OSError:
+            self._atomic_write(target, source.read_bytes())
+            return
+        os.replace(tmp, target)
+
     _known_dirs: set[Path] = set()
 
     @classmethod

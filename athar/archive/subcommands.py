@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+import resource
+import time
 from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
@@ -167,10 +169,18 @@ def ingest_command(options: dict[str, Any]) -> dict[str, Any]:
         manifest=Path(options["manifest"]) if options.get("manifest") else None,
         pattern=pattern, faces=not options["no_faces"], workers=options["workers"],
     )
+    started, cpu = time.perf_counter(), _cpu_seconds()
     with progress_bar("ingest") as advance, progress_bar("faces") as face_advance:
         summary, archive = ingest(opts, progress=advance, on_total=advance.set_total,  # type: ignore[attr-defined]
-                                  face_progress=face_advance)
-    return summary.as_dict(archive)
+                                  face_progress=face_advance, on_face_total=face_advance.set_total)  # type: ignore[attr-defined]
+    return {**summary.as_dict(archive), "seconds": round(time.perf_counter() - started, 3),
+            "cpu_seconds": round(_cpu_seconds() - cpu, 3)}
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of the worker processes it waited for."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _check_pattern(pattern: str) -> None:

@@ -22,6 +22,7 @@ KINDS: dict[str, str] = {
     "identification": "ident",
     "import_batch": "import",
     "number_reading": "numreading",
+    "ingest_run": "ingestrun",
 }
 
 # The salt keeps its first name ("athar.web.ids"): links and API ids already handed out stay valid.

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
+from athar.archive.ingest_jobs import run_queued_ingest
 from athar.archive.models import Case
 from athar.config import env_int
 from athar.core.errors import UserError
@@ -150,6 +151,8 @@ def _dispatch(job: Job) -> dict[str, Any]:
         return run_queued_import(int(job.target.removeprefix("batch:")))
     if job.kind == "link":  # reports arrived or changed: the registry links them by itself
         return link_registry()
+    if job.kind == "ingest":  # a folder on the server, asked for on the archivists' page
+        return run_queued_ingest(int(job.target.removeprefix("run:")))
     raise UserError(f"unknown job kind {job.kind!r}")
 
 
@@ -206,6 +209,11 @@ def link_registry() -> dict[str, Any]:
 def enqueue_import(batch_id: int) -> Job | None:
     """A file uploaded in the web waits for the worker (``registry.importing.run_queued_import``)."""
     return enqueue("import", f"batch:{int(batch_id)}")
+
+
+def enqueue_ingest(run_id: int) -> Job | None:
+    """An ingest asked for in the web waits for the worker (``archive.ingest_jobs.run_queued_ingest``)."""
+    return enqueue("ingest", f"run:{int(run_id)}")
 
 
 def enqueue_for_linkage() -> Job | None:

@@ -268,6 +268,12 @@ def may_view_import(user: Any, batch: Any) -> bool:
     return bool(has_role(user, Role.ADMIN) or (batch.uploaded_by_id is not None and batch.uploaded_by_id == user.pk))
 
 
+def may_start_ingest(user: Any) -> bool:
+    """Start an ingest of a folder on the server from the archivists' page (and follow it):
+    archivists and administrators."""
+    return has_role(user, *ARCHIVE_ROLES)
+
+
 # ---- Who may act on the identification lifecycle ---------------------------------------------
 # Used by the domain functions themselves (claims.py, conflicts.py, challenges), so the web, the
 # API and the command line cannot differ. An inactive or signed-out account may do nothing

@@ -84,3 +84,16 @@ class CandidateFilterForm(forms.Form):
     until = forms.DateField(label=_("Photographed until"), required=False, widget=DATE)
     sex = forms.ChoiceField(label=_("Sex"), required=False, choices=[("", "—"), *Sex.choices])
 
+
+
+class IngestForm(forms.Form):
+    """An archivist's request to ingest a folder already on the server (checked by the domain)."""
+
+    folder = forms.CharField(label=_("Folder on the server"), max_length=1024,
+                             help_text=_("Its full path, or its path inside the folder the operator set aside "
+                                         "for archives."),
+                             widget=forms.TextInput(attrs={"dir": "ltr", "autocomplete": "off", "spellcheck": "false"}))
+    archive = forms.CharField(label=_("Archive name"), max_length=200,
+                              help_text=_("An existing archive's name adds the files to it."))
+    faces = forms.BooleanField(label=_("Also find the faces in the new photos (slower)"), required=False,
+                               initial=True)

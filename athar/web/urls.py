@@ -91,6 +91,7 @@ urlpatterns = [
     path("archive/cases/<int:case_id>/reveal/", archivist.case_reveal, name="case_reveal"),
     path("archive/ingests/", archivist.ingest_runs, name="ingest_runs"),
     path("archive/ingests/<int:run_id>/", archivist.ingest_run, name="ingest_run"),
+    path("archive/ingests/new/", archivist.ingest_start, name="ingest_start"),
     path("archive/verify/", archivist.verify, name="verify"),
     path("caseworker/reports/<report:report_id>/ranked/", ranking.staff_candidates, name="staff_candidates"),
     # administrators

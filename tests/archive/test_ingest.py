@@ -170,3 +170,62 @@ def test_a_few_thousand_photos_with_faulty_files(tmp_path):
     assert result["cases"] == 501 and result["facilities"] == 5 and len(result["rejected"]) == 6
     again = run_ingest(tmp_path, name="big")
     assert again["photos_added"] == 0 and Photo.objects.count() == result["photos_added"]
+
+
+def test_a_batch_another_ingest_recorded_first_is_recorded_file_by_file_without_doubles(tmp_path, monkeypatch):
+    """The batch's bulk insert meets the rows a concurrent ingest committed after this run looked
+    (simulated: this run sees no earlier sighting): the savepoint is rolled back and each file is
+    recorded one by one, counted as already ingested, nothing doubled."""
+    from athar.archive import ingest as ingest_module
+
+    make_archive(tmp_path, cases_per_facility=2, photos_per_case=2)
+    first = run_ingest(tmp_path)
+    nothing_seen = PhotoSighting.objects.none()
+    monkeypatch.setattr(ingest_module.PhotoSighting.objects, "filter", lambda *a, **k: nothing_seen)
+    second = run_ingest(tmp_path)
+    monkeypatch.undo()
+    assert first["photos_added"] == 20 and second["photos_added"] == 0 and second["already_ingested"] == 20
+    assert PhotoSighting.objects.count() == 20 and Photo.objects.count() == 20
+
+
+def test_a_photo_no_larger_than_a_thumbnail_has_one_file_under_two_names(tmp_path):
+    """At ≤ 320 px the viewing copy and the thumbnail are the same pixels (and the two blurred
+    copies too): written once, linked under the second name, each name hashing to its row."""
+    import os
+
+    write(tmp_path, "215/1/small.jpg", jpeg(5, size=250))
+    write(tmp_path, "215/1/large.jpg", jpeg(6, size=400))
+    run_ingest(tmp_path)
+    store = MediaStore(settings.MEDIA_ROOT)
+
+    def files(name):
+        rows = {d.kind: d for d in Derivative.objects.filter(photo__original_name=name)}
+        return rows, {kind: os.stat(store.path(d.path)).st_ino for kind, d in rows.items()}
+
+    small, inodes = files("small.jpg")
+    assert inodes["view"] == inodes["thumb"] and inodes["blur"] == inodes["blur_thumb"] != inodes["view"]
+    assert len({d.path for d in small.values()}) == 4
+    assert all(sha256_file(store.path(d.path)) == d.sha256 for d in small.values())
+    _large, inodes = files("large.jpg")
+    assert len(set(inodes.values())) == 4
+
+
+def test_an_ingest_stores_its_phase_and_files_done_of_the_total_as_it_goes(tmp_path, monkeypatch):
+    """What the archivists' page reads while a run goes on: the phase, done of total, updated
+    as batches are recorded, then the result."""
+    from athar.archive import ingest as ingest_module
+    from athar.archive.models import IngestRun
+
+    monkeypatch.setattr(ingest_module, "BATCH", 8)
+    monkeypatch.setattr(ingest_module.StoredProgress, "INTERVAL", 0.0)
+    make_archive(tmp_path, cases_per_facility=2, photos_per_case=2)  # 20 photos
+    seen = []
+
+    def look(_n):
+        seen.append(IngestRun.objects.values_list("status", "phase", "done", "total").get())
+
+    ingest_module.ingest(ingest_module.IngestOptions(root=tmp_path, archive="A", faces=False, workers=1), progress=look)
+    assert seen[0][:2] == ("running", "files") and all(s[3] == 20 for s in seen)
+    assert [s[2] for s in seen] == [8, 16, 20]
+    run = IngestRun.objects.get()
+    assert (run.status, run.phase, run.done, run.total) == ("done", "done", 20, 20) and run.progress_at

@@ -104,3 +104,27 @@ def test_call_command_still_works(tmp_path: Any) -> None:
     with pytest.raises(SystemExit) as stopped:
         call_command("conflicts", "resolve", "--help", stdout=out)
     assert stopped.value.code == 0
+
+
+def test_progress_off_a_terminal_is_plain_lines_on_stderr_now_and_then(capsys, monkeypatch) -> None:
+    """A log or a service gets periodic lines (a bar would be escape codes); stdout stays clean."""
+    from athar.core import command
+
+    monkeypatch.setattr(command, "LOG_EVERY", 0.0)
+    with command.progress_bar("ingest") as advance:
+        advance.set_total(4)  # type: ignore[attr-defined]
+        advance(1)
+        advance(3)
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert out == "" and lines[0].startswith("ingest: 1/4 (25%), ") and lines[1].startswith("ingest: 4/4 (100%), ")
+    assert lines[-1].startswith("ingest: 4/4 (100%)") and all(line.endswith("/s") for line in lines)
+
+
+def test_progress_off_a_terminal_says_nothing_for_a_short_job(capsys, monkeypatch) -> None:
+    from athar.core import command
+
+    monkeypatch.setattr(command, "LOG_EVERY", 3600.0)
+    with command.progress_bar("faces") as advance:
+        advance(10)
+    assert capsys.readouterr().err == ""

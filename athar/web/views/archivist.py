@@ -17,11 +17,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from athar.archive.evidence import case_scope, export_evidence_zip, facility_overview, facility_scope
+from athar.archive.ingest_jobs import ingest_root
 from athar.archive.models import Archive, Case, Facility, IngestRun
 from athar.archive.verify import verify_store
 from athar.audit.chain import actor_for_user, record
+from athar.core.errors import UserError
 from athar.identification import policy
+from athar.identification.ingest_requests import start_ingest
 from athar.web.forms import CaseForm
+from athar.web.staff_forms import IngestForm
 from athar.web.views.photos import case_images, chosen_level, record_reveal
 
 AUDITED_CASE_FIELDS = CaseForm.Meta.fields
@@ -150,10 +154,33 @@ def ingest_runs(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def ingest_run(request: HttpRequest, run_id: int) -> HttpResponse:
+    """A run: while it waits or runs, its phase and files done of the total (the page refreshes
+    itself, no script); then its counts, the files refused and why, or why it failed."""
     _require_archivist(request)
     run = get_object_or_404(IngestRun.objects.select_related("archive"), pk=run_id)
     page = Paginator(run.rejected.order_by("path"), 100).get_page(request.GET.get("page"))
-    return render(request, "web/archivist/ingest_run.html", {"run": run, "page": page})
+    active = run.status in (IngestRun.Status.QUEUED, IngestRun.Status.RUNNING)
+    return render(request, "web/archivist/ingest_run.html", {"run": run, "page": page, "active": active,
+                                                             "refresh": 3 if active else 0})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def ingest_start(request: HttpRequest) -> HttpResponse:
+    """Start an ingest of a folder already on the server, inside ``ATHAR_INGEST_ROOT``; the worker
+    runs it and the run's page follows it."""
+    if not policy.may_start_ingest(request.user):
+        raise PermissionDenied
+    form = IngestForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            run = start_ingest(request.user, form.cleaned_data["folder"], form.cleaned_data["archive"],
+                               form.cleaned_data["faces"])
+        except UserError as exc:
+            form.add_error(None, str(exc))
+        else:
+            return redirect("web:ingest_run", run_id=run.pk)
+    return render(request, "web/archivist/ingest_start.html", {"form": form, "root": ingest_root()})
 
 
 @login_required
