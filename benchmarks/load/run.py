@@ -166,7 +166,11 @@ def _server(home: Path, env: dict[str, str], args: argparse.Namespace) -> Any:
         yield server
     finally:
         server.terminate()
-        server.wait(timeout=30)
+        try:  # gunicorn lets open connections finish, the worker its job
+            server.wait(timeout=120)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
         log.close()
 
 
