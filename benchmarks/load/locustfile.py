@@ -23,6 +23,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import gevent
 from locust import HttpUser, constant, task
 from locust.env import Environment
 
@@ -32,6 +33,7 @@ _lock = threading.Lock()
 _counters = {role: itertools.count() for role in ("family", "caseworker", "reviewer", "api")}
 _ready = itertools.count(1)
 KEEP_RAMP = os.environ.get("ATHAR_LOAD_KEEP_RAMP") == "1"
+MEASURE_SECONDS = float(os.environ.get("ATHAR_LOAD_SECONDS", "60"))
 
 
 def _broken(what: str) -> None:
@@ -45,8 +47,14 @@ def _signed_in(environment: Environment) -> None:
     of the pages), the figures start again from zero, unless the ramp is to be kept."""
     with _lock:
         everyone = next(_ready) == getattr(environment.runner, "target_user_count", 0)
-    if everyone and not KEEP_RAMP:
-        environment.stats.reset_all()
+    if everyone:
+        if not KEEP_RAMP:
+            environment.stats.reset_all()
+        if os.environ.get("ATHAR_LOAD_MARK"):  # run.py reads the server's CPU time from here
+            Path(os.environ["ATHAR_LOAD_MARK"]).touch()
+        runner = environment.runner
+        if runner is not None:  # the measured window is MEASURE_SECONDS, however long the ramp took
+            gevent.spawn_later(MEASURE_SECONDS, runner.quit)
 
 
 def _next(role: str, pool: list[Any]) -> Any:
@@ -76,7 +84,9 @@ class _Person(HttpUser):
     def page(self, path: str, name: str, headers: dict[str, str] | None = None) -> None:
         with self.client.get(path, name=name, allow_redirects=False, catch_response=True,
                              headers=headers) as response:
-            if response.status_code != 200:
+            if response.status_code == 0:  # no answer: refused, reset or timed out
+                response.failure(f"no answer: {type(response.error).__name__}")
+            elif response.status_code != 200:
                 where = response.headers.get("Location", "")
                 response.failure(f"{response.status_code}{' to ' + where if where else ''}")
 
@@ -151,4 +161,5 @@ class ApiClient(HttpUser):
         with self.client.get(path, name=name, allow_redirects=False, catch_response=True,
                              headers=self.headers) as response:
             if response.status_code != 200:
-                response.failure(str(response.status_code))
+                response.failure(str(response.status_code) if response.status_code else
+                                 f"no answer: {type(response.error).__name__}")

@@ -64,9 +64,9 @@ def main() -> None:
             say = (lambda text: sys.stderr.write(text + "\n")) if args.json else print
             built = prepare(home, env, args, say)
             load_before = os.getloadavg()
-            with _server(home, env, args):
-                run_locust(home, env, args)
-            result = summarise(home, args, built, load_before)
+            with _server(home, env, args) as server:
+                server_cpu = run_locust(home, env, args, server.pid)
+            result = summarise(home, args, built, load_before, server_cpu)
     finally:
         if args.keep:
             sys.stderr.write(f"kept: ATHAR_HOME={home} (accounts.json; SQLite only: the PostgreSQL database is dropped)\n")
@@ -80,7 +80,7 @@ def main() -> None:
 def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, default=50)
-    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--seconds", type=int, default=60, help="measured, from the moment every user has signed in")
     parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (4 threads each)")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--cases-per-facility", type=int, default=40, help="synthetic archive: 5 facilities")
@@ -187,19 +187,48 @@ def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, timeout: floa
     raise SystemExit(f"server did not start: {url}")
 
 
-def run_locust(home: Path, env: dict[str, str], args: argparse.Namespace) -> None:
+def run_locust(home: Path, env: dict[str, str], args: argparse.Namespace, server_pid: int) -> float | None:
+    """Run locust; returns the CPU seconds the server (gunicorn and its workers) spent in the measured
+    window (from the moment every user had signed in), or None when psutil is missing."""
     spawn = max(10, args.users // 10)
-    subprocess.run([str(BIN / "locust"), "-f", str(HERE / "locustfile.py"), "--headless", "-u", str(args.users),
-                    "-r", str(spawn), "-t", f"{args.seconds}s", "--host", f"http://127.0.0.1:{args.port}",
-                    "--csv", str(home / "locust"), "--only-summary", "--stop-timeout", "5"],
-                   env={**env, "ATHAR_LOAD_ACCOUNTS": str(home / "accounts.json"),
-                        "ATHAR_LOAD_KEEP_RAMP": "1" if args.include_ramp else "0",
-                        "ATHAR_LOAD_BROKEN": str(home / "broken.txt")}, check=False,
-                   stdout=subprocess.DEVNULL, stderr=open(home / "locust.log", "wb"))  # noqa: SIM115
+    mark = home / "signed-in.mark"
+    locust = subprocess.Popen(
+        [str(BIN / "locust"), "-f", str(HERE / "locustfile.py"), "--headless", "-u", str(args.users),
+         # the locustfile stops --seconds after the last sign-in; -t is only a safety net
+         "-r", str(spawn), "-t", f"{args.seconds + 900}s", "--host", f"http://127.0.0.1:{args.port}",
+         "--csv", str(home / "locust"), "--only-summary", "--stop-timeout", "5"],
+        env={**env, "ATHAR_LOAD_ACCOUNTS": str(home / "accounts.json"),
+             "ATHAR_LOAD_KEEP_RAMP": "1" if args.include_ramp else "0", "ATHAR_LOAD_SECONDS": str(args.seconds),
+             "ATHAR_LOAD_BROKEN": str(home / "broken.txt"), "ATHAR_LOAD_MARK": str(mark)},
+        stdout=subprocess.DEVNULL, stderr=open(home / "locust.log", "wb"))  # noqa: SIM115
+    cpu_at_mark = None
+    while locust.poll() is None:
+        if cpu_at_mark is None and mark.exists():
+            cpu_at_mark = _server_cpu(server_pid)
+        time.sleep(0.2)
+    cpu_at_end = _server_cpu(server_pid)
+    return None if cpu_at_mark is None or cpu_at_end is None else cpu_at_end - cpu_at_mark
+
+
+def _server_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of the server process and every process under it."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    root = psutil.Process(pid)
+    total = 0.0
+    for process in [root, *root.children(recursive=True)]:
+        try:
+            times = process.cpu_times()
+        except psutil.NoSuchProcess:
+            continue
+        total += times.user + times.system + (times.children_user + times.children_system if process is root else 0)
+    return total
 
 
 def summarise(home: Path, args: argparse.Namespace, built: dict[str, Any],
-              load_before: tuple[float, float, float]) -> dict[str, Any]:
+              load_before: tuple[float, float, float], server_cpu: float | None) -> dict[str, Any]:
     pages, total = [], {}
     with open(home / "locust_stats.csv", newline="") as handle:
         for row in csv.DictReader(handle):
@@ -223,8 +252,18 @@ def summarise(home: Path, args: argparse.Namespace, built: dict[str, Any],
             "seconds": args.seconds, "gunicorn_workers": args.workers, **built,
             "load_average_before": [round(x, 2) for x in load_before],
             "load_average_after": [round(x, 2) for x in os.getloadavg()],
+            "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 1),
+            "server_cpu_ms_per_request": None if not server_cpu or not total.get("requests")
+            else round(1000 * server_cpu / total["requests"], 1),
+            "server_log": _server_log_problems(home / "server.log"),
             "pages": pages, "total": total, "failures": failures, "broken_flows": broken,
             "target": {"p95_ms": TARGET_P95_MS, "p99_ms": TARGET_P99_MS, "errors": 0, "met": met}}
+
+
+def _server_log_problems(log: Path) -> list[str]:
+    """The server's own words about trouble (worker timeouts, errors), last ones first."""
+    lines = log.read_text(encoding="utf-8", errors="replace").splitlines() if log.exists() else []
+    return [line for line in lines if any(w in line for w in ("TIMEOUT", "ERROR", "Error", "died"))][-10:][::-1]
 
 
 def _ms(value: str) -> int | None:
@@ -241,6 +280,11 @@ def report(result: dict[str, Any], as_json: bool) -> None:
         if row.get("page"):
             out.write(f"{row['page']:<26} {row['requests']:>8} {row['errors']:>6} {row['p50_ms']!s:>7} "
                       f"{row['p95_ms']!s:>7} {row['p99_ms']!s:>7} {row['requests_per_s']:>6}\n")
+    if result["server_cpu_ms_per_request"] is not None:
+        out.write(f"server CPU: {result['server_cpu_seconds']} s in the measured window, "
+                  f"{result['server_cpu_ms_per_request']} ms per request (gunicorn and its workers)\n")
+    for line in result["server_log"]:
+        out.write(f"server: {line}\n")
     for failure in result["failures"]:
         out.write(f"error: {failure['page']}: {failure['error']} ×{failure['count']}\n")
     target = result["target"]
