@@ -96,12 +96,18 @@ def claim_next(name: str | None = None) -> Job | None:
     name = name or worker_name()
     _requeue_stale()
     now = timezone.now()
-    for job_id in Job.objects.filter(status=Job.Status.QUEUED, run_after__lte=now).values_list("id", flat=True)[:20]:
+    for job_id in due_job_ids(now):
         won = Job.objects.filter(id=job_id, status=Job.Status.QUEUED).update(
             status=Job.Status.RUNNING, locked_by=name, locked_at=now, heartbeat_at=now, attempts=F("attempts") + 1)
         if won == 1:
             return Job.objects.get(id=job_id)
     return None
+
+
+def due_job_ids(now: dt.datetime) -> list[int]:
+    """The next due jobs, read before claiming: another worker may read the same and win any of
+    them (the conditional update decides)."""
+    return list(Job.objects.filter(status=Job.Status.QUEUED, run_after__lte=now).values_list("id", flat=True)[:20])
 
 
 def _requeue_stale() -> None:

@@ -4,7 +4,7 @@ Each lever changes only how vectors are compared or how many vectors a face gets
 network: score normalisation against the gallery or a clean cohort (hubness), domain
 centring, fusion with dlib's embedder on the same faces, the frozen published network for the
 family's photo, test-time augmentation of the archive face's alignment, and resolution-matched
-family photos (the clean photo shrunk to the archive face's size). docs/faces.md gives the
+family photos (the clean photo shrunk to the archive face's size). docs/history/faces.md gives the
 figures; none moved rank-1 by more than about one point, so none is in the product.
 
     nice .venv/bin/python benchmarks/faces/identification.py --model arcface --split dev --conditions archive

@@ -7,7 +7,7 @@ scaled alignments, eye band masked, blurred, bicubic warp, landmarks on an enlar
 face, each of the four quarter-turns; for probes also photometric augmentations and
 low-resolution versions). The true quarter turn and the degradations degrade.py applied are
 recorded, and 500 clean dev photos of people outside the benchmark serve as a score-
-normalisation cohort. ``--eval`` then scores every variant of docs/faces.md ("What was
+normalisation cohort. ``--eval`` then scores every variant of docs/history/faces.md ("What was
 tried") with the same metrics as identification.py, without re-running detection, and
 splits the misses (no face, same-photo similarity, degradation). Vectors live in /tmp only
 (``ATHAR_VARIANTS_DIR``, default /tmp/athar-variants); dev split only.
@@ -311,7 +311,7 @@ def metrics(probes: list[np.ndarray], cases: list[np.ndarray], present: int, abs
 
 
 def evaluate(split: str, mated: int, distractors: int, cond: str, threshold: float | None) -> None:
-    """Every variant of docs/faces.md "What was tried", then where the losses are."""
+    """Every variant of docs/history/faces.md "What was tried", then where the losses are."""
     tag = f"{split}-{mated}-{distractors}"
     P, C = load(OUT / f"{tag}-probes.npz"), load(OUT / f"{tag}-{cond}.npz")
     n_absent = round(mated * 0.2)
