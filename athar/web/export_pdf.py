@@ -14,7 +14,6 @@ from fpdf import FPDF
 from fpdf.enums import XPos, YPos
 
 FONT = Path(__file__).parent / "data" / "fonts" / "Amiri-Regular.ttf"
-NEXT_LINE = {"new_x": XPos.LMARGIN, "new_y": YPos.NEXT}
 
 
 class _Document:
@@ -30,7 +29,8 @@ class _Document:
 
     def text(self, value: str, size: float = 12, gap: float = 1.5) -> None:
         self.pdf.set_font("amiri", size=size)
-        self.pdf.multi_cell(0, size * 0.55, value, align="R" if self.rtl else "L", **NEXT_LINE)
+        self.pdf.multi_cell(0, size * 0.55, value, align="R" if self.rtl else "L", new_x=XPos.LMARGIN,
+                            new_y=YPos.NEXT)
         self.pdf.ln(gap)
 
     def heading(self, value: str) -> None:
