@@ -71,12 +71,10 @@ def _facts_for(case: Case) -> dict[str, Any]:
     """A family's facts that agree with the case: branch, number, sex, an arrest before the photograph."""
     facts: dict[str, Any] = {"arresting_agency": case.facility.code, "detainee_number": case.detainee_number,
                              "sex": case.sex if case.sex in ("M", "F") else "M"}
-    if case.photographed:
-        facts["arrest_date"] = f"{case.photographed.year - 1}-03-01"
-        facts["arrest_date_precision"] = "month"
-        if case.age_min is not None:
-            facts["birth_year"] = case.photographed.year - (case.age_min + (case.age_max or case.age_min)) // 2
-            facts["birth_year_approximate"] = True
+    year = case.photographed.year if case.photographed else 2013  # a case made from faces has no dates
+    facts["arrest_date"], facts["arrest_date_precision"] = f"{year - 1}-03-01", "month"
+    age = (case.age_min + (case.age_max or case.age_min)) // 2 if case.age_min is not None else 28
+    facts["birth_year"], facts["birth_year_approximate"] = year - age, True
     return facts
 
 
@@ -114,8 +112,9 @@ def _import_list(home: Path, caseworker: User, twin_of: dict[str, Any]) -> dict[
     header = ["report_id", "full_name_ar", "full_name_latin", "mother_name", "sex", "birth_year", "governorate",
               "city", "arrest_date", "arresting_agency", "reporter_relation", "publication_consent"]
     rows = [
-        ["L-001", "احمد محمود السالم", "Ahmad Mahmoud al-Salem", "فاطمه الحسن", "ذكر", str(twin_of["birth_year"]),
-         "ريف دمشق", "دوما", twin_of["arrest_date"][:7], f"فرع {twin_of['arresting_agency']}", "أخ", "نعم"],
+        ["L-001", "احمد محمود السالم", "Ahmad Mahmoud al-Salem", "فاطمه الحسن", "ذكر",
+         str(twin_of["birth_year"]), "ريف دمشق", "دوما", str(twin_of["arrest_date"])[:7],
+         f"فرع {twin_of['arresting_agency']}", "أخ", "نعم"],
         ["L-002", "يوسف عمر الخطيب", "Yousef Omar al-Khatib", "مريم العلي", "ذكر", "1979", "حمص", "تلبيسة",
          "2013-06", "فرع 227", "زوجة", "لا"],
         ["L-003", "سامر علي الأحمد", "Samer Ali al-Ahmad", "هدى يوسف", "ذكر", "1990", "درعا", "نوى", "2012-11",
