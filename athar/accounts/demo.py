@@ -16,7 +16,6 @@ DEMO_ACCOUNTS.insert(3, (Role.REVIEWER, f"reviewer2@{DEMO_DOMAIN}"))
 @demo_step(20, "accounts")
 def build_accounts(context: DemoContext) -> None:
     accounts = []
-    context.lines.append("Sign in at /accounts/login/ (demo accounts; two-factor sign-in is skipped in development):")
     caseworker = None
     # Two reviewers: an identification needs two different people to approve it.
     for role, login in DEMO_ACCOUNTS:
@@ -30,7 +29,6 @@ def build_accounts(context: DemoContext) -> None:
         if role == Role.CASEWORKER:
             caseworker = user
         accounts.append({"role": role.value, "login": login, "password": password})
-        context.lines.append(f"  {role.value:<11} {login}  password: {password}")
     context.made["accounts"] = accounts
     users: dict[str, int] = {}
     for account in accounts:  # the first account of each role; "reviewers" lists both

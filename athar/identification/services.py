@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from athar.audit.chain import actor_for_user
 from athar.core.labels import facility_label, partial_date, place_name
-from athar.identification import claims, comparison, conflicts, notices, policy
+from athar.identification import claims, comparison, conflict_sides, conflicts, notices, policy
 from athar.identification.comparison import reason_parts
 from athar.identification.concerned import concerned_lineages
 from athar.identification.models import (
@@ -284,8 +284,14 @@ def recent_decisions(user: Any = None, limit: int = 50) -> list[Any]:
 
 
 def recently_resolved_conflicts() -> list[Any]:
-    return list(Conflict.objects.filter(resolved_at__isnull=False).select_related("case__facility")
-                .order_by("-resolved_at")[:50])
+    """Resolved conflicts, newest first, each with who resolved it, when and why, and its claims
+    side by side with what became of each."""
+    rows: list[Any] = list(Conflict.objects.filter(resolved_at__isnull=False)
+                           .select_related("case__facility", "resolved_by").order_by("-resolved_at")[:50])
+    for row in rows:
+        row.resolved = conflict_sides.resolution_of(row)
+        row.sides = conflict_sides.conflict_sides(row, live_only=False)
+    return rows
 
 
 def reverse_review(review_id: int, identification_id: int, user: Any, reason: str) -> Any:
@@ -314,6 +320,9 @@ def open_conflicts() -> list[Any]:
                                .select_related("case__facility", "by").order_by("created_at"))
         for claim in row.open_claims:
             claim.identification = idents.filter(person_id=claim.person_id, case_id=claim.case_id).first()
+        row.sides = conflict_sides.conflict_sides(row, live_only=True)
+        for side in row.sides:
+            side["identification"] = next((c.identification for c in row.open_claims if c.pk == side["pk"]), None)
     return rows
 
 

@@ -115,12 +115,14 @@ def _demo_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--no-serve", action="store_true", help="only build the demo")
-    parser.add_argument("--faces", metavar="DIR", help="a folder of <identity>/<photo> face images")
+    parser.add_argument("--faces", metavar="DIR", help="a folder of <person>/<photo> face images, two or more per person (e.g. LFW): "
+                        "the demo's cases then carry faces; without it the archive's pictures show none")
     _worker_choice(parser)
 
 
-@command("demo", "Build a demo (synthetic archive, one account per role) in the data directory and serve it "
-         "with the matching worker.", arguments=_demo_arguments,
+@command("demo", "Build a demo in the data directory and serve it with the matching worker: a synthetic archive "
+         "(faces only with --faces DIR), accounts for every role (two reviewers, three families), reports filed by "
+         "a family, by a caseworker and from an imported list, a claim waiting for review and a conflict.", arguments=_demo_arguments,
          describe=lambda result: "\n".join(result["instructions"]))
 def demo(options: dict[str, Any]) -> dict[str, Any]:
     if settings.PRODUCTION:
@@ -128,7 +130,7 @@ def demo(options: dict[str, Any]) -> dict[str, Any]:
     faces = Path(options["faces"]) if options.get("faces") else None
     if faces is not None and not faces.is_dir():
         raise UserError(f"--faces: folder not found: {faces}")
-    context = run_demo(DemoContext(settings.ATHAR_HOME, faces))
+    context = run_demo(DemoContext(settings.ATHAR_HOME, faces))  # says first whether the archive has faces
     url = f"http://{options['host']}:{options['port']}/"
     result: dict[str, Any] = {"home": str(settings.ATHAR_HOME), **context.made, "url": url,
                               "instructions": [*context.lines, f"Site: {url}"]}

@@ -35,11 +35,15 @@ EXPORT_FIELDS = ("source", "report_id", "version", "filed_at", "reporter_relatio
                  "birth_year", "birth_year_margin", "birth_date", "arrest_date", "arrest_date_precision",
                  "reported_status", "notes", "extra", "erased_at")
 
+EXPORT_FORMAT = "athar-report-export/2"  # the keys: docs/data-export.md (2 added "format" and "places")
+PLACE_KEYS = ("governorate", "city", "arrest_place", "birth_place")
+
 
 def export_report(report: Report, *, include_contact: bool = True, actor: str = "system") -> dict[str, Any]:
     """Everything athar holds about one report (all versions), as JSON-ready data."""
     versions = Report.objects.filter(lineage=report.lineage).order_by("version")
-    out = {"lineage": report.lineage, "versions": [_version(v, include_contact) for v in versions]}
+    out = {"format": EXPORT_FORMAT, "lineage": report.lineage,
+           "versions": [_version(v, include_contact) for v in versions]}
     record("registry.export_report", object_type="report", object_id=report.pk, actor=actor,
            data={"lineage": report.lineage, "versions": len(out["versions"]), "contact": include_contact})
     return out
@@ -49,12 +53,24 @@ def _version(report: Report, include_contact: bool) -> dict[str, Any]:
     data: dict[str, Any] = {name: getattr(report, name) for name in EXPORT_FIELDS}
     data = {k: (v.isoformat() if hasattr(v, "isoformat") else v) for k, v in data.items()}
     data["photos"] = [{"sha256": p.sha256, "name": p.original_name} for p in report.photos.all()]
+    data["places"] = _places(report)
     if include_contact and report.reporter_contact:
         try:
             data["reporter_contact"] = keys.decrypt_for(contact_owner(report.lineage), bytes(report.reporter_contact))
         except DecryptionError:
             data["reporter_contact"] = None
     return data
+
+
+def _places(report: Report) -> dict[str, dict[str, str]]:
+    """The places the family chose or athar recognised (the web form stores the governorate only
+    as a choice from the list, never as text): code and both names."""
+    out = {}
+    for key in PLACE_KEYS:
+        place = getattr(report, f"{key}_ref")
+        if place is not None:
+            out[key] = {"code": place.code, "name_ar": place.name_ar, "name_en": place.name_en}
+    return out
 
 
 def contact_for(report: Report, user: Any) -> str | None:

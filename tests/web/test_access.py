@@ -41,6 +41,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "conflict_reopen": {"conflict_id": 1}, "review_reverse": {"identification_id": 1, "review_id": 1},
         "take_family": {"user_id": world.family.pk}, "reset_code": {"user_id": world.family.pk},
         "report_export": {"report_id": world.report.pk}, "report_erase": {"report_id": world.report.pk},
+        "report_data": {"report_id": world.report.pk}, "report_data_pdf": {"report_id": world.report.pk},
         "publication": {"identification_id": 1},
         "admin_user": {"user_id": world.reviewer.pk}, "admin_user_active": {"user_id": world.reviewer.pk},
         "admin_user_2fa": {"user_id": world.reviewer.pk},
@@ -180,5 +181,5 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
                 seen_ok.add(name)
     assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
             "caseworker_home", "family_home", "import", "invite", "verify", "link_review", "report_export",
-            "report_erase", "publication", "admin_users", "admin_user", "admin_user_new", "audit_log",
+            "report_erase", "report_data", "report_data_pdf", "publication", "admin_users", "admin_user", "admin_user_new", "audit_log",
             "staff_candidates", "facility"} <= seen_ok
