@@ -29,6 +29,8 @@ ALLOWED_WORDS = {"english", "athar", "api", "csv", "xlsx", "json", "dna", "id", 
 HIDDEN_BLOCKS = re.compile(r"<(script|style|template)\b.*?</\1>", re.S | re.I)
 # Machine text shown as such: audit records verbatim (tamper-evident), fingerprints, commands.
 MACHINE_TEXT = re.compile(r"<code\b.*?</code>", re.S | re.I)
+# The archive's own text (an examiner's marks) shown as it was written, and labelled so right after.
+AS_WRITTEN = re.compile(r'<(\w+)\b[^>]*\bdata-as-written\b[^>]*>.*?</\1>(?=\s*<span class="as-written">)', re.S)
 ATTRIBUTES_SHOWN = re.compile(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"')
 BUTTON_VALUES = re.compile(r'<input\b[^>]*\btype="(?:submit|button|reset)"[^>]*\bvalue="([^"]*)"')
 TAG = re.compile(r"<[^>]+>")
@@ -53,7 +55,7 @@ def catalogue_ids() -> set[str]:
 
 def visible_text(page: str) -> str:
     """What a reader sees or hears: text and the attributes screen readers read, entities decoded."""
-    page = MACHINE_TEXT.sub(" ", HIDDEN_BLOCKS.sub(" ", page))
+    page = AS_WRITTEN.sub(" ", MACHINE_TEXT.sub(" ", HIDDEN_BLOCKS.sub(" ", page)))
     shown = " ".join(ATTRIBUTES_SHOWN.findall(page) + BUTTON_VALUES.findall(page))
     body = TAG.sub(" ", page)
     return html.unescape(f"{body} {shown}")
