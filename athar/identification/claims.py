@@ -30,6 +30,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from athar.accounts.models import Role
 from athar.archive.models import Case
@@ -429,6 +430,24 @@ def publication_blockers(ident: Identification) -> list[dict[str, Any]]:
     return out
 
 
+# Why an identification cannot be published yet, in words (the refusal reaches pages as well as
+# the command line; the rule keys stay in ``publication_blockers`` for programs).
+BLOCKER_WORDS = {
+    "not_verified": gettext_lazy("it is not verified by two reviewers"),
+    "open_conflict": gettext_lazy("a conflict on this case or person is open"),
+    "open_challenge": gettext_lazy("reviewers were asked to look again and have not decided"),
+    "no_report": gettext_lazy("no family's report names this person"),
+    "family_not_informed": gettext_lazy("a family has not yet been told in person"),
+    "no_consent": gettext_lazy("a family has not agreed to publication"),
+}
+
+
+def blockers_in_words(blockers: list[dict[str, Any]]) -> str:
+    """The rules that hold a publication back, said in the active language, one each."""
+    rules = sorted({str(b["rule"]) for b in blockers})
+    return "; ".join(str(BLOCKER_WORDS.get(rule, rule)) for rule in rules)
+
+
 def publish(ident: Identification, by: Any) -> Identification:
     """Publish a verified identification once every family was informed and consented.
 
@@ -442,7 +461,7 @@ def publish(ident: Identification, by: Any) -> Identification:
             raise NotAllowed(_("only a caseworker of one of the families can publish"))
         blockers = publication_blockers(ident)
         if blockers:
-            raise UserError(_("cannot publish yet: %(rules)s") % {"rules": ", ".join(sorted({b["rule"] for b in blockers}))})
+            raise UserError(_("cannot publish yet: %(rules)s") % {"rules": blockers_in_words(blockers)})
         others = Identification.objects.active().filter(Q(case=ident.case) | Q(person=ident.person)).exclude(
             pk=ident.pk)
         if others.exists():

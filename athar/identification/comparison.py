@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from athar.archive.models import Sex
 from athar.core.labels import facility_label, partial_date, place_name
+from athar.identification.explanations import compared_values, written_language
 from athar.matching.scoring.algorithm import DEFAULT_ALGORITHM, load_algorithm
 
 FEATURES = {
@@ -57,11 +58,12 @@ SCALE = _("The percentage is the ranking's probability that this case is the per
 
 
 def reason_label(reason: dict[str, Any]) -> str:
-    """'Sex: the same' in the active language; the technical detail when the level is unknown here."""
+    """'Sex: the same' in the active language; the feature alone when the level has no words here
+    (never the matching core's English detail, nor a raw key)."""
     feature, level = str(reason.get("feature", "")), str(reason.get("level", ""))
-    if feature not in FEATURES or level not in LEVELS:
-        return str(reason.get("detail") or feature)
-    return f"{FEATURES[feature]}: {LEVELS[level]}"
+    if feature not in FEATURES:
+        return ""
+    return f"{FEATURES[feature]}: {LEVELS[level]}" if level in LEVELS else str(FEATURES[feature])
 
 
 def reason_parts(reason: Any) -> dict[str, Any]:
@@ -74,20 +76,23 @@ def reason_parts(reason: Any) -> dict[str, Any]:
             "detail": str(reason.get("detail") or "")}
 
 
-def reason_rows(reasons: list[Any]) -> list[dict[str, Any]]:
+def reason_rows(reasons: list[Any], report: Any = None, case: Any = None) -> list[dict[str, Any]]:
     """Each reason as a feature and a level in the page's language, its weight and its direction
-    (for or against), and the algorithm's own detail (in English, kept verbatim)."""
+    (for or against), and — given the report and the case — the values it compared (``values``:
+    reported, recorded, a note), in the page's language. The algorithm's own detail (English, for
+    logs and the API) is kept under ``detail`` and never shown on a page."""
     rows: list[dict[str, Any]] = []
     for reason in reasons or []:
         if not isinstance(reason, dict):
-            rows.append({"feature": "", "label": str(reason), "level": "", "weight": None, "direction": "",
-                         "detail": str(reason)})
-            continue
+            continue  # not from any algorithm athar ships: nothing to say in the reader's language
         weight = reason.get("weight")
         direction = "" if not weight else "for" if weight > 0 else "against"
         feature, level = str(reason.get("feature", "")), str(reason.get("level", ""))
-        rows.append({"feature": feature, "label": FEATURES.get(feature, feature), "level": LEVELS.get(level, level),
-                     "weight": weight, "direction": direction, "detail": str(reason.get("detail", ""))})
+        if feature not in FEATURES:
+            continue  # an unknown feature has no words in any language: the API still has it
+        rows.append({"feature": feature, "label": FEATURES[feature], "level": LEVELS.get(level, ""), "weight": weight,
+                     "direction": direction, "detail": str(reason.get("detail", "")),
+                     "values": compared_values(feature, report, case)})
     return rows
 
 
@@ -179,5 +184,5 @@ def facts_side_by_side(report: Any, case: Any) -> list[dict[str, Any]]:
         {"feature": "number", "label": _("Detainee number"), "report": report.detainee_number,
          "case": case.detainee_number, "ltr": True},
         {"feature": "marks", "label": _("Distinguishing marks"), "report": report.distinguishing_marks,
-         "case": case.marks},
+         "case": case.marks, "as_written": bool(case.marks), "lang": written_language(case.marks)},
     ]

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy
 
 from athar.audit.chain import actor_for_user
 from athar.core.labels import facility_label, partial_date, place_name
-from athar.identification import claims, comparison, conflict_sides, conflicts, notices, policy
+from athar.identification import claims, comparison, conflict_sides, conflicts, explanations, notices, policy
 from athar.identification.comparison import reason_parts
 from athar.identification.concerned import concerned_lineages
 from athar.identification.models import (
@@ -202,9 +202,26 @@ def candidate_scale(candidate: Any) -> dict[str, Any]:
     return comparison.score_scale(candidate)
 
 
-def candidate_reasons(candidate: Any) -> list[dict[str, Any]]:
-    """For staff: the candidate's reasons in the page's language."""
-    return comparison.reason_rows(candidate.reasons)
+def candidate_reasons(candidate: Any, report: Any = None) -> list[dict[str, Any]]:
+    """For staff: the candidate's reasons in the page's language, with the values each compared
+    (``report``: the report the page shows; else the ranking's own report)."""
+    return comparison.reason_rows(candidate.reasons, report or candidate.ranking.report, candidate.case)
+
+
+def family_explanation(candidate: Any, report: Any) -> dict[str, Any]:
+    """For the family: why this case was suggested (which of their facts agree, which differ, in
+    careful words), what they reported beside what the archive records, and whether faces were
+    compared at all (only then is "similar faces are many" said)."""
+    facts = comparison.facts_side_by_side(report, candidate.case) if report is not None else []
+    return {**explanations.family_reasons(candidate.reasons), "facts": [f for f in facts if f["report"] or f["case"]],
+            "face_compared": faces_compared(candidate), "case_has_face": candidate.case.faces.exists()}
+
+
+def faces_compared(candidate: Any) -> bool:
+    """Whether the ranking compared a face of the case with the family's photos (the case has a
+    usable face and the family gave a photo): only then may a page speak of similar faces."""
+    return any(isinstance(r, dict) and r.get("feature") == "face" and r.get("level") == "similarity"
+               for r in candidate.reasons or [])
 
 
 def reason_text(reason: Any) -> str:
@@ -343,7 +360,7 @@ def identification_view(identification_id: int, user: Any = None) -> dict[str, A
     mine = next((r for r in reviews if user is not None and r.reviewer_id == user.pk), None)
     return {"obj": ident, "case": ident.case, "reports": reports, "report": report,
             "reasons": [reason_text(r) for r in (candidate.reasons if candidate else [])],
-            "reason_rows": comparison.reason_rows(candidate.reasons if candidate else []),
+            "reason_rows": comparison.reason_rows(candidate.reasons if candidate else [], report, ident.case),
             "scale": comparison.score_scale(candidate) if candidate else None,
             "facts": [comparison.facts_side_by_side(r, ident.case) for r in reports],
             "score": candidate.score if candidate else None, "claims": claim_rows, "reviews": reviews,
@@ -492,7 +509,7 @@ def staff_candidate_list(user: Any, report: Any, facility: Any = None, since: An
         rows = rows.filter(case__sex=sex)
     ranking = current_rankings(Report.objects.filter(pk=report.pk)).first()
     items = [{"obj": c, "case": c.case, "scale": comparison.score_scale(c),
-              "reasons": comparison.reason_rows(c.reasons), "facts": comparison.facts_side_by_side(report, c.case)}
+              "reasons": comparison.reason_rows(c.reasons, report, c.case), "facts": comparison.facts_side_by_side(report, c.case)}
              for c in rows]
     return {"report": report, "ranking": ranking, "ranked": ranked, "items": items,
             "threshold": comparison.percent(comparison.likely_threshold(ranking.algorithm)) if ranking else ""}

@@ -29,6 +29,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from athar.audit.chain import record
 from athar.core.crypto import master_key
@@ -279,7 +280,8 @@ def _summarise_value_warnings(result: ImportResult) -> None:
                                                 "value": repr(item["value"]), "reason": item["reason"]})
     more = len(result.value_warnings) - SHOWN_VALUE_WARNINGS
     if more > 0:
-        result.warnings.append(_("… and %(more)s more values kept as written") % {"more": more})
+        result.warnings.append(ngettext("… and %(more)s more value kept as written",
+                                        "… and %(more)s more values kept as written", more) % {"more": more})
 
 
 def _warn_columns(table: StreamTable, mapping: dict[str, str], result: ImportResult) -> None:

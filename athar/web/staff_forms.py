@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from athar.accounts.models import Role
 from athar.archive.models import Facility, Sex
 from athar.audit.log import EventFilter
+from athar.core.labels import facility_label
 
 DATE = forms.DateInput(attrs={"type": "date"})
 
@@ -75,11 +76,18 @@ class AuditFilterForm(forms.Form):
                            object_id=data["object_id"].strip(), since=data["since"], until=data["until"])
 
 
+class FacilityChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]  # django-stubs: generic model field
+    """A facility named as the rows name it: in the page's language when known (``facility_label``)."""
+
+    def label_from_instance(self, obj: Any) -> str:
+        return facility_label(obj)
+
+
 class CandidateFilterForm(forms.Form):
     """Narrow a report's ranked cases: facility, the day photographed, sex."""
 
-    facility = forms.ModelChoiceField(label=_("Facility"), queryset=Facility.objects.order_by("code"), required=False,
-                                      to_field_name="code")
+    facility = FacilityChoiceField(label=_("Facility"), queryset=Facility.objects.order_by("number", "code"),
+                                   required=False, to_field_name="code")
     since = forms.DateField(label=_("Photographed from"), required=False, widget=DATE)
     until = forms.DateField(label=_("Photographed until"), required=False, widget=DATE)
     sex = forms.ChoiceField(label=_("Sex"), required=False, choices=[("", "—"), *Sex.choices])

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 from django.urls import reverse
 
-from athar.archive.models import IngestRun, RejectedFile
+from athar.archive.models import Case, IngestRun, RejectedFile
 from athar.identification import claims
 from tests.web.factories import make_candidate
 
@@ -26,9 +27,13 @@ CATALOGUE = Path(__file__).resolve().parents[2] / "athar" / "locale" / "ar" / "L
 # names (athar, API, DNA, CSV …). Compared lower-cased.
 ALLOWED_WORDS = {"english", "athar", "api", "csv", "xlsx", "json", "dna", "id", "sha256", "utc", "ok", "qr",
                  "totp", "openapi", "lfw", "gps", "exif", "pdf", "url", "https", "http", "www"}
-HIDDEN_BLOCKS = re.compile(r"<(script|style|template)\b.*?</\1>", re.S | re.I)
+# Not athar's words: scripts, styles, and what a form holds for editing (a textarea's value is the
+# record's own text, as typed or as the archive wrote it).
+HIDDEN_BLOCKS = re.compile(r"<(script|style|template|textarea)\b.*?</\1>", re.S | re.I)
 # Machine text shown as such: audit records verbatim (tamper-evident), fingerprints, commands.
 MACHINE_TEXT = re.compile(r"<code\b.*?</code>", re.S | re.I)
+# The archive's own text (an examiner's marks) shown as it was written, and labelled so right after.
+AS_WRITTEN = re.compile(r'<(\w+)\b[^>]*\bdata-as-written\b[^>]*>.*?</\1>(?=\s*<span class="as-written">)', re.S)
 ATTRIBUTES_SHOWN = re.compile(r'\b(?:title|aria-label|placeholder|alt)="([^"]*)"')
 BUTTON_VALUES = re.compile(r'<input\b[^>]*\btype="(?:submit|button|reset)"[^>]*\bvalue="([^"]*)"')
 TAG = re.compile(r"<[^>]+>")
@@ -53,7 +58,7 @@ def catalogue_ids() -> set[str]:
 
 def visible_text(page: str) -> str:
     """What a reader sees or hears: text and the attributes screen readers read, entities decoded."""
-    page = MACHINE_TEXT.sub(" ", HIDDEN_BLOCKS.sub(" ", page))
+    page = AS_WRITTEN.sub(" ", MACHINE_TEXT.sub(" ", HIDDEN_BLOCKS.sub(" ", page)))
     shown = " ".join(ATTRIBUTES_SHOWN.findall(page) + BUTTON_VALUES.findall(page))
     body = TAG.sub(" ", page)
     return html.unescape(f"{body} {shown}")
@@ -75,6 +80,19 @@ def english_left(text: str, known_ids: set[str], allowed: set[str]) -> list[str]
     return sorted(set(found))
 
 
+REAL_REASONS = [
+    {"feature": "face", "level": "similarity", "weight": 2.5, "detail": "face similarity 0.61 with the family's photos"},
+    {"feature": "facility", "level": "same_facility", "weight": 2.1,
+     "detail": "reported 215; case in Branch 215 (Raids Branch) (military-intelligence): same facility"},
+    {"feature": "sex", "level": "same", "weight": 0.4, "detail": "sex matches: reported male, case male"},
+    {"feature": "marks", "level": "place", "weight": 1.3,
+     "detail": "marks: reported tattoo, forearm; case tattoo (eagle), forearm, left (same kind and place (a side unknown))"},
+    {"feature": "age", "level": "unknown", "weight": 0.0,
+     "detail": "age cannot be compared (birth year, estimate or date unknown)"},
+    {"feature": "number", "level": "unknown", "weight": 0.0, "detail": "detainee number: reported —, case — (no number on one side)"},
+]
+
+
 @pytest.fixture
 def lived_in(world: Any) -> Any:
     """The world with what each role's pages show once athar has been used: a ranked candidate with
@@ -82,9 +100,16 @@ def lived_in(world: Any) -> Any:
     from athar.identification.models import Candidate
 
     candidate = make_candidate(world.report, world.case)
-    Candidate.objects.update(reasons=[{"feature": "sex", "level": "same", "weight": 1.2, "detail": "sex matches"},
-                                      {"feature": "face", "level": "similarity", "weight": 2.5,
-                                       "detail": "face similarity 0.61"}])
+    # reasons as the shipped algorithm stores them: its English details must never reach a page
+    Candidate.objects.update(reasons=REAL_REASONS)
+    # an examiner's marks written in English: shown as written, and said to be so
+    Case.objects.filter(pk=world.case.pk).update(marks="tattoo of an eagle on the left forearm")
+    from athar.identification.models import Notice
+
+    Notice.objects.bulk_create(
+        [Notice(user=world.caseworker, kind=kind, key=f"{kind}{status}", report=world.report, case=world.case,
+                status=status) for kind, status in (("candidate", ""), ("inform", "1"), ("decision", "verified"),
+                                                    ("decision", "set_aside"), ("tell", "published"))])
     candidate.refresh_from_db()
     claim = claims.make_claim(candidate.ranking.person or world.report.links.first().person, world.case, "is_them",
                               world.family, report=world.report)
@@ -205,3 +230,90 @@ def test_a_refusal_of_the_rules_reaches_the_page_in_its_language(lived_in: Any) 
         with translation.override(language), pytest.raises(UserError) as refused:
             claims.review(ident, lived_in.reviewer, "approve", "again")
         assert expected in str(refused.value)
+
+
+# ---- plural forms: every count athar says has Arabic's six forms ---------------------------------
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "athar" / "web" / "templates"
+SOURCES = Path(__file__).resolve().parents[2] / "athar"
+BLOCK_PLURAL = re.compile(r"\{% blocktrans(?:late)? [^%]*\bcount\b[^%]*%\}(.*?)\{% plural %\}(.*?)\{% endblocktrans(?:late)? %\}",
+                          re.S)
+NGETTEXT = re.compile(r"\bngettext(?:_lazy)?\(\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+),\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+),", re.S)
+
+
+def plural_entries() -> dict[str, list[str]]:
+    """Each plural message of the catalogue: its singular id → the Arabic forms as written."""
+    out = {}
+    for block in CATALOGUE.read_text(encoding="utf-8").split("\n\n"):
+        if "msgid_plural" not in block:
+            continue
+        def joined(pattern: str) -> list[str]:
+            return ["".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
+                    for m in re.finditer(pattern + r' ((?:".*"\n?)+)', block, re.M)]
+        out[joined(r"^msgid")[0]] = joined(r"^msgstr\[\d\]")
+    return out
+
+
+def plural_ids_in_code() -> set[str]:
+    """The singular id of every count in the templates ({% blocktranslate count %}) and the Python
+    code (ngettext), as the catalogue writes it."""
+    ids = set()
+    for path in TEMPLATES.rglob("*.html"):
+        for singular, _plural in BLOCK_PLURAL.findall(path.read_text(encoding="utf-8")):
+            ids.add(re.sub(r"\{\{\s*(\w+)\s*\}\}", r"%(\1)s", singular))
+    for path in SOURCES.rglob("*.py"):
+        for singular, _plural in NGETTEXT.findall(path.read_text(encoding="utf-8")):
+            ids.add("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', singular)))
+    return ids
+
+
+def test_every_count_has_all_six_arabic_forms() -> None:
+    """Arabic says 0, 1, 2, 3–10, 11–99 and 100+ differently (nplurals=6): each form is written."""
+    entries, used = plural_entries(), plural_ids_in_code()
+    assert len(used) >= 20  # the scan finds the counts (templates and Python)
+    missing = sorted(i for i in used if i not in entries)
+    assert missing == [], f"counts without plural forms in the catalogue: {missing}"
+    incomplete = {i: forms for i, forms in entries.items() if len(forms) != 6 or not all(f.strip() for f in forms)}
+    assert incomplete == {}
+    header = CATALOGUE.read_text(encoding="utf-8")
+    assert "nplurals=6;" in header
+
+
+def test_the_plural_checker_finds_a_missing_form(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "django.po"
+    broken.write_text('msgid "%(n)s row"\nmsgid_plural "%(n)s rows"\nmsgstr[0] "a"\nmsgstr[1] ""\n', encoding="utf-8")
+    monkeypatch.setattr(sys.modules[__name__], "CATALOGUE", broken)
+    assert plural_entries() == {"%(n)s row": ["a", ""]}
+
+
+# ---- messages from the domain: refusals and reasons reach pages in the page's language ------------
+
+@pytest.mark.django_db
+def test_refusals_of_the_rules_reach_pages_in_arabic(lived_in: Any, client_for: Any, make_user: Any) -> None:
+    """Publishing before the family was told and agreed, deciding twice, a challenge without a reason:
+    each refusal is the rule's own message, in Arabic, without a raw key."""
+    ident = lived_in.identification
+    claims.review(ident, lived_in.reviewer, "approve", "same scar")
+    claims.review(ident, make_user("reviewer"), "approve", "same tattoo")
+    caseworker, known = client_for(lived_in.caseworker), catalogue_ids()
+    page = caseworker.post(reverse("web:publication", args=[ident.pk]), {"action": "publish", "confirmed": "yes"},
+                           follow=True).content.decode()
+    text = visible_text(page)
+    assert "لا يمكن النشر بعد" in text
+    assert english_left(text, known, ALLOWED_WORDS) == [], text
+    assert "family_not_informed" not in page and "no_consent" not in page
+    again = client_for(lived_in.reviewer).post(reverse("web:decide", args=[ident.pk]),
+                                               {"decision": "approve", "reason": "again"}, follow=True)
+    assert english_left(visible_text(again.content.decode()), known, ALLOWED_WORDS) == []
+
+
+def test_publication_blockers_are_said_in_words() -> None:
+    from django.utils import translation
+
+    from athar.identification.claims import BLOCKER_WORDS, blockers_in_words
+
+    blockers = [{"rule": "no_consent", "report": 1}, {"rule": "family_not_informed", "report": 1}]
+    with translation.override("ar"):
+        said = blockers_in_words(blockers)
+        assert all(str(BLOCKER_WORDS[b["rule"]]) in said for b in blockers)
+    assert not RAW_KEY.search(said) and re.search("[\u0600-\u06FF]", said)

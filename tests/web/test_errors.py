@@ -46,7 +46,7 @@ def test_403_in_arabic_for_a_reviewer_filing_a_report(client_for, make_user):
     html = response.content.decode()
     assert response.status_code == 403
     assert_error_page(html, "ar")
-    assert "هذه الصفحة غير متاحة لحسابك" in html
+    assert "هذه الصفحة غير متاحة لحسابكم" in html
 
 
 @pytest.mark.django_db

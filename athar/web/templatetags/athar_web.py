@@ -17,6 +17,7 @@ from athar.archive.ingest import count_rows
 from athar.archive.models import RejectedFile, Sex
 from athar.core.findings import Finding
 from athar.core.labels import facility_label, partial_date, place_name
+from athar.identification.explanations import written_language
 from athar.identification.notices import describe as describe_notice
 from athar.matching.digits import arabic_indic_digits
 from athar.registry.models import ConsentRecord
@@ -56,6 +57,7 @@ register.filter("arabic_digits", arabic_indic_digits)
 register.filter(partial_date)
 register.filter(place_name)
 register.filter(facility_label)
+register.filter("written_language", written_language)
 
 
 @register.filter

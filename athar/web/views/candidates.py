@@ -71,6 +71,7 @@ def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
     candidates = list(policy.candidates_visible_to(request.user).filter(ranking__report=report, likely_match=True))
     return render(request, "web/family/candidates.html", {
         "report": report, "summary": ident.report_summary(report, request.user),
+        "faces_compared": any(ident.faces_compared(c) for c in candidates),
         "candidates": [ident.candidate_view(c, policy.reports_visible_to(request.user)) for c in candidates],
     })
 
@@ -80,7 +81,8 @@ def _candidate_page(request: HttpRequest, item: Any, ready: bool, level: int) ->
     staff = not policy.is_family(request.user)
     return render(request, "web/family/candidate.html", {
         "scale": ident.candidate_scale(item) if staff else None,
-        "reason_rows": ident.candidate_reasons(item) if staff else None,
+        "reason_rows": ident.candidate_reasons(item, view["report"]) if staff else None,
+        "why": ident.family_explanation(item, view["report"]) if ready and not staff else None,
         "c": view, "ready": ready, "images": case_images(request, view["case"], level) if ready else None,
         "form": ClaimForm(), "can_claim": policy.can_claim(request.user, item),
         "claim": ident.claim_of(item, request.user), "show_reasons": staff,
