@@ -143,3 +143,17 @@ def test_a_sex_slip_across_scripts_needs_the_same_name_of_three_consonants() -> 
     facts = facts_of(table)
     assert incompatibility(facts["a"], facts["b"]) is None
     assert incompatibility(facts["c"], facts["d"]) is not None
+
+
+@pytest.mark.parametrize(("written", "tokens"), [
+    ("ماهر عبد الشيخ", ["ماهر", "عبد", "شيخ"]),          # عبد + a word that is no name of God: cut short
+    ("سليم عبد العمر", ["سليم", "عبد", "عمر"]),
+    ("ماهر عبد الرحمن الشيخ", ["ماهر", "عبد الرحمن", "شيخ"]),
+    ("خالد عبد العزيز", ["خالد", "عبد العزيز"]),          # names of God and the others عبد joins
+    ("محمد عبد الأحد", ["محمد", "عبد الاحد"]),
+    ("أحمد عبد ربه", ["احمد", "عبد ربه"]),
+    ("محمد عبد المؤمن", ["محمد", "عبد المومن"]),
+    ("علي عبد الحسين", ["علي", "عبد الحسين"]),
+])
+def test_abd_joins_only_the_names_it_joins_before_the_last_word(written: str, tokens: list[str]) -> None:
+    assert [t.text for t in tokenize_name(written)] == tokens

@@ -143,3 +143,28 @@ def test_the_genitive_abi_joins_a_name_only_after_bin(written: str, texts: list[
     """أبي alone is a name (أُبي, or the first word of a family name written apart, أبي نادر);
     joined to the next word it turned a three-name report into two names."""
     assert [t.text for t in name_tokens(written)] == texts
+
+
+@pytest.mark.parametrize(("written", "name", "kunya"), [
+    ("محمد أحمد الحلبي - أبو خالد", "محمد أحمد الحلبي", ("أبو خالد",)),
+    ("محمود حسن درويش - أبو عمر", "محمود حسن درويش", ("أبو عمر",)),
+    ("فاطمة علي السالم - أم خالد", "فاطمة علي السالم", ("أم خالد",)),
+    ("Ahmad Ali Hasan / Abu Omar", "Ahmad Ali Hasan", ("Abu Omar",)),
+])
+def test_a_kunya_after_a_dash_is_a_kunya_not_a_place(written: str, name: str, kunya: tuple[str, ...]) -> None:
+    read = read_written_name(written)
+    assert (read.name, read.kunya, read.place) == (name, kunya, "")
+
+
+def test_a_place_after_a_dash_is_still_a_place() -> None:
+    read = read_written_name("محمد المحمود - خناصر")
+    assert (read.name, read.kunya, read.place) == ("محمد المحمود", (), "خناصر")
+
+
+@pytest.mark.parametrize(("written", "name"), [
+    ("الحلبي مصطفى عبد الكريم", "مصطفى عبد الكريم الحلبي"),
+    ("الزعبي فادي عبد الرحمن", "فادي عبد الرحمن الزعبي"),
+])
+def test_a_family_name_first_before_a_compound_given_name(written: str, name: str) -> None:
+    read = read_written_name(written)
+    assert (read.name, read.family_first) == (name, True)
