@@ -139,6 +139,21 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
     return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
+def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
+    """Is one of two given names a garbled copy of the other: exactly one of them is a name of the
+    variants table, and the other — which is none — is it with one letter dropped or two neighbours
+    swapped (علي / "عي", أحمد / "أحد", محمد / "محدم", ياسر / "ياس"; across scripts on the consonant
+    keys, Ahmed / "أحد")? A brother's or a sister's name is a real name: two names of the table one
+    letter apart (سامر / سمر, أيمن / أمين) stay two names; a string no list knows is a slip."""
+    if a is None or b is None or a.known == b.known:
+        return False
+    known, other = (a, b) if a.known else (b, a)
+    if known.rasm and other.rasm:
+        return _dropped_or_swapped(known.rasm, other.rasm, 2)
+    return (_dropped_or_swapped(known.skeleton, other.skeleton, 2) and len(known.skeleton) >= MIN_SLIP_LETTERS
+            and len(other.skeleton) <= len(known.skeleton))
+
+
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
     """Both given and the very same name. Not merely the same consonants: a brother's and a sister's
     names often share them (خيري / خيرية، بهاء / Bahia "bh", جميل / جميلة), and on the phenomena set
@@ -210,7 +225,9 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
 def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
     """Why two reports cannot be one person, or None when nothing says so."""
     for (part, reason), x, y in zip(NAME_PARTS.items(), a.names, b.names):
-        if not names_agree(x, y) and not (part in SHARED_PARTS and slipped_copy(x, y)):
+        if names_agree(x, y) or (part in SHARED_PARTS and slipped_copy(x, y)):
+            continue
+        if not (part == "first" and garbled_name(x, y)):
             return reason
     if a.sex and b.sex and a.sex != b.sex and not same_given_name(a.names[0], b.names[0]):
         return "sexes differ"

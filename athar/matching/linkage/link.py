@@ -16,7 +16,7 @@ from athar.matching.linkage.clustering import (
     cluster_pairs,
     normalise_decisions,
 )
-from athar.matching.linkage.constraints import Constraints, ReportFacts, same_given_name, slipped_copy
+from athar.matching.linkage.constraints import Constraints, ReportFacts, garbled_name, same_given_name, slipped_copy
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
 from athar.matching.linkage.model import (
     TF_MIN_ROWS,
@@ -222,7 +222,9 @@ def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
 # not a different name: its comparison counts as absent (weight 0) instead of "different" (−6 bits,
 # and the father's-name guard). A sex that contradicts the same first name on the other report
 # (a brother and a sister never share a given name) counts as absent too. The level is renamed
-# so that the explanation says why.
+# so that the explanation says why. An own given name counts as absent only when it is a garbled
+# copy of the other's: a string no list knows, one letter dropped or two swapped from a name of the
+# variants table (عي / علي, constraints.garbled_name); two real names stay "different".
 SLIP_LEVEL = "slipped copy (cut short or mistyped): not counted"
 SLIP_PARTS = {"father_name": 1, "mother_name": 2}
 SLIP_MARGIN_BITS = 7.0  # the largest weight a slip neutralises (father's name "different": −6.4)
@@ -240,7 +242,7 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
     if pairs.empty:
         return pairs
     delta = np.zeros(len(pairs))
-    for comp, index in [*SLIP_PARTS.items(), ("sex", -1)]:
+    for comp, index in [*SLIP_PARTS.items(), ("first_name", 0), ("sex", -1)]:
         col = f"level_{comp}"
         if col not in pairs.columns:
             continue
@@ -250,6 +252,7 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
             if fa is None or fb is None:
                 continue
             slip = (same_given_name(fa.names[0], fb.names[0]) if index < 0
+                    else garbled_name(fa.names[0], fb.names[0]) if index == 0
                     else slipped_copy(fa.names[index], fb.names[index]))
             if slip:
                 delta[i] -= float(pairs.at[i, f"mw_{comp}"])

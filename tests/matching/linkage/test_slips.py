@@ -157,3 +157,53 @@ def test_a_sex_slip_across_scripts_needs_the_same_name_of_three_consonants() -> 
 ])
 def test_abd_joins_only_the_names_it_joins_before_the_last_word(written: str, tokens: list[str]) -> None:
     assert [t.text for t in tokenize_name(written)] == tokens
+
+
+def _first(*names: str) -> list:
+    table = prepare_reports(pd.DataFrame([{"unique_id": str(i), "full_name": f"{n} زياد الحلبي"}
+                                          for i, n in enumerate(names)]))
+    facts = facts_of(table)
+    return [facts[str(i)].names[0] for i in range(len(names))]
+
+
+@pytest.mark.parametrize(("name", "garbled"), [
+    ("علي", "عي"),          # a letter dropped
+    ("أحمد", "أحد"),
+    ("محمد", "محدم"),        # two neighbours swapped
+    ("ياسر", "ياس"),
+    ("Ahmed", "أحد"),        # across scripts, on the consonant keys
+    ("Mohammad", "محدم"),
+])
+def test_a_garbled_own_given_name_is_a_slip(name: str, garbled: str) -> None:
+    from athar.matching.linkage.constraints import garbled_name
+
+    a, b = _first(name, garbled)
+    assert garbled_name(a, b) and garbled_name(b, a)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("أيمن", "أمين"),        # two names of the table a letter apart
+    ("سعيد", "سعد"),
+    ("حسن", "حسين"),
+    ("علي", "عمر"),
+    ("محمد", "محمود"),
+])
+def test_two_real_given_names_are_no_garbled_copy(one: str, other: str) -> None:
+    from athar.matching.linkage.constraints import garbled_name
+
+    a, b = _first(one, other)
+    assert not garbled_name(a, b)
+
+
+def test_a_garbled_given_name_links_and_siblings_stay_apart() -> None:
+    rows = _table([
+        {"unique_id": "a1", "full_name": "محمد زياد الحلبي", "sex": "M"},
+        {"unique_id": "a2", "full_name": "محدم زياد الحلبي", "sex": "M"},
+        {"unique_id": "b1", "full_name": "أحمد زياد الحلبي", "sex": "M", "birth_year": "1988"},
+        {"unique_id": "b2", "full_name": "أحد زياد الحلبي", "sex": "M", "birth_year": "1988"},
+        {"unique_id": "c1", "full_name": "سمر زياد الحلبي", "sex": "F", "birth_year": "1990"},
+    ])
+    result = link_reports(rows)
+    ids = dict(zip(result.clusters.unique_id, result.clusters.cluster_id))
+    assert ids["a1"] == ids["a2"] and ids["b1"] == ids["b2"]
+    assert len({ids["a1"], ids["b1"], ids["c1"]}) == 3
