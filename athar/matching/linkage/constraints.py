@@ -143,12 +143,15 @@ def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
     """Is one of two given names a garbled copy of the other: exactly one of them is a name of the
     variants table, and the other — which is none — is it with one letter dropped or two neighbours
     swapped (علي / "عي", أحمد / "أحد", محمد / "محدم", ياسر / "ياس"; across scripts on the consonant
-    keys, Ahmed / "أحد")? A brother's or a sister's name is a real name: two names of the table one
+    keys, Ahmed / "أحد")? The garbled copy is an Arabic spelling: a Latin one the table does not know
+    is a spelling of its own (vowels and w/y come and go). A brother's or a sister's name is a real name: two names of the table one
     letter apart (سامر / سمر, أيمن / أمين) stay two names; a string no list knows is a slip."""
     if a is None or b is None or a.known == b.known:
         return False
     known, other = (a, b) if a.known else (b, a)
-    if known.rasm and other.rasm:
+    if not other.rasm:
+        return False  # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa)
+    if known.rasm:
         return _dropped_or_swapped(known.rasm, other.rasm, 2)
     return (_dropped_or_swapped(known.skeleton, other.skeleton, 2) and len(known.skeleton) >= MIN_SLIP_LETTERS
             and len(other.skeleton) <= len(known.skeleton))
