@@ -103,7 +103,8 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
     """
     if a is None or b is None:
         return False
-    short, long_ = sorted((a, b), key=lambda k: (len(k.rasm or k.block), k.text))
+    # the compound is the longer one (عبد / Abd Allah: both three letters long on their keys)
+    short, long_ = sorted((a, b), key=lambda k: (" " in k.text, len(k.rasm or k.block), k.text))
     if " " in long_.text:
         if len(short.block) >= 2 and long_.block.startswith(short.block) and " " not in short.text:
             return True
@@ -114,7 +115,7 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
         return True  # no two names of the table are two neighbours swapped: أحمد / أحدم (read as آدم)
     if a.known and b.known:
         return False
-    return (_dropped_or_swapped(a.rasm, b.rasm, 2)
+    return (garbled_name(a, b) or _dropped_or_swapped(a.rasm, b.rasm, 2)
             or _dropped_or_swapped(a.block, b.block, MIN_SLIP_LETTERS)
             or _dropped_or_swapped(a.skeleton, b.skeleton, MIN_SLIP_LETTERS))
 

@@ -207,3 +207,26 @@ def test_a_garbled_given_name_links_and_siblings_stay_apart() -> None:
     ids = dict(zip(result.clusters.unique_id, result.clusters.cluster_id))
     assert ids["a1"] == ids["a2"] and ids["b1"] == ids["b2"]
     assert len({ids["a1"], ids["b1"], ids["c1"]}) == 3
+
+
+def _fathers_across(arabic: str, latin: str) -> list:
+    table = prepare_reports(pd.DataFrame([{"unique_id": "a", "full_name": f"خالد {arabic} الحلبي"},
+                                          {"unique_id": "l", "full_name": f"Khaled {latin} Halabi"}]))
+    facts = facts_of(table)
+    return [facts["a"].names[1], facts["l"].names[1]]
+
+
+@pytest.mark.parametrize(("arabic", "latin"), [
+    ("عبد", "Abdellah"),     # cut short: both keys three letters long, the compound is the Latin one
+    ("هشا", "Hichem"),       # a letter dropped from the Arabic copy, against the Latin spelling
+    ("جال", "Djamel"),
+])
+def test_a_slipped_arabic_copy_of_a_fathers_name_against_its_latin_spelling(arabic: str, latin: str) -> None:
+    a, b = _fathers_across(arabic, latin)
+    assert slipped_copy(a, b) and slipped_copy(b, a)
+
+
+@pytest.mark.parametrize(("arabic", "latin"), [("حسن", "Hussein"), ("عثمان", "Tammam"), ("حميدو", "Haide")])
+def test_other_names_across_scripts_are_no_slip(arabic: str, latin: str) -> None:
+    a, b = _fathers_across(arabic, latin)
+    assert not slipped_copy(a, b)

@@ -168,3 +168,16 @@ def test_a_place_after_a_dash_is_still_a_place() -> None:
 def test_a_family_name_first_before_a_compound_given_name(written: str, name: str) -> None:
     read = read_written_name(written)
     assert (read.name, read.family_first) == (name, True)
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [("DJAMEL", "جمال"), ("Jamel", "جمال"), ("LAAGOUB", "يعقوب"),
+                                               ("Yaacoub", "يعقوب"), ("Oualid", "وليد"), ("Kacem", "قاسم"),
+                                               ("Youcef", "يوسف"), ("Mostefa", "مصطفى"), ("Hamdy", "حمدي")])
+def test_maghrebi_and_french_spellings_are_the_arabic_name(latin: str, arabic: str) -> None:
+    assert name_tokens(latin)[0].canonical == name_tokens(arabic)[0].canonical is not None
+
+
+@pytest.mark.parametrize(("persian", "arabic"), [("کریم", "كريم"), ("علی", "علي"), ("زینب", "زينب"),
+                                                 ("کوچر", "كوجر"), ("پاشا", "باشا"), ("ژیان", "زيان")])
+def test_persian_letters_are_read_as_arabic_ones(persian: str, arabic: str) -> None:
+    assert name_tokens(persian)[0].text == name_tokens(arabic)[0].text
