@@ -181,3 +181,9 @@ def test_maghrebi_and_french_spellings_are_the_arabic_name(latin: str, arabic: s
                                                  ("کوچر", "كوجر"), ("پاشا", "باشا"), ("ژیان", "زيان")])
 def test_persian_letters_are_read_as_arabic_ones(persian: str, arabic: str) -> None:
     assert name_tokens(persian)[0].text == name_tokens(arabic)[0].text
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [("Belal", "بلال"), ("Bilal", "بلال"), ("Heba", "هبة"),
+                                               ("Hossam", "حسام"), ("Abeer", "عبير"), ("Shereen", "شيرين")])
+def test_common_syrian_given_names_are_in_the_table(latin: str, arabic: str) -> None:
+    assert name_tokens(latin)[0].canonical == name_tokens(arabic)[0].canonical is not None
