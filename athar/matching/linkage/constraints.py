@@ -113,6 +113,9 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
             return True
     if _swapped(a.rasm, b.rasm):
         return True  # no two names of the table are two neighbours swapped: أحمد / أحدم (read as آدم)
+    if bool(a.rasm) != bool(b.rasm) and a.skeleton[:1] == b.skeleton[:1] and _swapped(a.skeleton, b.skeleton):
+        return True  # the same across scripts, inside the consonant key: أحدم / Ahmed (hdm / hmd); not
+        # at the first consonant, where two real names differ so (Sabri / Basri)
     if a.known and b.known:
         return False
     return (garbled_name(a, b) or _dropped_or_swapped(a.rasm, b.rasm, 2)
