@@ -71,10 +71,27 @@ def governorate_id(value: str) -> str | None:
     return table.get(normalize_name(value)) or table.get(name_keys(value).block) or name_keys(value).block or None
 
 
+@lru_cache(maxsize=1)
+def _places() -> dict[str, str]:
+    """The places of data/syrian_names.yaml (governorates and their cities) in either script → the
+    key of their Arabic name: "Aleppo" and حلب, "Damascus" and دمشق, "Palmyra" and تدمر share no
+    consonants, and a town written in the other script was "a different city" (−5 bits)."""
+    out: dict[str, str] = {}
+    for latin, entry in _table("syrian_names.yaml")["governorates"].items():
+        for arabic, other in [(entry["ar"], latin), *entry.get("cities", [])]:
+            key = name_keys(arabic).skeleton
+            for form in (arabic, other):
+                out[normalize_name(form)] = key
+    return out
+
+
 @lru_cache(maxsize=50_000)
 def place_key(value: str) -> str | None:
-    """Cross-script key of a place name (article stripped, consonant skeleton)."""
-    return name_keys(value).skeleton or None if value else None
+    """Cross-script key of a place name: the key of its Arabic name when the places table knows it,
+    else its consonant skeleton (article stripped)."""
+    if not value:
+        return None
+    return _places().get(normalize_name(value)) or name_keys(value).skeleton or None
 
 
 @lru_cache(maxsize=10_000)
