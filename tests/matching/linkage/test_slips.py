@@ -271,3 +271,16 @@ def test_a_town_in_either_script_is_one_town(arabic: str, latin: str) -> None:
     from athar.matching.linkage.prepare import place_key
 
     assert place_key(arabic) == place_key(latin) is not None
+
+
+def test_sisters_whose_own_names_are_only_alike_go_to_review_not_linked() -> None:
+    """Maram and Marwa Jasser Diab (a sibling merge of the phenomena set): the names one consonant
+    apart, the father, the mother and the family the same. Siblings look so: a reviewer decides."""
+    rows = _table([
+        {"unique_id": "m1", "full_name": "Maram Jasser Diab", "sex": "F", "birth_year": "1980"},
+        {"unique_id": "w1", "full_name": "Marwa Jasser Diyab", "sex": "F", "birth_year": "1981"},
+    ])
+    result = link_reports(rows)
+    pair = result.pairs.iloc[0]
+    assert pair["status"] == "review" and "siblings" in pair["guard"]
+    assert result.review.shape[0] == 1
