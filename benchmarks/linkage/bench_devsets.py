@@ -63,6 +63,11 @@ def google_cross() -> pd.DataFrame:
                                    "full_name_latin": df["full_name"].where(~arabic, ""), "person_id": df["person"]}))
 
 
+def written_kinds() -> pd.DataFrame:
+    """The hand-written set of the kinds issue 28 saw missed (data/written_kinds.csv)."""
+    return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds.csv", dtype=str, keep_default_na=False))
+
+
 SETS = {
     "phenomena": lambda: _template(generate_devset(4000, seed=11, pool=shared_pool("dev", shared_data_dir()))),
     "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
@@ -72,6 +77,7 @@ SETS = {
     "slips": lambda: _template(generate_slips(1300, seed=28)),
     "ofac": ofac,
     "google_cross": google_cross,
+    "written_kinds": written_kinds,
 }
 
 

@@ -103,7 +103,8 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
     """
     if a is None or b is None:
         return False
-    short, long_ = sorted((a, b), key=lambda k: (len(k.rasm or k.block), k.text))
+    # the compound is the longer one (عبد / Abd Allah: both three letters long on their keys)
+    short, long_ = sorted((a, b), key=lambda k: (" " in k.text, len(k.rasm or k.block), k.text))
     if " " in long_.text:
         if len(short.block) >= 2 and long_.block.startswith(short.block) and " " not in short.text:
             return True
@@ -112,9 +113,12 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
             return True
     if _swapped(a.rasm, b.rasm):
         return True  # no two names of the table are two neighbours swapped: أحمد / أحدم (read as آدم)
+    if bool(a.rasm) != bool(b.rasm) and a.skeleton[:1] == b.skeleton[:1] and _swapped(a.skeleton, b.skeleton):
+        return True  # the same across scripts, inside the consonant key: أحدم / Ahmed (hdm / hmd); not
+        # at the first consonant, where two real names differ so (Sabri / Basri)
     if a.known and b.known:
         return False
-    return (_dropped_or_swapped(a.rasm, b.rasm, 2)
+    return (garbled_name(a, b) or _dropped_or_swapped(a.rasm, b.rasm, 2)
             or _dropped_or_swapped(a.block, b.block, MIN_SLIP_LETTERS)
             or _dropped_or_swapped(a.skeleton, b.skeleton, MIN_SLIP_LETTERS))
 
@@ -137,6 +141,24 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
         return _swapped(x, y)
     short, long_ = sorted((x, y), key=len)
     return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+
+
+def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
+    """Is one of two given names a garbled copy of the other: exactly one of them is a name of the
+    variants table, and the other — which is none — is it with one letter dropped or two neighbours
+    swapped (علي / "عي", أحمد / "أحد", محمد / "محدم", ياسر / "ياس"; across scripts on the consonant
+    keys, Ahmed / "أحد")? The garbled copy is an Arabic spelling: a Latin one the table does not know
+    is a spelling of its own (vowels and w/y come and go). A brother's or a sister's name is a real name: two names of the table one
+    letter apart (سامر / سمر, أيمن / أمين) stay two names; a string no list knows is a slip."""
+    if a is None or b is None or a.known == b.known:
+        return False
+    known, other = (a, b) if a.known else (b, a)
+    if not other.rasm:
+        return False  # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa)
+    if known.rasm:
+        return _dropped_or_swapped(known.rasm, other.rasm, 2)
+    return (_dropped_or_swapped(known.skeleton, other.skeleton, 2) and len(known.skeleton) >= MIN_SLIP_LETTERS
+            and len(other.skeleton) <= len(known.skeleton))
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
@@ -210,7 +232,9 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
 def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
     """Why two reports cannot be one person, or None when nothing says so."""
     for (part, reason), x, y in zip(NAME_PARTS.items(), a.names, b.names):
-        if not names_agree(x, y) and not (part in SHARED_PARTS and slipped_copy(x, y)):
+        if names_agree(x, y) or (part in SHARED_PARTS and slipped_copy(x, y)):
+            continue
+        if not (part == "first" and garbled_name(x, y)):
             return reason
     if a.sex and b.sex and a.sex != b.sex and not same_given_name(a.names[0], b.names[0]):
         return "sexes differ"

@@ -16,7 +16,7 @@ from athar.matching.linkage.clustering import (
     cluster_pairs,
     normalise_decisions,
 )
-from athar.matching.linkage.constraints import Constraints, ReportFacts, same_given_name, slipped_copy
+from athar.matching.linkage.constraints import Constraints, ReportFacts, garbled_name, same_given_name, slipped_copy
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
 from athar.matching.linkage.model import (
     TF_MIN_ROWS,
@@ -27,7 +27,7 @@ from athar.matching.linkage.model import (
     model_from_splink,
 )
 from athar.matching.linkage.prepare import prepare_reports
-from athar.matching.linkage.settings import training_rules
+from athar.matching.linkage.settings import SAME_CONSONANTS, training_rules
 
 KEY_COLUMNS = [
     "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
@@ -141,7 +141,7 @@ def link_reports(
     pairs = add_levels(_tidy_pairs(pairs), model)
     pairs = weigh_slips(pairs, constraints.facts)
     pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
-    pairs = apply_guards(pairs, review_band[0])
+    pairs = apply_guards(pairs, review_band[0], threshold)
     decided = normalise_decisions(decisions)
     pairs = _apply_decisions(pairs, decided)
     outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided, constraints)
@@ -222,7 +222,9 @@ def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
 # not a different name: its comparison counts as absent (weight 0) instead of "different" (−6 bits,
 # and the father's-name guard). A sex that contradicts the same first name on the other report
 # (a brother and a sister never share a given name) counts as absent too. The level is renamed
-# so that the explanation says why.
+# so that the explanation says why. An own given name counts as absent only when it is a garbled
+# copy of the other's: a string no list knows, one letter dropped or two swapped from a name of the
+# variants table (عي / علي, constraints.garbled_name); two real names stay "different".
 SLIP_LEVEL = "slipped copy (cut short or mistyped): not counted"
 SLIP_PARTS = {"father_name": 1, "mother_name": 2}
 SLIP_MARGIN_BITS = 7.0  # the largest weight a slip neutralises (father's name "different": −6.4)
@@ -240,16 +242,20 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
     if pairs.empty:
         return pairs
     delta = np.zeros(len(pairs))
-    for comp, index in [*SLIP_PARTS.items(), ("sex", -1)]:
+    for comp, index in [*SLIP_PARTS.items(), ("first_name", 0), ("sex", -1)]:
         col = f"level_{comp}"
         if col not in pairs.columns:
             continue
-        rows = np.flatnonzero((pairs[col] == "different").to_numpy())
+        # a garbled own given name weighs nothing at whatever level it landed ("one consonant apart"
+        # would otherwise read as a sibling's name: _sibling_like)
+        levels = ("different", *FUZZY_GIVEN) if index == 0 else ("different",)
+        rows = np.flatnonzero(pairs[col].isin(levels).to_numpy())
         for i in rows:
             fa, fb = facts.get(pairs.at[i, "unique_id_l"]), facts.get(pairs.at[i, "unique_id_r"])
             if fa is None or fb is None:
                 continue
             slip = (same_given_name(fa.names[0], fb.names[0]) if index < 0
+                    else garbled_name(fa.names[0], fb.names[0]) if index == 0
                     else slipped_copy(fa.names[index], fb.names[index]))
             if slip:
                 delta[i] -= float(pairs.at[i, f"mw_{comp}"])
@@ -271,8 +277,9 @@ GUARDS = {"first_name": "first names differ (siblings or namesakes?)",
 GUARD_CAP = 0.2
 
 
-def apply_guards(pairs: pd.DataFrame, floor: float) -> pd.DataFrame:
-    """Cap the probability of pairs whose first or father's names are at the 'different' level."""
+def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> pd.DataFrame:
+    """Cap the probability of pairs whose first or father's names are at the 'different' level
+    (below the review floor), and of sibling-like pairs (below the link ``threshold``: to review)."""
     pairs["model_probability"] = pairs["match_probability"]
     guard = pd.Series("", index=pairs.index, dtype=object)
     for comp, note in GUARDS.items():
@@ -282,8 +289,30 @@ def apply_guards(pairs: pd.DataFrame, floor: float) -> pd.DataFrame:
             guard[hit] = note
     capped = guard != ""
     pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor))
+    sibling = _sibling_like(pairs) & (guard == "")
+    guard[sibling] = SIBLING_NOTE
+    cap = max(floor, min(SIBLING_CAP, threshold - 0.01))
+    pairs.loc[sibling, "match_probability"] = pairs.loc[sibling, "match_probability"].clip(upper=cap)
     pairs["guard"] = guard
     return pairs
+
+
+# A different *own* given name with a shared father and mother is what siblings look like (issue 28):
+# two given names only alike (a consonant or two apart: Maram / Marwa, Borhane / Barhom, Ines / Buddy)
+# under one father's and one mother's name are not enough to link; the pair goes to a reviewer.
+FUZZY_GIVEN = ("one consonant apart", "similar consonants (g/j/k, d/t/z, h dropped)",
+               "two consonants apart (names not in the variants table)")
+AGREE = ("same name", SAME_CONSONANTS)
+SIBLING_NOTE = "own given names only alike, father and mother the same (siblings?): to review"
+SIBLING_CAP = 0.89  # below the link threshold, above the review floor
+
+
+def _sibling_like(pairs: pd.DataFrame) -> pd.Series:
+    needed = ("level_first_name", "level_father_name", "level_mother_name")
+    if pairs.empty or not all(c in pairs.columns for c in needed):
+        return pd.Series(False, index=pairs.index)
+    return (pairs["level_first_name"].isin(FUZZY_GIVEN) & pairs["level_father_name"].isin(AGREE)
+            & pairs["level_mother_name"].isin(AGREE))
 
 
 def _apply_decisions(pairs: pd.DataFrame, decisions: list[Decision]) -> pd.DataFrame:

@@ -66,7 +66,18 @@ def _order(text: str, in_doubt: bool, rules_say_family_first: bool) -> WrittenOr
 
 
 def _ids(tokens: Iterable[NameToken]) -> tuple[str, ...]:
-    return tuple(t.canonical or t.key for t in tokens if t.canonical or t.key)
+    """What the votes count: the name's id, marked when written with the article (العلي is a family
+    name where علي is a given name: with one id, "العلي محمد رشيد" was read as Ali, son of Muhammad)."""
+    return tuple((ARTICLE if t.article else "") + (t.canonical or t.key) for t in tokens if t.canonical or t.key)
+
+
+ARTICLE = "al:"  # before a vote key: the name written with the article
+
+
+def _both(key: str) -> tuple[str, ...]:
+    """A name written with the article votes as itself and as the bare name: "بشير" written first is
+    judged by every report of the family al-Bashir, "العلي" by those that write the article."""
+    return (key, key[len(ARTICLE):]) if key.startswith(ARTICLE) else (key,)
 
 
 @lru_cache(maxsize=200_000)
@@ -86,10 +97,10 @@ class OrderVotes:
         for text in (first, father):
             keys = _ends(text) if text else ()
             if keys:
-                self.given[keys[0]] += 1
+                self.given.update(_both(keys[0]))
         keys = _ends(family) if family else ()
         if keys:
-            self.family[keys[-1]] += 1
+            self.family.update(_both(keys[-1]))
 
     def count_full(self, order: WrittenOrder) -> None:
         """A full name whose order is settled or unguessed (given names first)."""
@@ -97,8 +108,8 @@ class OrderVotes:
             return
         keys = order.keys
         if len(keys) >= 2:
-            self.given.update(keys[:-1])
-            self.family[keys[-1]] += 1
+            self.given.update(k for key in keys[:-1] for k in _both(key))
+            self.family.update(_both(keys[-1]))
 
     def lean(self, key: str) -> float:
         """log of (family + 1) / (given + 1): > 0 for a name mostly seen as a family name."""
@@ -114,6 +125,10 @@ class OrderVotes:
         lead, last = self.lean(keys[0]), self.lean(keys[-1])
         if lead >= ORDER_MARGIN and last <= -ORDER_MARGIN:
             return True
+        if lead >= 2 * ORDER_MARGIN and last < ORDER_MARGIN:
+            return True  # a first word nine times more often a family name, a last word the table
+            # does not know as one: a family name first before a garbled or rare given name ("الحمصي
+            # سامر جال", the father's name جمال with a letter dropped)
         if lead <= -ORDER_MARGIN and last >= 0:
             return False
         return order.rules_say_family_first

@@ -254,13 +254,21 @@ def _abd_joins() -> frozenset[str]:
     return frozenset(str(w) for side in ("arabic", "latin") for w in entry.get(side, []))
 
 
+@lru_cache(maxsize=1)
+def _abd_divine() -> frozenset[str]:
+    return frozenset(normalize_name(str(w)) for w in _particles().get("abd_divine_names", []))
+
+
 def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     """عبد before the last word of a name of three words or more, when that word is a nisba
-    (ends in ي / i / y) and not a name of God ending so: a father's name cut to its first word
-    ("محمد عبد الحلبي", issue 28), not a compound (particles.yaml, abd_joins_nisba_like)."""
+    (ends in ي / i / y) and not a name of God ending so, or (Arabic) any word that is none of the
+    names عبد joins: a father's name cut to its first word ("محمد عبد الحلبي", "ماهر عبد الشيخ",
+    issue 28), not a compound (particles.yaml, abd_joins_nisba_like, abd_divine_names)."""
     if kind != "abd" or nxt_i != len(words) - 1 or i < 1:
         return False
     last = words[nxt_i]
+    if words[i] == "عبد" and nxt_i == i + 1 and detect_script(last) == "ar":
+        return last not in _abd_divine() and ("ال" + last) not in _abd_divine() and len(last) >= 3
     return last not in _abd_joins() and len(last) >= 3 and last.endswith(("ي", "ى", "i", "y"))
 
 

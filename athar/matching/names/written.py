@@ -74,6 +74,8 @@ def read_written_name(text: str | None) -> WrittenName:
     raw = normalize_unicode(text or "")
     rules: list[str] = []
     raw, kunya, notes = _brackets(raw, rules)
+    raw, dashed = _dashed_kunya(raw, rules)
+    kunya += dashed
     raw, nickname = _nickname(raw, rules)
     raw, place = _place(raw, rules)
     raw, comma_first, descriptor = _comma(raw, rules)
@@ -109,6 +111,19 @@ def _nickname(text: str, rules: list[str]) -> tuple[str, str]:
                 rules.append("nickname after a marker set apart")
                 return " ".join(words[:i]), re.sub(r"^(ب|بـ)\s*", "", rest).strip()
     return text, ""
+
+
+def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
+    """A kunya after a dash or a slash ("محمد أحمد - أبو خالد", "Ahmad Ali / Abu Omar"): a kunya,
+    not a place (it was read as the town and compared with the other report's city)."""
+    for separator in _table()["place_separators"]:
+        head, sep, tail = text.rpartition(separator)
+        words = tail.split()
+        if (sep and len(head.split()) >= 2 and 2 <= len(words) <= 3
+                and _key(words[0]) in _words("kunya_words")):
+            rules.append("kunya after a dash set apart")
+            return head.strip(), [tail.strip()]
+    return text, []
 
 
 def _place(text: str, rules: list[str]) -> tuple[str, str]:
@@ -172,8 +187,7 @@ def _family_first(words: list[str], rules: list[str]) -> tuple[list[str], bool]:
     if 0 < lead < len(words) and any(w[:1].isupper() and not _is_upper(w) for w in words[lead:]):
         rules.append("family name first (upper case)")
         return words[lead:] + words[:lead], True
-    if (len(words) >= 2 and _has_article(words[0]) and not any(_has_article(w) for w in words[1:])
-            and _known_given(words[-1])):
+    if len(words) >= 2 and _has_article(words[0]) and _given_names_after(words[1:]):
         rules.append("family name first (a first word with the article, known given names after it)")
         return words[1:] + words[:1], True
     if len(words) >= 3 and _is_nisba_family(words):
@@ -190,6 +204,14 @@ def _is_nisba_family(words: list[str]) -> bool:
         return False
     tokens = name_tokens(words[0])
     return len(tokens) == 1 and tokens[0].canonical is None and _known_given(words[1]) and _known_given(words[-1])
+
+
+def _given_names_after(words: list[str]) -> bool:
+    """The words after a first word with the article read as given names: none of their tokens has
+    the article (a compound's inner article does not count: "الحلبي مصطفى عبد الكريم") and the
+    last one is a name the variants table knows."""
+    tokens = name_tokens(" ".join(words))
+    return bool(tokens) and not any(t.article for t in tokens) and tokens[-1].canonical is not None
 
 
 def _known_given(word: str) -> bool:

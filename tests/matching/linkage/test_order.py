@@ -63,3 +63,30 @@ def test_titles_and_a_glued_place_are_weak_evidence_where_the_report_says_nothin
     assert prepared.loc["a", "sex"] == "F" and prepared.loc["a", "city_key"] == prepare_reports(
         pd.DataFrame([{"unique_id": "x", "city": "Khanasser"}])).loc[0, "city_key"]
     assert prepared.loc["b", "sex"] == "F" and prepared.loc["c", "sex"] is None
+
+
+def test_a_family_name_first_before_a_garbled_given_name() -> None:
+    """"الحمصي سامر جال": the father's name جمال lost a letter, so the last word is no known given
+    name; the first word is a family name in every other report of the table."""
+    names = [f"{first} {father} الحمصي" for first, father in [("سامر", "جمال"), ("علي", "جمال"), ("خالد", "أحمد"),
+                                                              ("محمد", "سعيد"), ("رامي", "حسن"), ("نور", "خالد"),
+                                                              ("عمر", "جمال"), ("فادي", "محمود"), ("هبة", "علي")]]
+    votes = _votes(names)
+    assert votes.family_first(written_order("الحمصي سامر جال"))
+    assert not votes.family_first(written_order("سامر جال الحمصي"))
+
+
+def test_a_family_name_with_the_article_is_judged_apart_from_the_given_name() -> None:
+    """علي is a given name, العلي a family name: "العلي محمد رشيد" is Muhammad Rashid al-Ali."""
+    names = ["علي أحمد الخطيب", "علي محمود السالم", "علي حسن النجار", "علي خالد الحمصي", "محمد علي الشامي",
+             "سامر خالد العلي", "رامي رشيد العلي", "هبة محمد العلي", "خالد رشيد العلي", "رشيد سامر الحلبي"]
+    votes = _votes(names)
+    assert votes.family_first(written_order("العلي محمد رشيد"))
+    assert not votes.family_first(written_order("علي محمد رشيد"))
+
+
+def test_a_family_name_without_the_article_first_counts_the_reports_with_it() -> None:
+    """"بشير حمدي حيدره": the family al-Bashir, written first without its article."""
+    names = ["حمدي حيدره البشير", "سامر حيدره البشير", "نور حيدره البشير", "محمد علي البشير", "خالد حسن البشير",
+             "رامي حمدي الحلبي", "سعيد حيدره الخطيب", "أحمد حيدره العلي"]
+    assert _votes(names).family_first(written_order("بشير حمدي حيدره"))

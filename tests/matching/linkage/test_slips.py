@@ -143,3 +143,144 @@ def test_a_sex_slip_across_scripts_needs_the_same_name_of_three_consonants() -> 
     facts = facts_of(table)
     assert incompatibility(facts["a"], facts["b"]) is None
     assert incompatibility(facts["c"], facts["d"]) is not None
+
+
+@pytest.mark.parametrize(("written", "tokens"), [
+    ("ماهر عبد الشيخ", ["ماهر", "عبد", "شيخ"]),          # عبد + a word that is no name of God: cut short
+    ("سليم عبد العمر", ["سليم", "عبد", "عمر"]),
+    ("ماهر عبد الرحمن الشيخ", ["ماهر", "عبد الرحمن", "شيخ"]),
+    ("خالد عبد العزيز", ["خالد", "عبد العزيز"]),          # names of God and the others عبد joins
+    ("محمد عبد الأحد", ["محمد", "عبد الاحد"]),
+    ("أحمد عبد ربه", ["احمد", "عبد ربه"]),
+    ("محمد عبد المؤمن", ["محمد", "عبد المومن"]),
+    ("علي عبد الحسين", ["علي", "عبد الحسين"]),
+])
+def test_abd_joins_only_the_names_it_joins_before_the_last_word(written: str, tokens: list[str]) -> None:
+    assert [t.text for t in tokenize_name(written)] == tokens
+
+
+def _first(*names: str) -> list:
+    table = prepare_reports(pd.DataFrame([{"unique_id": str(i), "full_name": f"{n} زياد الحلبي"}
+                                          for i, n in enumerate(names)]))
+    facts = facts_of(table)
+    return [facts[str(i)].names[0] for i in range(len(names))]
+
+
+@pytest.mark.parametrize(("name", "garbled"), [
+    ("علي", "عي"),          # a letter dropped
+    ("أحمد", "أحد"),
+    ("محمد", "محدم"),        # two neighbours swapped
+    ("ياسر", "ياس"),
+    ("Ahmed", "أحد"),        # across scripts, on the consonant keys
+    ("Mohammad", "محدم"),
+])
+def test_a_garbled_own_given_name_is_a_slip(name: str, garbled: str) -> None:
+    from athar.matching.linkage.constraints import garbled_name
+
+    a, b = _first(name, garbled)
+    assert garbled_name(a, b) and garbled_name(b, a)
+
+
+@pytest.mark.parametrize(("one", "other"), [
+    ("أيمن", "أمين"),        # two names of the table a letter apart
+    ("سعيد", "سعد"),
+    ("حسن", "حسين"),
+    ("علي", "عمر"),
+    ("محمد", "محمود"),
+])
+def test_two_real_given_names_are_no_garbled_copy(one: str, other: str) -> None:
+    from athar.matching.linkage.constraints import garbled_name
+
+    a, b = _first(one, other)
+    assert not garbled_name(a, b)
+
+
+def test_a_garbled_given_name_links_and_siblings_stay_apart() -> None:
+    rows = _table([
+        {"unique_id": "a1", "full_name": "محمد زياد الحلبي", "sex": "M"},
+        {"unique_id": "a2", "full_name": "محدم زياد الحلبي", "sex": "M"},
+        {"unique_id": "b1", "full_name": "أحمد زياد الحلبي", "sex": "M", "birth_year": "1988"},
+        {"unique_id": "b2", "full_name": "أحد زياد الحلبي", "sex": "M", "birth_year": "1988"},
+        {"unique_id": "c1", "full_name": "سمر زياد الحلبي", "sex": "F", "birth_year": "1990"},
+    ])
+    result = link_reports(rows)
+    ids = dict(zip(result.clusters.unique_id, result.clusters.cluster_id))
+    assert ids["a1"] == ids["a2"] and ids["b1"] == ids["b2"]
+    assert len({ids["a1"], ids["b1"], ids["c1"]}) == 3
+
+
+def _fathers_across(arabic: str, latin: str) -> list:
+    table = prepare_reports(pd.DataFrame([{"unique_id": "a", "full_name": f"خالد {arabic} الحلبي"},
+                                          {"unique_id": "l", "full_name": f"Khaled {latin} Halabi"}]))
+    facts = facts_of(table)
+    return [facts["a"].names[1], facts["l"].names[1]]
+
+
+@pytest.mark.parametrize(("arabic", "latin"), [
+    ("عبد", "Abdellah"),     # cut short: both keys three letters long, the compound is the Latin one
+    ("هشا", "Hichem"),       # a letter dropped from the Arabic copy, against the Latin spelling
+    ("جال", "Djamel"),
+    ("أحدم", "Ahmed"),       # two neighbours swapped inside the consonant key (read as آدم by the table)
+])
+def test_a_slipped_arabic_copy_of_a_fathers_name_against_its_latin_spelling(arabic: str, latin: str) -> None:
+    a, b = _fathers_across(arabic, latin)
+    assert slipped_copy(a, b) and slipped_copy(b, a)
+
+
+@pytest.mark.parametrize(("arabic", "latin"), [("حسن", "Hussein"), ("عثمان", "Tammam"), ("حميدو", "Haide"),
+                                               ("حسني", "Hussein"), ("عرم", "Omar")])
+def test_other_names_across_scripts_are_no_slip(arabic: str, latin: str) -> None:
+    a, b = _fathers_across(arabic, latin)
+    assert not slipped_copy(a, b)
+
+
+# Issue 28: "identical full names with the same town and the same arrest date left as two persons".
+# Each case: two reports of one man, the same name, town and arrest date, one field noisy on one of
+# them; linked among 1,200 other reports (term frequencies and u measured on the table, as in a store).
+OBVIOUS = {
+    "nothing else": ({}, {}),
+    "a wrong sex": ({"sex": "M"}, {"sex": "F"}),
+    "birth year one apart": ({"birth_year": "1980"}, {"birth_year": "1981"}),
+    "father cut to عبد": ({"full_name": "سليم عبد الرحمن الطرابلسي"}, {"full_name": "سليم عبد الطرابلسي"}),
+    "father mistyped عدب": ({"full_name": "سليم عبد الرحمن الطرابلسي"}, {"full_name": "سليم عدب الرحمن الطرابلسي"}),
+    "father lost a letter": ({"full_name": "سليم محمد الطرابلسي"}, {"full_name": "سليم ممد الطرابلسي"}),
+    "branch in other words": ({"arresting_agency": "فرع فلسطين"}, {"arresting_agency": "الفرع 235"}),
+    "the town in Latin": ({}, {"full_name": "Salim Fuad Trabulsi", "city": "Aleppo"}),
+    "title and kunya": ({"full_name": "المهندس سليم فؤاد الطرابلسي"}, {"full_name": "سليم فؤاد الطرابلسي - أبو خالد"}),
+}
+
+
+def test_identical_names_town_and_arrest_date_link_whatever_one_slip() -> None:
+    from athar.matching.linkage import generate_reports, template_to_linkage_input
+
+    background = template_to_linkage_input(generate_reports(1200, seed=1))
+    base = {"full_name": "سليم فؤاد الطرابلسي", "city": "حلب", "arrest_date": "2012-05-14"}
+    rows = []
+    for i, (a, b) in enumerate(OBVIOUS.values()):
+        rows += [{**base, **a, "unique_id": f"x{i}a"}, {**base, **b, "unique_id": f"x{i}b"}]
+    result = link_reports(pd.concat([background, pd.DataFrame(rows)], ignore_index=True).fillna(""))
+    status = {frozenset(k): s for k, s in zip(zip(result.pairs.unique_id_l, result.pairs.unique_id_r),
+                                              result.pairs.status)}
+    got = {case: status.get(frozenset((f"x{i}a", f"x{i}b")), "not compared") for i, case in enumerate(OBVIOUS)}
+    assert got == dict.fromkeys(OBVIOUS, "linked")
+
+
+@pytest.mark.parametrize(("arabic", "latin"), [("حلب", "Aleppo"), ("دمشق", "Damascus"), ("تدمر", "Palmyra"),
+                                               ("اللاذقية", "Latakia"), ("دير الزور", "Deir ez-Zor")])
+def test_a_town_in_either_script_is_one_town(arabic: str, latin: str) -> None:
+    from athar.matching.linkage.prepare import place_key
+
+    assert place_key(arabic) == place_key(latin) is not None
+
+
+def test_sisters_whose_own_names_are_only_alike_go_to_review_not_linked() -> None:
+    """Maram and Marwa Jasser Diab (a sibling merge of the phenomena set): the names one consonant
+    apart, the father, the mother and the family the same. Siblings look so: a reviewer decides."""
+    rows = _table([
+        {"unique_id": "m1", "full_name": "Maram Jasser Diab", "sex": "F", "birth_year": "1980"},
+        {"unique_id": "w1", "full_name": "Marwa Jasser Diyab", "sex": "F", "birth_year": "1981"},
+    ])
+    result = link_reports(rows)
+    pair = result.pairs.iloc[0]
+    assert pair["status"] == "review" and "siblings" in pair["guard"]
+    assert result.review.shape[0] == 1

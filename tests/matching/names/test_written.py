@@ -143,3 +143,47 @@ def test_the_genitive_abi_joins_a_name_only_after_bin(written: str, texts: list[
     """أبي alone is a name (أُبي, or the first word of a family name written apart, أبي نادر);
     joined to the next word it turned a three-name report into two names."""
     assert [t.text for t in name_tokens(written)] == texts
+
+
+@pytest.mark.parametrize(("written", "name", "kunya"), [
+    ("محمد أحمد الحلبي - أبو خالد", "محمد أحمد الحلبي", ("أبو خالد",)),
+    ("محمود حسن درويش - أبو عمر", "محمود حسن درويش", ("أبو عمر",)),
+    ("فاطمة علي السالم - أم خالد", "فاطمة علي السالم", ("أم خالد",)),
+    ("Ahmad Ali Hasan / Abu Omar", "Ahmad Ali Hasan", ("Abu Omar",)),
+])
+def test_a_kunya_after_a_dash_is_a_kunya_not_a_place(written: str, name: str, kunya: tuple[str, ...]) -> None:
+    read = read_written_name(written)
+    assert (read.name, read.kunya, read.place) == (name, kunya, "")
+
+
+def test_a_place_after_a_dash_is_still_a_place() -> None:
+    read = read_written_name("محمد المحمود - خناصر")
+    assert (read.name, read.kunya, read.place) == ("محمد المحمود", (), "خناصر")
+
+
+@pytest.mark.parametrize(("written", "name"), [
+    ("الحلبي مصطفى عبد الكريم", "مصطفى عبد الكريم الحلبي"),
+    ("الزعبي فادي عبد الرحمن", "فادي عبد الرحمن الزعبي"),
+])
+def test_a_family_name_first_before_a_compound_given_name(written: str, name: str) -> None:
+    read = read_written_name(written)
+    assert (read.name, read.family_first) == (name, True)
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [("DJAMEL", "جمال"), ("Jamel", "جمال"), ("LAAGOUB", "يعقوب"),
+                                               ("Yaacoub", "يعقوب"), ("Oualid", "وليد"), ("Kacem", "قاسم"),
+                                               ("Youcef", "يوسف"), ("Mostefa", "مصطفى"), ("Hamdy", "حمدي")])
+def test_maghrebi_and_french_spellings_are_the_arabic_name(latin: str, arabic: str) -> None:
+    assert name_tokens(latin)[0].canonical == name_tokens(arabic)[0].canonical is not None
+
+
+@pytest.mark.parametrize(("persian", "arabic"), [("کریم", "كريم"), ("علی", "علي"), ("زینب", "زينب"),
+                                                 ("کوچر", "كوجر"), ("پاشا", "باشا"), ("ژیان", "زيان")])
+def test_persian_letters_are_read_as_arabic_ones(persian: str, arabic: str) -> None:
+    assert name_tokens(persian)[0].text == name_tokens(arabic)[0].text
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [("Belal", "بلال"), ("Bilal", "بلال"), ("Heba", "هبة"),
+                                               ("Hossam", "حسام"), ("Abeer", "عبير"), ("Shereen", "شيرين")])
+def test_common_syrian_given_names_are_in_the_table(latin: str, arabic: str) -> None:
+    assert name_tokens(latin)[0].canonical == name_tokens(arabic)[0].canonical is not None
