@@ -80,9 +80,8 @@ def test_a_number_archivists_confirmed_in_a_photo_is_strong_evidence(world: Any,
     """The family's number matches no recorded number, but archivists confirmed it in a photo of a
     case: that case comes first, with the reason; a mismatch elsewhere does not remove any case."""
     from athar.archive import number_review
-    from tests.archive.numbers_world import reading_on_new_photo
-
     from athar.archive.models import Case
+    from tests.archive.numbers_world import reading_on_new_photo
 
     first, second = make_user("archivist"), make_user("archivist")
     world.report(report_id="N-2", distinguishing_marks="", arresting_agency="", detainee_number="٩٠٢١")
