@@ -15,6 +15,7 @@ urlpatterns = [
     # athar/web/media.py; templates call media_views.derivative_url(user, derivative)).
     path("media/d/<str:token>", media_views.derivative, name="media_derivative"),
     path("media/o/<str:token>", media_views.original, name="media_original"),
+    path("media/n/<str:token>", media_views.number, name="media_number"),
 ]
 urlpatterns += i18n_patterns(
     path("accounts/", include("athar.accounts.urls")),

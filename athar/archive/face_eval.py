@@ -55,7 +55,7 @@ def evaluate(gallery: Path, probes: Path, progress: Callable[[int], None] | None
     with tempfile.TemporaryDirectory() as tmp:
         manifest = Path(tmp) / "manifest.csv"
         gallery_photos = write_manifest(gallery, manifest)
-        summary, archive = ingest(IngestOptions(root=gallery, archive="eval-gallery", manifest=manifest),
+        summary, archive = ingest(IngestOptions(root=gallery, archive="eval-gallery", manifest=manifest, numbers=False),
                                   face_progress=progress)
     case_by_label = dict(Case.objects.filter(archive=archive).values_list("label", "pk"))
     scorer = CaseScorer()

@@ -270,3 +270,33 @@ def blur_grid(image: Image.Image) -> Image.Image:
 
 def enlarge(tiny: Image.Image, size: tuple[int, int]) -> Image.Image:
     return tiny.resize(size, Image.Resampling.BICUBIC)
+
+
+NUMBER_MARGIN = 0.5  # context kept around a number's box, as a share of its longer side (blurred)
+NUMBER_VIEW_MAX = 800
+
+
+def number_view(path: Path, box: list[int] | tuple[int, int, int, int]) -> bytes:
+    """What an archivist is shown of a photo to decide on a number read in it: a crop around the
+    number's box (the box and a blurred margin of half its longer side, never the rest of the
+    body), with only the box sharp; JPEG without metadata. ``box`` is in the stored photo's pixels
+    as the reader saw them (no EXIF turn), and is clipped to the photo."""
+    with Image.open(path) as original:
+        original.load()
+        image = original if original.mode == "RGB" else original.convert("RGB")
+    x0, y0, x1, y1 = _clip_box(box, image.size)
+    margin = round(max(x1 - x0, y1 - y0) * NUMBER_MARGIN)
+    left, top = max(0, x0 - margin), max(0, y0 - margin)
+    right, bottom = min(image.width, x1 + margin), min(image.height, y1 + margin)
+    region = image.crop((left, top, right, bottom))
+    shown = blur(region, region.size)
+    shown.paste(image.crop((x0, y0, x1, y1)), (x0 - left, y0 - top))
+    return encode_jpeg(_fit(shown, NUMBER_VIEW_MAX))
+
+
+def _clip_box(box: list[int] | tuple[int, int, int, int], size: tuple[int, int]) -> tuple[int, int, int, int]:
+    width, height = size
+    x0, y0, x1, y1 = (int(v) for v in box)
+    x0, x1 = sorted((min(max(x0, 0), width - 1), min(max(x1, 1), width)))
+    y0, y1 = sorted((min(max(y0, 0), height - 1), min(max(y1, 1), height)))
+    return x0, y0, max(x1, x0 + 1), max(y1, y0 + 1)

@@ -44,6 +44,7 @@ from athar.archive.models import (
     RejectedFile,
 )
 from athar.archive.near_duplicates import NearDuplicateFinder
+from athar.archive.numbers import read_numbers_after_ingest
 from athar.archive.rejections import Problem, english
 from athar.archive.signals import archive_ingested
 from athar.archive.storage import flush_to_disk
@@ -61,6 +62,7 @@ class IngestOptions:
     pattern: str | None = None
     faces: bool = True
     workers: int = 0
+    numbers: bool = True  # read the numbers written in the photos (athar.archive.numbers)
 
 
 @dataclass
@@ -75,6 +77,7 @@ class IngestSummary:
     rejected: list[dict[str, Any]] = field(default_factory=list)
     photo_ids: list[int] = field(default_factory=list)
     faces: dict[str, Any] | None = None
+    numbers: dict[str, Any] | None = None
 
     def as_dict(self, archive: Archive) -> dict[str, Any]:
         return {
@@ -89,6 +92,7 @@ class IngestSummary:
             "facilities": Facility.objects.filter(cases__archive=archive).distinct().count(),
             "rejected": self.rejected,
             **({"faces": self.faces} if self.faces is not None else {}),
+            **({"numbers": self.numbers} if self.numbers is not None else {}),
         }
 
 
@@ -97,7 +101,7 @@ COUNT_LABELS = {
     "files_seen": _("files seen"), "photos_added": _("photos added"), "duplicates": _("exact duplicates"),
     "near_duplicates": _("near-duplicates"), "already_ingested": _("already ingested"), "cases": _("cases"),
     "cases_added": _("cases added"), "facilities": _("facilities"), "rejected": _("files refused"),
-    "faces": _("faces found"),
+    "faces": _("faces found"), "numbers": _("numbers suggested"),
 }
 
 NOT_COUNTS = {"archive"}  # the archive's name, stored with the counts: pages name the archive apart
@@ -108,7 +112,9 @@ def count_rows(counts: dict[str, Any]) -> list[tuple[str, Any]]:
     ``faces`` holds the face indexing's own summary: its number of faces is shown."""
     def number(key: str) -> Any:
         value = counts[key]
-        return value.get("faces", 0) if key == "faces" and isinstance(value, dict) else value
+        if isinstance(value, dict) and key in ("faces", "numbers"):
+            return value.get(key, 0)
+        return value
 
     known = [(str(label), number(key)) for key, label in COUNT_LABELS.items() if key in counts]
     return known + [(key, value) for key, value in counts.items() if key not in COUNT_LABELS and key not in NOT_COUNTS]
@@ -197,6 +203,8 @@ def ingest(options: IngestOptions, progress: Progress | None = None,
             if on_face_total:
                 on_face_total(pending)
             job.summary.faces = index_photos(None, _both(face_progress, stored.advance))
+        if options.numbers:
+            job.summary.numbers = read_numbers_after_ingest(archive)
     except BaseException as exc:
         IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.FAILED, finished_at=timezone.now(),
                                                    error=f"{type(exc).__name__}: {exc}"[:2000])

@@ -43,9 +43,13 @@ def can_review_numbers(user: Any) -> bool:
                 and getattr(user, "role", "") in ARCHIVE_ROLES)
 
 
-def _require(user: Any) -> None:
+def require_reviewer(user: Any) -> None:
+    """Refuse (``NotAllowed``) anyone but an active archivist or administrator."""
     if not can_review_numbers(user):
         raise NotAllowed("only an active archivist may review the numbers read in photos")
+
+
+_require = require_reviewer
 
 
 def suggestions_for(user: Any, status: str = "suggested", archive: str | None = None) -> QuerySet[NumberReading]:
@@ -133,6 +137,8 @@ def decide(user: Any, reading_id: int, action: str, *, number: str = "", reason:
                object_id=reading.pk, actor=f"user:{user.pk}",
                data={"photo": reading.photo_id, "case": reading.photo.case_id, "kind": kind,
                      "needs_second": fields["needs_second"], "with_reason": bool(reason)})
+        if action != "reject" and not fields["needs_second"]:
+            _touch_case(reading)  # settled now: the case's facts changed (the worker ranks again)
     return _get(reading.pk)
 
 
@@ -157,8 +163,16 @@ def agree(user: Any, reading_id: int) -> NumberReading:
             raise UserError(f"number suggestion {reading.pk} was already agreed by a second archivist")
         record("numbers.agreed", object_type="number_reading", object_id=reading.pk, actor=f"user:{user.pk}",
                data={"photo": reading.photo_id, "case": reading.photo.case_id, "first": reading.decided_by_id})
+        _touch_case(reading)
         _apply_to_case(_get(reading.pk), user)
     return _get(reading.pk)
+
+
+def _touch_case(reading: NumberReading) -> None:
+    """A number that counts is a new fact of its case: its ``updated_at`` moves, so rankings are
+    computed again (the worker's sweep and the ranking's case index both watch it)."""
+    if reading.photo.case_id is not None:
+        Case.objects.filter(pk=reading.photo.case_id).update(updated_at=timezone.now())
 
 
 def _apply_to_case(reading: NumberReading, user: Any) -> None:

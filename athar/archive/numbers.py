@@ -113,6 +113,15 @@ def index_archive_numbers(archive_name: str | None = None, progress: Callable[[i
             "pending": len(photos_to_read(archives))}
 
 
+def read_numbers_after_ingest(archive: Archive, progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Ingest's last step (unless ``--no-numbers``): read the numbers of the archive's photos this
+    reader version has not read yet — the new ones, and any an interrupted run left — exactly as
+    ``athar numbers index --archive`` does (each photo with its read-mark in one transaction, so a
+    re-run never reads a photo twice). Returns the counts for the ingest's summary."""
+    found = index_archive_numbers(archive.name, progress=progress)
+    return {key: found[key] for key in ("photos_read", "numbers", "unreadable", "reader_version")}
+
+
 def _read_original(path: Path) -> list[dict[str, Any]] | None:
     """The suggestions for one stored original; ``None`` when it cannot be decoded."""
     try:

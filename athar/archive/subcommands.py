@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from athar.accounts.acting import acting_user
-from athar.archive import number_review
+from athar.archive import number_review, number_use
 from athar.archive.evidence import (
     case_scope,
     export_evidence,
@@ -143,6 +143,8 @@ def _ingest_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--pattern", metavar="REGEX",
                         help="read facility/case from file names, e.g. '(?P<facility>\\d+)_(?P<case>\\d+)_(?P<n>\\d+)'")
     parser.add_argument("--no-faces", action="store_true", help="skip face detection and embedding")
+    parser.add_argument("--no-numbers", action="store_true",
+                        help="skip reading the numbers written in the photos (athar numbers index does it later)")
     parser.add_argument("--workers", type=int, default=0, help="worker processes (default: one per core)")
 
 
@@ -168,6 +170,7 @@ def ingest_command(options: dict[str, Any]) -> dict[str, Any]:
         root=Path(options["archive_dir"]), archive=options["archive"],
         manifest=Path(options["manifest"]) if options.get("manifest") else None,
         pattern=pattern, faces=not options["no_faces"], workers=options["workers"],
+        numbers=not options.get("no_numbers", False),
     )
     started, cpu = time.perf_counter(), _cpu_seconds()
     with progress_bar("ingest") as advance, progress_bar("faces") as face_advance:
@@ -342,6 +345,29 @@ def numbers_reject(options: dict[str, Any]) -> dict[str, Any]:
     reading = number_review.decide(by, _reading_id(options["reading"]), "reject", reason=options.get("reason", ""),
                                    kind=options.get("kind"))
     return {"reading": number_review.reading_dict(reading)}
+
+
+def _joins_arguments(parser: ArgumentParser) -> None:
+    _by(parser)
+
+
+def _describe_joins(result: dict[str, Any]) -> str:
+    lines = [f"{result['count']} confirmed detainee numbers appear in more than one archive (possible joins, "
+             "for people to decide)"]
+    for join in result["joins"]:
+        where = "; ".join(f"{a['archive']}: " + (", ".join(f"case {c['case']} {c['facility']}/{c['label']}"
+                                                           for c in a["cases"]) or "no case")
+                          for a in join["archives"])
+        lines.append(f"  {join['number']}: {where}")
+    return "\n".join(lines)
+
+
+@subcommand("numbers", "joins", "The same confirmed detainee number in photos of two or more archives: possible "
+            "joins for people to decide (nothing is joined).", arguments=_joins_arguments, describe=_describe_joins)
+def numbers_joins(options: dict[str, Any]) -> dict[str, Any]:
+    by = acting_user(options["by"])
+    joins = number_use.number_joins(by)
+    return {"count": len(joins), "joins": joins}
 
 
 def check_checkpoints(paths: list[Path], witness_keys: list[str]) -> list[dict[str, Any]]:

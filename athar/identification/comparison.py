@@ -46,6 +46,7 @@ LEVELS = {
     "other_side": _("the same kind and place, but the other side"), "region": _("the same kind, same part of the body"),
     "kind": _("the same kind of mark, elsewhere"), "none_in_common": _("no mark in common"),
     # number
+    "confirmed_same_number": _("the same number, confirmed by archivists in the case's photos"),
     "same_number_same_facility": _("the same number in the same branch"),
     "same_number": _("the same number, another branch"),
     # forensic

@@ -43,7 +43,7 @@ from athar.matching.scoring.features import FEATURES
 from athar.registry.models import MissingPerson
 
 STRONG_MARKS = {"content_and_place", "content", "place_and_side"}
-STRONG_NUMBER = {"same_number_same_facility", "same_number"}
+STRONG_NUMBER = {"confirmed_same_number", "same_number_same_facility", "same_number"}
 Kind = Conflict.Kind
 
 

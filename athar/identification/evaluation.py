@@ -79,7 +79,7 @@ def _child(archive_dir: str, reports: str, truth_column: str, face_cache: str, o
 
     algorithm = load_algorithm()
     pipeline = str(algorithm.face.get("pipeline", "arcface"))
-    summary, _ = ingest(IngestOptions(root=Path(archive_dir), archive="eval", faces=False))
+    summary, _ = ingest(IngestOptions(root=Path(archive_dir), archive="eval", faces=False, numbers=False))
     imported = import_reports(Path(reports), source="eval", ignore_columns={truth_column})
     cache = Path(face_cache) if face_cache else None
     sys.stderr.write(f"eval identify: indexing faces ({pipeline})…\n")

@@ -12,9 +12,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import Count, Max, Q
 
-from athar.archive.models import Agency, Case, Face, Facility
+from athar.archive.models import Agency, Case, Face, Facility, NumberReading
 from athar.identification.faces import case_faces
 from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts
 from athar.matching.scoring.faces import CaseFaces
@@ -79,13 +79,33 @@ def person_facts(subject_id: str, reports: Iterable[Report], ftable: FacilityTab
     )
 
 
+# Readings that count (one archivist, or two where two were needed) and may be a detainee number:
+# said to be one, or of a kind nobody set (the reader does not tell a detainee number from a
+# hospital number). Branch and other numbers are never compared with a family's detainee number.
+CONFIRMED_NUMBER = (Q(status__in=[NumberReading.Status.CONFIRMED, NumberReading.Status.CORRECTED])
+                    & (Q(needs_second=False) | Q(second_by__isnull=False))
+                    & Q(kind__in=[NumberReading.Kind.DETAINEE, ""]) & Q(photo__case__isnull=False))
+
+
+def confirmed_numbers(case_ids: Iterable[int] | None = None) -> dict[int, tuple[str, ...]]:
+    """Each case's numbers confirmed in its photos (issue 29), Western digits, sorted."""
+    rows = NumberReading.objects.filter(CONFIRMED_NUMBER)
+    if case_ids is not None:
+        rows = rows.filter(photo__case__in=list(case_ids))
+    found: dict[int, set[str]] = {}
+    for case_id, text, corrected in rows.values_list("photo__case", "text", "corrected_text"):
+        found.setdefault(case_id, set()).add(corrected or text)
+    return {case_id: tuple(sorted(numbers)) for case_id, numbers in found.items()}
+
+
 def case_records() -> list[CaseRecord]:
-    """Every case's facts (one query, no model objects)."""
+    """Every case's facts (two queries, no model objects)."""
     rows = Case.objects.values_list(
         "id", "label", "facility__code", "facility__agency__code", "facility__name_en", "detainee_number",
         "photographed", "photographed_precision", "sex", "age_min", "age_max", "marks").order_by("id")
+    confirmed = confirmed_numbers()
     return [CaseRecord(r[0], r[1], r[2] or "", r[3] or "", r[4] or r[2] or "", r[5], r[6], r[7], r[8], r[9], r[10],
-                       r[11]) for r in rows.iterator(chunk_size=5000)]
+                       r[11], confirmed.get(r[0], ())) for r in rows.iterator(chunk_size=5000)]
 
 
 @dataclass
@@ -103,8 +123,10 @@ _cache: dict[str, CaseIndex] = {}
 
 def _stamp() -> tuple[Any, ...]:
     cases = Case.objects.aggregate(n=Max("id"), u=Max("updated_at"))
+    numbers = NumberReading.objects.filter(CONFIRMED_NUMBER).aggregate(
+        n=Count("id"), d=Max("decided_at"), s=Max("second_at"))  # a confirmation changes the facts
     return (Case.objects.count(), cases["n"], cases["u"], Face.objects.count(), Face.objects.aggregate(m=Max("id"))["m"],
-            Facility.objects.count(), Agency.objects.count())
+            Facility.objects.count(), Agency.objects.count(), numbers["n"], numbers["d"], numbers["s"])
 
 
 def case_index(face_model: str, face_version: str | None = None) -> CaseIndex:
@@ -126,4 +148,4 @@ def case_record(case: Case) -> CaseRecord:
     agency = case.facility.agency.code if case.facility.agency is not None else ""
     return CaseRecord(case.pk, case.label, case.facility.code, agency, case.facility.name_en or case.facility.code,
                       case.detainee_number, case.photographed, case.photographed_precision, case.sex, case.age_min,
-                      case.age_max, case.marks)
+                      case.age_max, case.marks, confirmed_numbers([case.pk]).get(case.pk, ()))

@@ -138,6 +138,15 @@ def can_search_numbers(user: Any) -> bool:
     return role_of(user) in STAFF_ROLES or can_casework(user)
 
 
+def may_review_numbers(user: Any) -> bool:
+    """See and decide the numbers read in photos, see what they are used for (body groups, facility
+    suggestions, joins across archives) and be served the number's crop: an active archivist or
+    administrator (the archive's own rule, ``archive.number_review``)."""
+    from athar.archive.number_review import can_review_numbers
+
+    return can_review_numbers(user)
+
+
 def can_view_case(user: Any, case: Case) -> bool:
     return cases_visible_to(user).filter(pk=case.pk).exists()
 

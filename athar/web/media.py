@@ -31,7 +31,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from athar.accounts.models import signed_in
-from athar.archive.models import Derivative, Photo
+from athar.archive.imaging import number_view
+from athar.archive.models import Derivative, NumberReading, Photo
 from athar.archive.storage import MediaStore
 from athar.audit.chain import actor_for_user, record
 from athar.identification import policy
@@ -39,6 +40,7 @@ from athar.registry.photos import read_photo
 
 DERIVATIVE_SALT = "athar.media.derivative"
 ORIGINAL_SALT = "athar.media.original"
+NUMBER_SALT = "athar.media.number"
 BLURRED_KINDS = {Derivative.Kind.BLUR, Derivative.Kind.BLUR_THUMB, Derivative.Kind.FACE_BLUR}
 
 
@@ -52,6 +54,12 @@ def original_url(user: Any, photo: Photo) -> str:
     """The download link of an original, for an archivist."""
     token = signing.dumps({"p": photo.pk, "u": user.pk}, salt=ORIGINAL_SALT)
     return reverse("media_original", args=[token])
+
+
+def number_url(user: Any, reading: NumberReading) -> str:
+    """The link to the crop of one number read in a photo (its box sharp, a blurred margin)."""
+    token = signing.dumps({"n": reading.pk, "u": user.pk}, salt=NUMBER_SALT)
+    return reverse("media_number", args=[token])
 
 
 # A file is streamed (FileResponse), a refusal is not: both get the same private headers.
@@ -133,6 +141,30 @@ def original(request: HttpRequest, token: str) -> HttpResponseBase:
            actor=actor_for_user(user), data={"sha256": photo.sha256})
     response = FileResponse(open(path, "rb"), content_type="application/octet-stream", as_attachment=True,  # noqa: SIM115 - FileResponse closes the file once sent
                             filename=f"{photo.sha256}")
+    return _private(response)
+
+
+@require_safe
+def number(request: HttpRequest, token: str) -> HttpResponseBase:
+    """The crop of a photo around a number read in it, for an archivist deciding on it: made here
+    from the original (``archive.imaging.number_view``: only the number's box sharp, a blurred
+    margin, never the rest of the body). Each view is audited (level ``number``)."""
+    claims = _claims(request, token, NUMBER_SALT)
+    if not policy.may_review_numbers(request.user):
+        return _private(HttpResponseForbidden())
+    reading = NumberReading.objects.select_related("photo").filter(pk=claims["n"]).first() if "n" in claims else None
+    if reading is None:
+        raise Http404
+    path = MediaStore(settings.MEDIA_ROOT).original_path(reading.photo.sha256)
+    try:
+        data = number_view(path, reading.box)
+    except (OSError, ValueError):  # missing, or no longer decodable: nothing to show
+        raise Http404 from None
+    record("photo.viewed", object_type="photo", object_id=reading.photo_id, actor=actor_for_user(request.user),
+           data={"kind": "number", "level": "number", "number_reading": reading.pk, "case": reading.photo.case_id,
+                 "via": "media"})
+    response = HttpResponse(data, content_type="image/jpeg")
+    response["Content-Disposition"] = 'inline; filename="number.jpg"'
     return _private(response)
 
 

@@ -20,7 +20,7 @@ from athar.matching.scoring.fitting import (
 )
 
 OUT = Path(__file__).resolve().parents[2] / "athar" / "matching" / "scoring" / "algorithms"
-VERSION = "1.2"
+VERSION = "1.3"  # 1.3: the detainee number also compared with numbers archivists confirmed in photos
 FALSE_MATCH_TARGET = 0.02
 REFINE = {"time": -0.01}  # chosen on dev by hand among 0, -0.01, -0.03 (age refinements did not help)  # fitted on dev; the product promise is 0.05 (margin for larger archives)
 
@@ -48,9 +48,18 @@ def _levels(data: dict) -> tuple[dict, dict, np.ndarray, np.ndarray]:
     return cat(true_lv), cat(other_lv), np.array(true_sims), np.array(other_sims)
 
 
+def confirmed_number_weight(number: dict[str, float]) -> float:
+    """The dev set has no confirmed readings (it is made of cases.csv facts), so this level cannot
+    be fitted: a number archivists confirmed on the body weighs as much as the strongest fitted
+    same-number level (it is at least as reliable as a number from a folder name). Not a veto either
+    way: a confirmed number that differs falls to ``different``."""
+    return max(number.get("same_number_same_facility", 0.0), number.get("same_number", 0.0))
+
+
 def fit_and_write(data: dict, root: Path, name: str) -> None:
     true_lv, other_lv, ts, os_ = _levels(data)
     weights, face = level_weights(true_lv, other_lv), face_weight(ts, os_)
+    weights["number"]["confirmed_same_number"] = confirmed_number_weight(weights["number"])
     face["model"], face["pipeline"] = data["faces"].model, data.get("pipeline", "arcface")
     draft = Algorithm.from_dict({**algorithm_dict("athar-ident", VERSION, weights, face, 0.5, 0.0, {}),
                                  "refine": REFINE})

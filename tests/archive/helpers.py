@@ -33,6 +33,6 @@ def write(root: Path, relpath: str, data: bytes) -> Path:
     return path
 
 
-def run_ingest(root: Path, name: str = "A", faces: bool = False, **kwargs: object) -> dict:
-    summary, archive = ingest(IngestOptions(root=root, archive=name, faces=faces, workers=1, **kwargs))  # type: ignore[arg-type]
+def run_ingest(root: Path, name: str = "A", faces: bool = False, numbers: bool = False, **kwargs: object) -> dict:
+    summary, archive = ingest(IngestOptions(root=root, archive=name, faces=faces, workers=1, numbers=numbers, **kwargs))  # type: ignore[arg-type]
     return summary.as_dict(archive)

@@ -47,7 +47,7 @@ def test_numbers_index_stores_suggestions_once(tmp_path):
     (tmp_path / "arch" / "215" / "7").mkdir(parents=True)
     card.save(tmp_path / "arch" / "215" / "7" / "card.jpg", quality=90)
     home = tmp_path / "home"
-    run_athar(home, "ingest", str(tmp_path / "arch"), "--archive", "A", "--no-faces", "--json")
+    run_athar(home, "ingest", str(tmp_path / "arch"), "--archive", "A", "--no-faces", "--no-numbers", "--json")
 
     first = last_json(run_athar(home, "numbers", "index", "--archive", "A", "--json"))
     assert (first["photos_read"], first["numbers"], first["pending"]) == (1, 1, 0)

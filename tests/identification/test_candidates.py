@@ -73,3 +73,28 @@ def test_a_detainee_number_on_the_report_counts_as_evidence(world: Any, candidat
     top = candidates("--report", "N-1", "--limit", "5")["candidates"][0]
     assert top["case"] == world.cases["scar"].pk
     assert any(r["feature"] == "number" for r in top["reasons"]), top["reasons"]
+
+
+def test_a_number_archivists_confirmed_in_a_photo_is_strong_evidence(world: Any, candidates: Any,
+                                                                   make_user: Any) -> None:
+    """The family's number matches no recorded number, but archivists confirmed it in a photo of a
+    case: that case comes first, with the reason; a mismatch elsewhere does not remove any case."""
+    from athar.archive import number_review
+    from athar.archive.models import Case
+    from tests.archive.numbers_world import reading_on_new_photo
+
+    first, second = make_user("archivist"), make_user("archivist")
+    world.report(report_id="N-2", distinguishing_marks="", arresting_agency="", detainee_number="٩٠٢١")
+    before = candidates("--report", "N-2", "--limit", "50")
+    target = Case.objects.get(pk=before["candidates"][1]["case"])  # second before any number is confirmed
+    reading = reading_on_new_photo(target, "9021", seed=1, kind="detainee")
+    number_review.confirm(first, reading.pk)
+    assert candidates("--report", "N-2", "--limit", "50", "--refresh")["candidates"][0]["case"] != target.pk
+    number_review.confirm(second, reading.pk)  # one archivist was not enough: it changes the case
+    after = candidates("--report", "N-2", "--limit", "50", "--refresh")
+    assert after["algorithm_version"] == "1.3"
+    top = after["candidates"][0]
+    assert top["case"] == target.pk
+    reason = next(r for r in top["reasons"] if r["feature"] == "number")
+    assert reason["level"] == "confirmed_same_number" and "confirmed" in reason["detail"]
+    assert len(after["candidates"]) == len(before["candidates"])  # every case kept

@@ -48,6 +48,7 @@ def _kwargs(world: Any) -> dict[str, dict[str, Any]]:
         "staff_candidates": {"report_id": world.report.pk}, "invite_revoke": {"invitation_id": 1},
         "facility": {"facility_id": world.case.facility_id}, "facility_evidence": {"facility_id": world.case.facility_id},
         "case_evidence": {"case_id": world.case.pk},
+        "number_decide": {"reading_id": 1}, "number_move_case": {"case_id": world.case.pk},
         "record_consent": {"report_id": world.report.pk}, "task_told": {"notice_id": 1},
         "claim_challenge": {"claim_id": 1}, "challenge_decide": {"challenge_id": 1}, "challenge": {"challenge_id": 1}, "import_progress": {"batch_id": 1},
         "draft_discard": {"draft_id": ReportDraft.objects.get_or_create(owner=world.family, amends=None)[0].pk},
@@ -182,4 +183,5 @@ def test_every_page_renders_for_the_role_it_is_for(world, client_for, language):
     assert {"candidate", "compare", "ingest_run", "case", "report", "candidates", "review_queue",
             "caseworker_home", "family_home", "import", "invite", "verify", "link_review", "report_export",
             "report_erase", "report_data", "report_data_pdf", "publication", "admin_users", "admin_user", "admin_user_new", "audit_log",
-            "staff_candidates", "facility"} <= seen_ok
+            "staff_candidates", "facility", "numbers", "numbers_bulk", "number_groups", "number_joins",
+            "number_facilities", "number_search"} <= seen_ok

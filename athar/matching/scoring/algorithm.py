@@ -190,7 +190,7 @@ def _row(table: CaseTable, pos: int) -> CaseTable:
     return replace(table, records=table.records[sl], case_ids=table.case_ids[sl], facility=table.facility[sl],
                    agency=table.agency[sl], sex=table.sex[sl], age_min=table.age_min[sl], age_max=table.age_max[sl],
                    photo_month=table.photo_month[sl], photo_tolerance=table.photo_tolerance[sl],
-                   number=table.number[sl], mark_matrix=table.mark_matrix[sl], has_marks=table.has_marks[sl])
+                   number=table.number[sl], confirmed=table.confirmed[sl], mark_matrix=table.mark_matrix[sl], has_marks=table.has_marks[sl])
 
 
 @cache

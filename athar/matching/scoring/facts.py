@@ -69,6 +69,8 @@ class CaseRecord:
     age_min: int | None = None
     age_max: int | None = None
     marks: str = ""
+    # Numbers archivists confirmed in the case's photos (settled readings), Western digits.
+    confirmed_numbers: tuple[str, ...] = ()
 
 
 @dataclass
@@ -87,6 +89,7 @@ class CaseTable:
     photo_month: npt.NDArray[np.float64]
     photo_tolerance: npt.NDArray[np.float64]
     number: npt.NDArray[np.str_]
+    confirmed: npt.NDArray[np.str_]  # "|2065|3012|": the confirmed numbers' keys, searchable at once
     mark_matrix: sparse.csr_matrix
     mark_token_index: dict[str, int]
     has_marks: npt.NDArray[np.bool_]
@@ -112,9 +115,15 @@ class CaseTable:
             photo_month=np.array([m for m, _ in months], dtype=np.float64),
             photo_tolerance=np.array([t for _, t in months], dtype=np.float64),
             number=np.array([digits_key(r.detainee_number) for r in recs], dtype=np.str_),
+            confirmed=np.array([_joined_keys(r.confirmed_numbers) for r in recs], dtype=np.str_),
             mark_matrix=matrix, mark_token_index=token_index, has_marks=has_marks,
             position={r.case_id: i for i, r in enumerate(recs)},
         )
+
+
+def _joined_keys(numbers: tuple[str, ...]) -> str:
+    keys = sorted({digits_key(n) for n in numbers} - {""})
+    return f"|{'|'.join(keys)}|" if keys else ""
 
 
 def _codes(values: list[str]) -> tuple[list[str], npt.NDArray[np.int32]]:

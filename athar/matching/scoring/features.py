@@ -221,27 +221,34 @@ def marks_explain(level: str, person: PersonFacts, case: CaseRecord) -> str:
 
 
 # --- detainee number ---------------------------------------------------------------------------
-NUMBER_LEVELS = ("same_number_same_facility", "same_number", "different", "unknown")
+NUMBER_LEVELS = ("confirmed_same_number", "same_number_same_facility", "same_number", "different", "unknown")
 
 
 def number_compare(person: PersonFacts, table: CaseTable) -> Levels:
-    """A detainee number the family knows against the number on the body (numbers are per branch)."""
+    """A detainee number the family knows against the numbers of the body: the number archivists
+    confirmed in its photos (strongest: read from the body itself) or, else, the case's recorded
+    number (numbers are per branch). A mismatch weighs against, it never excludes: families quote
+    numbers from memory, lists and posts."""
     wanted = digits_key(person.detainee_number)
-    out = _fill(len(table), 3)
+    out = _fill(len(table), 4)
     if not wanted:
         return out
     same = table.number == wanted
     fac = np.isin(table.facility, [i for i, c in enumerate(table.facility_codes) if c in person.facility_codes])
-    out[table.number != ""] = 2
-    out[same] = 1
-    out[same & fac] = 0
+    out[(table.number != "") | (table.confirmed != "")] = 3
+    out[same] = 2
+    out[same & fac] = 1
+    out[np.char.find(table.confirmed, f"|{wanted}|") >= 0] = 0
     return out
 
 
 def number_explain(level: str, person: PersonFacts, case: CaseRecord) -> str:
-    text = {"same_number_same_facility": "same number in the same branch", "same_number": "same number, another branch",
+    text = {"confirmed_same_number": "the same number, confirmed by archivists in the case's photos",
+            "same_number_same_facility": "same number in the same branch", "same_number": "same number, another branch",
             "different": "different number", "unknown": "no number on one side"}[level]
-    return f"detainee number: reported {person.detainee_number or '—'}, case {case.detainee_number or '—'} ({text})"
+    confirmed = ", ".join(case.confirmed_numbers) or "—"
+    return (f"detainee number: reported {person.detainee_number or '—'}, case {case.detainee_number or '—'}, "
+            f"confirmed in photos {confirmed} ({text})")
 
 
 # --- within-level refinements ------------------------------------------------------------------

@@ -6,7 +6,7 @@ import datetime as dt
 
 import numpy as np
 
-from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts
+from athar.matching.scoring import CaseRecord, CaseTable, PersonFacts, load_algorithm
 from athar.matching.scoring.features import FEATURES
 
 FEATURE = {f.name: f for f in FEATURES}
@@ -87,6 +87,20 @@ def test_number() -> None:
     assert level("number", _person(detainee_number="3412", facility_codes=frozenset()), _case())[0] == "same_number"
     assert level("number", _person(detainee_number="3413"), _case())[0] == "different"
     assert level("number", _person(), _case())[0] == "unknown"
+
+
+def test_a_number_confirmed_in_the_photos() -> None:
+    """A family's number against the numbers archivists confirmed on the body: the strongest level,
+    whatever the case's recorded number; a confirmed number that differs weighs against (not a veto)."""
+    confirmed = _case(detainee_number="", confirmed_numbers=("2065", "٣١"))
+    assert level("number", _person(detainee_number="٢٠٦٥"), confirmed)[0] == "confirmed_same_number"
+    assert level("number", _person(detainee_number="31"), confirmed)[0] == "confirmed_same_number"
+    assert level("number", _person(detainee_number="206"), confirmed)[0] == "different"  # not a part of one
+    assert level("number", _person(detainee_number="3412"), _case(confirmed_numbers=("2065",)))[0] \
+        == "same_number_same_facility"  # the recorded number still counts
+    weights = load_algorithm().weights["number"]
+    assert weights["confirmed_same_number"] >= weights["same_number_same_facility"] > 0 > weights["different"]
+    assert load_algorithm().version == "1.3"
 
 
 def test_vectorised_levels_match_one_by_one() -> None:
