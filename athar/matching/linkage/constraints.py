@@ -32,7 +32,7 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from athar.matching.names.phonetic import dotless
 
-CONSTRAINTS_VERSION = "incompatible-reports v3"
+CONSTRAINTS_VERSION = "incompatible-reports v4"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
