@@ -6,7 +6,9 @@ Sets: phenomena (athar.matching.linkage.devset, 4,000 reports, seed 11), synthet
 generator, 4,000 reports, seed 5), real_cross (real Arab names, each person once per script,
 held-out spellings; 400 persons), real_cross_attested (the same draw, 400 persons, from the
 held-out spellings that pass an independent attestation rule: ``devset.attested_pairs``), ofac (OFAC Syria name variants), google_cross (the Google
-transliteration eval split composed into three-word names; 2,000 persons). ``--write FOLDER``
+transliteration eval split composed into three-word names; 2,000 persons), slips (slips.py, 1,300
+persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
+data/written_kinds.csv). ``--write FOLDER``
 also writes each set as an import-template CSV with a ``person_id`` column for
 ``athar eval linkage FILE --truth-column person_id --json`` (the product path). The figures
 go to docs/linkage.md with this command.

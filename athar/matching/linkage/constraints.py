@@ -32,7 +32,7 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from athar.matching.names.phonetic import dotless
 
-CONSTRAINTS_VERSION = "incompatible-reports v3"
+CONSTRAINTS_VERSION = "incompatible-reports v4"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -232,7 +232,7 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
 def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
     """Why two reports cannot be one person, or None when nothing says so."""
     for (part, reason), x, y in zip(NAME_PARTS.items(), a.names, b.names):
-        if names_agree(x, y) or (part in SHARED_PARTS and slipped_copy(x, y)):
+        if names_agree(x, y) or (part in SHARED_PARTS and slipped_copy(x, y)) or _loose_mothers(part, x, y):
             continue
         if not (part == "first" and garbled_name(x, y)):
             return reason
@@ -241,6 +241,14 @@ def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
     if a.birth_year and b.birth_year and abs(a.birth_year - b.birth_year) > MAX_YEAR_GAP:
         return f"birth years {a.birth_year} and {b.birth_year} are more than {MAX_YEAR_GAP} years apart"
     return None
+
+
+def _loose_mothers(part: str, a: NameKey | None, b: NameKey | None) -> bool:
+    """Mothers' names in Latin letters that the variants table does not both know say too little to
+    keep two reports apart: a mother's name is the one most often written by someone else, and in
+    another country's spelling (Hatice / خديجة, Emine / أمينة, the Turkish forms). Two Arabic spellings,
+    or two names of the table, still do; the model still weighs the difference."""
+    return part == "mother" and a is not None and b is not None and not (a.rasm and b.rasm) and not (a.known and b.known)
 
 
 class Constraints:

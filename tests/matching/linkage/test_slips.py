@@ -284,3 +284,18 @@ def test_sisters_whose_own_names_are_only_alike_go_to_review_not_linked() -> Non
     pair = result.pairs.iloc[0]
     assert pair["status"] == "review" and "siblings" in pair["guard"]
     assert result.review.shape[0] == 1
+
+
+def test_a_mothers_name_in_another_countrys_spelling_does_not_keep_one_person_apart() -> None:
+    """خديجة ريس / Hatice Reis (the Turkish spelling): not a name of the table in Latin letters, so
+    no veto; two Arabic spellings of two mothers still are one (a namesake's mother)."""
+    from athar.matching.linkage.constraints import incompatibility
+
+    table = prepare_reports(pd.DataFrame([
+        {"unique_id": "a", "full_name": "جمانة خالد البشير", "mother_name": "خديجة ريس"},
+        {"unique_id": "l", "full_name": "Jumanah Khalid al-Bechir", "mother_name": "Hatice Reis"},
+        {"unique_id": "n", "full_name": "جمانة خالد البشير", "mother_name": "فاطمة العلي"},
+    ]))
+    facts = facts_of(table)
+    assert incompatibility(facts["a"], facts["l"]) is None
+    assert incompatibility(facts["a"], facts["n"]) == "mothers' names differ"
