@@ -35,7 +35,7 @@ def data(out: Path, photos: int, part: int) -> None:
     print(f"{len(y)} patches, classes {np.bincount(y).tolist()} -> {out}")
 
 
-def fit(sources: list[Path], seconds: float, epochs: int, hidden: list[int]) -> None:
+def fit(sources: list[Path], seconds: float, epochs: int, hidden: list[int], out: Path = MODEL_PATH) -> None:
     xs, ys = [], []
     for source in sources:
         with np.load(source) as d:
@@ -50,13 +50,13 @@ def fit(sources: list[Path], seconds: float, epochs: int, hidden: list[int]) -> 
     weights = train(x[used], y[used], epochs=epochs, budget_seconds=seconds, hidden=tuple(hidden), batch=128)
     print(f"held-out glyph accuracy {accuracy(weights, x[held], y[held]):.3f} on {len(held)} patches")
     weights["threshold"] = np.array(0.9, np.float32)
-    np.savez_compressed(MODEL_PATH, **weights)  # type: ignore[arg-type]
-    print(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size} bytes)")
+    np.savez_compressed(out, **weights)  # type: ignore[arg-type]
+    print(f"wrote {out} ({out.stat().st_size} bytes)")
 
 
-def threshold(folder: Path) -> None:
+def threshold(folder: Path, model: Path = MODEL_PATH) -> None:
     truth = json.loads((folder / "truth.json").read_text())
-    reader = NumberReader()
+    reader = NumberReader(model)
     every = [(row["path"], row["numbers"], [r.as_dict() for r in reader.read_all_path(folder / row["path"])])
              for row in truth["images"]]
     best = None
@@ -68,10 +68,10 @@ def threshold(folder: Path) -> None:
         if ok and (best is None or rates["found_pct"] > best[1]["found_pct"]):
             best = (float(t), rates)
     chosen = best[0] if best else 0.98
-    with np.load(MODEL_PATH) as d:
+    with np.load(model) as d:
         weights = dict(d)
     weights["threshold"] = np.array(chosen, np.float32)
-    np.savez_compressed(MODEL_PATH, **weights)  # type: ignore[arg-type]
+    np.savez_compressed(model, **weights)  # type: ignore[arg-type]
     print(f"chosen threshold {chosen:.2f}: {best[1] if best else 'no threshold meets both targets'}")
 
 
@@ -87,15 +87,17 @@ def main() -> None:
     f.add_argument("--seconds", type=float, default=600)
     f.add_argument("--epochs", type=int, default=30)
     f.add_argument("--hidden", type=int, nargs="+", default=[256, 128])
+    f.add_argument("--out", type=Path, default=MODEL_PATH)
     t = sub.add_parser("threshold")
     t.add_argument("folder", type=Path)
+    t.add_argument("--model", type=Path, default=MODEL_PATH)
     args = parser.parse_args()
     if args.step == "data":
         data(args.out, args.photos, args.part)
     elif args.step == "fit":
-        fit(args.sources, args.seconds, args.epochs, args.hidden)
+        fit(args.sources, args.seconds, args.epochs, args.hidden, args.out)
     else:
-        threshold(args.folder)
+        threshold(args.folder, args.model)
 
 
 if __name__ == "__main__":
