@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from athar.matching.digits import ARABIC_INDIC
 from athar.matching.numbers.evaluation import overlap, score
-from athar.matching.numbers.reader import NumberReader
+from athar.matching.numbers.reader import PATCH, NumberReader, components, glyphs, lines
 from athar.matching.numbers.synthetic import DEV, INDEPENDENT, make_image
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -122,3 +122,18 @@ def test_the_generator_names_the_glyphs_of_each_number():
         for glyph in truth.glyph_ids:
             ys, xs = np.nonzero(sample.glyphs == glyph)
             assert overlap([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], truth.box) > 0.8
+
+
+def test_thin_strokes_of_large_glyphs_survive_the_shrinking_to_a_patch():
+    """A glyph 90 px tall drawn with a 2-px pen is shrunk about five times into its patch: the
+    stroke must still be there (sampling without smoothing first falls between its pixels)."""
+    mask = np.zeros((200, 300), bool)
+    for x in (60, 110, 160, 210):
+        mask[50:140, x:x + 2] = True
+    labels, kept = components(mask)
+    group = lines(kept)
+    assert len(group) == 1
+    line = glyphs(labels, kept, group[0])
+    assert line is not None and len(line.patches) == 4
+    for patch in line.patches:
+        assert patch.reshape(PATCH, PATCH).max(axis=1)[4:20].min() > 0.3  # a vertical stroke, top to bottom
