@@ -1,12 +1,14 @@
 """Train the number reader's glyph classifier and choose its threshold on the dev set.
 
-    nice -n 10 python benchmarks/numbers/train.py data /tmp/athar-numbers/train.npz --photos 1000
-    nice -n 10 python benchmarks/numbers/train.py fit /tmp/athar-numbers/train.npz --seconds 600
+    nice -n 10 python benchmarks/numbers/train.py data /tmp/athar-numbers/p0.npz --photos 200 --part 0
+    nice -n 10 python benchmarks/numbers/train.py fit /tmp/athar-numbers/p*.npz --seconds 600
     nice -n 10 python benchmarks/numbers/train.py threshold /tmp/athar-numbers/dev
 
-``data`` renders training photos (``synthetic.TRAINING`` fonts, seed 29000 + part; never the
-dev sets' seeds) and cuts out every candidate glyph as the reader does; ``fit`` trains the network
-(numpy, CPU, bounded by ``--seconds``) and writes ``athar/matching/numbers/models/digits.npz``;
+``data`` renders training photos (``synthetic.TRAINING`` fonts and damage, seed 29100 + part;
+never the dev sets' seeds) and cuts out every candidate glyph as the reader does, under each of
+its ink masks; ``fit`` trains the network (numpy, CPU, bounded by ``--seconds`` of this process's
+CPU time, seed 0; 10 % of patches held out, seed 1) and writes
+``athar/matching/numbers/models/digits.npz``;
 ``threshold`` reads the dev set with every candidate kept and stores in the same file the lowest
 confidence threshold at which ≥ 95 % of returned readings are right and ≤ 5 % of number-free photos
 get a suggestion (the most numbers found under both).
@@ -27,13 +29,13 @@ from athar.matching.numbers.training import accuracy, make_training_set, train
 
 
 def data(out: Path, photos: int, part: int) -> None:
-    x, y = make_training_set(photos, seed=29000 + part,
+    x, y = make_training_set(photos, seed=29100 + part,
                              progress=lambda i: print(f"{i + 1}/{photos}", file=sys.stderr) if i % 50 == 0 else None)
     np.savez_compressed(out, x=(x * 255).round().astype(np.uint8), y=y.astype(np.int16))
     print(f"{len(y)} patches, classes {np.bincount(y).tolist()} -> {out}")
 
 
-def fit(sources: list[Path], seconds: float, epochs: int) -> None:
+def fit(sources: list[Path], seconds: float, epochs: int, hidden: list[int], out: Path = MODEL_PATH) -> None:
     xs, ys = [], []
     for source in sources:
         with np.load(source) as d:
@@ -44,16 +46,17 @@ def fit(sources: list[Path], seconds: float, epochs: int) -> None:
     order = rng.permutation(len(y))
     held = order[: len(y) // 10]
     used = order[len(y) // 10:]
-    weights = train(x[used], y[used], epochs=epochs, budget_seconds=seconds)
+    print(f"{len(y)} patches from {len(sources)} parts, classes {np.bincount(y, minlength=22).tolist()}")
+    weights = train(x[used], y[used], epochs=epochs, budget_seconds=seconds, hidden=tuple(hidden), batch=128)
     print(f"held-out glyph accuracy {accuracy(weights, x[held], y[held]):.3f} on {len(held)} patches")
     weights["threshold"] = np.array(0.9, np.float32)
-    np.savez_compressed(MODEL_PATH, **weights)  # type: ignore[arg-type]
-    print(f"wrote {MODEL_PATH} ({MODEL_PATH.stat().st_size} bytes)")
+    np.savez_compressed(out, **weights)  # type: ignore[arg-type]
+    print(f"wrote {out} ({out.stat().st_size} bytes)")
 
 
-def threshold(folder: Path) -> None:
+def threshold(folder: Path, model: Path = MODEL_PATH) -> None:
     truth = json.loads((folder / "truth.json").read_text())
-    reader = NumberReader()
+    reader = NumberReader(model)
     every = [(row["path"], row["numbers"], [r.as_dict() for r in reader.read_all_path(folder / row["path"])])
              for row in truth["images"]]
     best = None
@@ -65,10 +68,10 @@ def threshold(folder: Path) -> None:
         if ok and (best is None or rates["found_pct"] > best[1]["found_pct"]):
             best = (float(t), rates)
     chosen = best[0] if best else 0.98
-    with np.load(MODEL_PATH) as d:
+    with np.load(model) as d:
         weights = dict(d)
     weights["threshold"] = np.array(chosen, np.float32)
-    np.savez_compressed(MODEL_PATH, **weights)  # type: ignore[arg-type]
+    np.savez_compressed(model, **weights)  # type: ignore[arg-type]
     print(f"chosen threshold {chosen:.2f}: {best[1] if best else 'no threshold meets both targets'}")
 
 
@@ -83,15 +86,18 @@ def main() -> None:
     f.add_argument("sources", type=Path, nargs="+")
     f.add_argument("--seconds", type=float, default=600)
     f.add_argument("--epochs", type=int, default=30)
+    f.add_argument("--hidden", type=int, nargs="+", default=[256, 128])
+    f.add_argument("--out", type=Path, default=MODEL_PATH)
     t = sub.add_parser("threshold")
     t.add_argument("folder", type=Path)
+    t.add_argument("--model", type=Path, default=MODEL_PATH)
     args = parser.parse_args()
     if args.step == "data":
         data(args.out, args.photos, args.part)
     elif args.step == "fit":
-        fit(args.sources, args.seconds, args.epochs)
+        fit(args.sources, args.seconds, args.epochs, args.hidden, args.out)
     else:
-        threshold(args.folder)
+        threshold(args.folder, args.model)
 
 
 if __name__ == "__main__":

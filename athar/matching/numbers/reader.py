@@ -3,15 +3,18 @@
 Plain Python (numpy, scipy, Pillow); the weights are a small numpy file in ``models/`` with their
 provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 px:
 
-1. **Ink.** Grey levels, a light blur, then Sauvola's local threshold: a pixel is ink when it is
-   darker than its neighbourhood by a margin that scales with the local contrast — cards and skin,
-   bright or dim, are handled alike.
+1. **Ink.** Grey levels, a light blur, then two local thresholds, each read in full: Sauvola's (a
+   pixel is ink when darker than its neighbourhood by a margin that scales with the local
+   contrast: clean strokes on cards) and a contrast-relative one (darker than the neighbourhood's
+   mean by a fraction of its standard deviation: faded ink on dark skin in a dim photo, which
+   Sauvola's absolute margin loses). Where both passes read a number, the more confident stays.
 2. **Characters.** Connected components of ink whose size and fill could be a written character.
 3. **Lines.** Components of similar size close to one another (a k-d tree) are joined; a group of
    three or more is a line, its direction the principal axis of the members' centres (any rotation).
 4. **Glyphs.** Each member is resampled upright into a 24×24 patch whose scale is the line's
    character height (so a small Arabic-Indic zero stays small), once per reading direction.
-5. **Classes.** A small network (two hidden layers) gives each patch a class: a Western or
+5. **Classes.** A small network (two hidden layers, on the patch's pixels and a 5×5 grid of
+   gradient-direction histograms) gives each patch a class: a Western or
    Arabic-Indic digit, the word فرع, or not a character. The direction whose glyphs are more
    confidently characters is kept; runs of 3–8 digits become numbers, in one script.
 6. **Confidence.** A number's confidence is its weakest digit's probability (and no more than the
@@ -72,6 +75,20 @@ def ink_mask(gray: np.ndarray, window: int = 31, k: float = 0.2) -> np.ndarray:
     scale = max(float(np.percentile(g, 99.5)), 0.05)
     threshold = mean * (1 + k * (std / (0.5 * scale) - 1))
     return (g < threshold) & (std > 0.025 * scale)
+
+
+def contrast_mask(gray: np.ndarray, window: int = 25, k: float = 0.6, floor: float = 0.012) -> np.ndarray:
+    """Ink relative to the local contrast (Niblack-like, with a noise floor): True where a pixel is
+    darker than its neighbourhood's mean by ``k`` of its standard deviation. Unlike Sauvola's it
+    needs no absolute margin, so faded ink on dark skin in a dim photo is still ink."""
+    g = ndimage.gaussian_filter(gray, 1.0)
+    mean = ndimage.uniform_filter(g, window)
+    sq = ndimage.uniform_filter(g * g, window)
+    std = np.sqrt(np.maximum(sq - mean * mean, 0.0))
+    return (g < mean - k * np.maximum(std, floor)) & (std > floor)
+
+
+INK_MASKS = (ink_mask, contrast_mask)  # the reader reads each photo once per mask and keeps the best
 
 
 def components(mask: np.ndarray) -> tuple[np.ndarray, list[tuple[int, slice, slice, int]]]:
@@ -159,10 +176,16 @@ def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group:
         gu, gv = np.meshgrid(cu + grid * side, line_v + grid * side)
         gx = mean[0] + gu * ux - gv * uy
         gy = mean[1] + gu * uy + gv * ux
-        pad = 2
+        factor = side / PATCH  # image pixels per patch pixel
+        pad = 2 + int(factor)
         r0, c0 = max(0, sl_r.start - pad), max(0, sl_c.start - pad)
         local = (labels[r0:sl_r.stop + pad, c0:sl_c.stop + pad] == label).astype(np.float32)
+        if factor > 1.5:  # smooth before shrinking, or a thin stroke falls between the samples
+            local = ndimage.gaussian_filter(local, 0.5 * factor)
         patch = ndimage.map_coordinates(local, [gy - r0, gx - c0], order=1, mode="constant", cval=0.0)
+        peak = float(patch.max())
+        if peak > 0:
+            patch = np.minimum(patch / max(peak, 0.25), 1.0)
         patches.append(patch.ravel())
         boxes.append((sl_c.start, sl_r.start, sl_c.stop, sl_r.stop))
         comps.append(label)
@@ -171,23 +194,47 @@ def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group:
     return Glyphs(upright, np.ascontiguousarray(flipped), np.array(boxes), comps)
 
 
+HOG_CELLS, HOG_BINS = 5, 8
+
+
+def features(x: np.ndarray) -> np.ndarray:
+    """A patch's network input: its pixels and a histogram of gradient directions over a 5×5 grid
+    of cells (which tolerates stroke width and small shifts better than pixels do)."""
+    p = x.reshape(-1, PATCH, PATCH)
+    gy = p[:, 2:, 1:-1] - p[:, :-2, 1:-1]
+    gx = p[:, 1:-1, 2:] - p[:, 1:-1, :-2]
+    cell = (PATCH - 2) // HOG_CELLS
+    side = cell * HOG_CELLS
+    gy, gx = gy[:, :side, :side], gx[:, :side, :side]
+    magnitude = np.sqrt(gx * gx + gy * gy)
+    direction = ((np.arctan2(gy, gx) + np.pi) / (2 * np.pi) * HOG_BINS).astype(np.int32) % HOG_BINS
+    onehot = (direction[..., None] == np.arange(HOG_BINS)) * magnitude[..., None]
+    hog = onehot.reshape(len(p), HOG_CELLS, cell, HOG_CELLS, cell, HOG_BINS).sum(axis=(2, 4))
+    return np.concatenate([x.reshape(len(p), -1), hog.reshape(len(p), -1).astype(np.float32) * 0.25], axis=1)
+
+
+def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+    """The network's logits for rows of patches (ReLU layers ``w0 b0 w1 b1 …``)."""
+    depth = sum(1 for k in weights if k.startswith("w"))
+    h = (features(x) - weights["mean"]) / weights["std"]
+    for i in range(depth):
+        h = h @ weights[f"w{i}"] + weights[f"b{i}"]
+        if i < depth - 1:
+            h = np.maximum(h, 0.0)
+    return h
+
+
 class Classifier:
-    """The small network: 576 → 192 → 96 → 22, ReLU, softmax (weights from ``train.py``)."""
+    """The small network on pixels and gradient histograms, ReLU, softmax (weights from ``train.py``)."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
         with np.load(path) as data:
-            self.layers = [(data[f"w{i}"], data[f"b{i}"]) for i in range(3)]
-            self.mean = data["mean"]
-            self.std = data["std"]
+            self.weights = {k: data[k] for k in data.files if k[0] in "wb" or k in ("mean", "std")}
             self.threshold = float(data["threshold"]) if "threshold" in data else 0.9
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities for rows of patches."""
-        h = (x - self.mean) / self.std
-        for i, (w, b) in enumerate(self.layers):
-            h = h @ w + b
-            if i < len(self.layers) - 1:
-                h = np.maximum(h, 0.0)
+        h = forward(self.weights, x.astype(np.float32))
         h -= h.max(axis=1, keepdims=True)
         e = np.exp(h)
         return e / e.sum(axis=1, keepdims=True)
@@ -266,8 +313,23 @@ class NumberReader:
             gray_image = gray_image.resize((round(gray_image.width * scale), round(gray_image.height * scale)),
                                            Image.Resampling.BILINEAR)
         gray = np.asarray(gray_image, np.float32) / 255.0
-        labels, kept = components(ink_mask(gray))
         found: list[Reading] = []
+        for mask in INK_MASKS:
+            for text, confidence, box, kind in self._read_mask(mask(gray)):
+                if scale != 1.0:
+                    box = [round(v / scale) for v in box]
+                found.append(Reading(text, confidence, box, kind))
+        found.sort(key=lambda r: -r.confidence)
+        kept: list[Reading] = []
+        for reading in found:  # one reading per place: the most confident of the passes
+            if not any(_overlap(reading.box, other.box) >= 0.5 for other in kept):
+                kept.append(reading)
+        return kept
+
+    def _read_mask(self, mask: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
+        """Candidate numbers found on one ink mask."""
+        labels, kept = components(mask)
+        found = []
         for group in lines(kept):
             line = glyphs(labels, kept, group)
             if line is None:
@@ -279,9 +341,13 @@ class NumberReader:
                 p, boxes = flipped, line.boxes[::-1]
             else:
                 p, boxes = upright, line.boxes
-            for text, confidence, box, kind in decode(p, boxes):
-                if scale != 1.0:
-                    box = [round(v / scale) for v in box]
-                found.append(Reading(text, confidence, box, kind))
-        found.sort(key=lambda r: -r.confidence)
+            found.extend(decode(p, boxes))
         return found
+
+
+def _overlap(a: list[int], b: list[int]) -> float:
+    """Intersection over the smaller box's area."""
+    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
+    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
+    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return ix * iy / smaller if smaller > 0 else 0.0

@@ -74,11 +74,24 @@ FONTS: dict[str, dict[str, list[str]]] = {
                   "truetype/kacst/KacstNaskh.ttf", "truetype/kacst/KacstTitle.ttf",
                   "truetype/kacst/KacstLetter.ttf", "truetype/kacst/KacstFarsi.ttf",
                   "truetype/fonts-arabeyes/ae_AlArabiya.ttf", "truetype/fonts-arabeyes/ae_Cortoba.ttf",
-                  "truetype/fonts-arabeyes/ae_Dimnah.ttf"],
+                  "truetype/fonts-arabeyes/ae_Dimnah.ttf",
+                  # Second session: more families (none of the independent set's).
+                  "truetype/noto/NotoSans-Regular.ttf", "truetype/noto/NotoSerif-Bold.ttf",
+                  "truetype/noto/NotoSansArabic-Regular.ttf", "truetype/noto/NotoNaskhArabic-Regular.ttf",
+                  "truetype/noto/NotoKufiArabic-Regular.ttf", "truetype/noto/NotoNaskhArabic-Bold.ttf",
+                  "opentype/urw-base35/C059-Roman.otf", "opentype/urw-base35/P052-Bold.otf",
+                  "opentype/urw-base35/URWGothic-Book.otf", "opentype/urw-base35/URWBookman-Light.otf",
+                  "opentype/urw-base35/NimbusMonoPS-Regular.otf", "truetype/kacst/KacstDigital.ttf"],
         "hand": ["truetype/tlwg/Purisa.ttf", "truetype/tlwg/Purisa-Bold.ttf",
                  "opentype/comic-neue/ComicNeue-Regular.otf", "opentype/comic-neue/ComicNeue-Bold.otf",
                  "truetype/kacst/KacstPen.ttf", "truetype/kacst/KacstScreen.ttf",
-                 "truetype/yusei-magic/YuseiMagic-Regular.ttf"],
+                 "truetype/yusei-magic/YuseiMagic-Regular.ttf",
+                 # Second session: slanted and informal shapes (none of the independent set's).
+                 "truetype/tlwg/Purisa-Oblique.ttf", "truetype/tlwg/Purisa-BoldOblique.ttf",
+                 "opentype/comic-neue/ComicNeue-Light.otf", "truetype/noto/NotoSans-Italic.ttf",
+                 "truetype/noto/NotoSerif-Italic.ttf", "opentype/urw-base35/URWBookman-LightItalic.otf",
+                 "opentype/urw-base35/C059-Italic.otf", "opentype/urw-base35/URWGothic-BookOblique.otf",
+                 "truetype/kacst/KacstLetter.ttf", "truetype/kacst/KacstArt.ttf"],
     },
     INDEPENDENT: {
         "print": ["truetype/liberation/LiberationSans-Regular.ttf",
@@ -109,6 +122,7 @@ class Truth:
     script: str
     hand: bool
     carrier: str
+    glyph_ids: list[int] = field(default_factory=list, compare=False)  # its digits in Sample.glyphs
 
     def as_dict(self) -> dict[str, Any]:
         return {"text": self.text, "box": self.box, "kind": self.kind, "script": self.script,
@@ -410,21 +424,23 @@ def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card:
         path = font_file(str(rng.choice(fonts)))
         assert path is not None
         layer, extents, ids, labels = render_line(line.text, path, size, rng, hand)
-        ids = np.where(ids > 0, ids + len(glyph_labels), 0).astype(np.int32)
+        offset = len(glyph_labels)
+        ids = np.where(ids > 0, ids + offset, 0).astype(np.int32)
         glyph_labels.extend(labels)
-        rendered.append((line, layer, extents, ids))
+        digit_ids = [offset + k + 1 for k, label in enumerate(labels) if label != "WORD"]
+        rendered.append((line, layer, extents, ids, digit_ids[:len(line.number or "")]))
     if not rendered:
         return []
     gap = int(size * 0.3)
-    block_w = max(layer.shape[1] for _, layer, _, _ in rendered)
-    block_h = sum(layer.shape[0] for _, layer, _, _ in rendered) + gap * (len(rendered) - 1)
+    block_w = max(r[1].shape[1] for r in rendered)
+    block_h = sum(r[1].shape[0] for r in rendered) + gap * (len(rendered) - 1)
     margin = int(size * 0.4)
     bh, bw = block_h + 2 * margin, block_w + 2 * margin
     ink_layer = np.zeros((bh, bw), np.float32)
     id_layer = np.zeros((bh, bw), np.int32)
-    number_masks: list[tuple[Line, np.ndarray]] = []
+    number_masks: list[tuple[Line, np.ndarray, list[int]]] = []
     y = margin
-    for line, layer, extents, ids in rendered:
+    for line, layer, extents, ids, digit_ids in rendered:
         ink_layer[y:y + layer.shape[0], margin:margin + layer.shape[1]] = np.maximum(
             ink_layer[y:y + layer.shape[0], margin:margin + layer.shape[1]], layer)
         id_layer[y:y + layer.shape[0], margin:margin + layer.shape[1]] = np.maximum(
@@ -434,7 +450,7 @@ def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card:
             mask = np.zeros((bh, bw), np.float32)
             mask[y:y + layer.shape[0], margin + start - size // 2:margin + end] = \
                 layer[:, max(0, start - size // 2):end]
-            number_masks.append((line, mask))
+            number_masks.append((line, mask, digit_ids))
         y += layer.shape[0] + gap
     angle = float(rng.uniform(0, 360))
     card = np.ones((bh, bw), np.float32)
@@ -462,6 +478,9 @@ def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card:
     if style == INDEPENDENT:
         ink_colour = np.array([[30, 40, 140], [150, 30, 30], [20, 20, 20]][int(rng.integers(3))], np.float32)
         strength = float(rng.uniform(0.45, 0.9))
+    elif style == TRAINING:  # any dark pen, fresh or faded (training sees more than the dev set)
+        ink_colour = rng.uniform(0, 150, 3).astype(np.float32)
+        strength = float(rng.uniform(0.35, 1.0))
     else:
         ink_colour = np.array([[15, 15, 20], [20, 25, 80], [40, 30, 30]][int(rng.integers(3))], np.float32)
         strength = float(rng.uniform(0.75, 1.0)) if on_card else float(rng.uniform(0.6, 0.95))
@@ -473,10 +492,10 @@ def _write_group(img: np.ndarray, rng: np.random.Generator, style: str, on_card:
         draw_line(stroke, rng, colour=np.array([255.0, 255.0, 255.0]), width=2)
         _place(img, stroke[:, :, 0] / 255.0, ink_colour, x, y, strength=strength * 0.8)
     truths = []
-    for line, mask in number_masks:
+    for line, mask, digit_ids in number_masks:
         box = _box_of(_rotate(mask, angle), x, y, img.shape)
         if box is not None and line.number is not None and line.kind is not None:
-            truths.append(Truth(line.number, box, line.kind, script, hand, "card" if on_card else "skin"))
+            truths.append(Truth(line.number, box, line.kind, script, hand, "card" if on_card else "skin", digit_ids))
     return truths
 
 
@@ -528,9 +547,34 @@ def _damage_independent(img: np.ndarray, rng: np.random.Generator) -> Image.Imag
     return Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
 
 
+def _damage_training(img: np.ndarray, rng: np.random.Generator) -> Image.Image:
+    """The dev set's damage, then (training only) sometimes a smear in one direction, a light
+    gradient and JPEG compression: damage the recogniser should survive, whatever its source."""
+    out = _damage_dev(img, rng)
+    if rng.random() < 0.5:
+        arr = np.asarray(out, np.float32)
+        h, w = arr.shape[:2]
+        if rng.random() < 0.4:
+            length = int(rng.integers(3, 8))
+            kernel = np.zeros((length, length), np.float32)
+            kernel[length // 2, :] = 1.0
+            kernel = ndimage.rotate(kernel, rng.uniform(0, 180), reshape=False, order=1)
+            kernel /= max(float(kernel.sum()), 1e-6)
+            arr = np.stack([ndimage.convolve(arr[:, :, c], kernel, mode="nearest") for c in range(3)], axis=2)
+        ramp = np.linspace(rng.uniform(0.4, 1.0), rng.uniform(0.7, 1.0), w if rng.random() < 0.5 else h)
+        lit = arr * (ramp[None, :, None] if len(ramp) == w else ramp[:, None, None])
+        out = Image.fromarray(np.clip(lit, 0, 255).astype(np.uint8))
+    if rng.random() < 0.5:
+        buffer = io.BytesIO()
+        out.save(buffer, "JPEG", quality=int(rng.integers(30, 90)))
+        out = Image.open(io.BytesIO(buffer.getvalue())).convert("RGB")
+    return out
+
+
 def make_image(rng: np.random.Generator, style: str = DEV, width: int = 1000,
-               with_numbers: bool | None = None) -> Sample:
-    """One photo-like image of the set ``style`` and the numbers written on it."""
+               with_numbers: bool | None = None, groups: int | None = None) -> Sample:
+    """One photo-like image of the set ``style`` and the numbers written on it (``groups``, for
+    training, sets how many cards or skin patches are written)."""
     if with_numbers is None:
         with_numbers = bool(rng.random() >= 0.3)
     h = int(width * rng.choice([0.75, 0.667, 1.0, 1.333]))
@@ -538,7 +582,8 @@ def make_image(rng: np.random.Generator, style: str = DEV, width: int = 1000,
     truths: list[Truth] = []
     glyph_map = np.zeros((h, width), np.int32)
     glyph_labels: list[str] = []
-    groups = int(rng.integers(1, 3)) if with_numbers else (1 if rng.random() < 0.25 else 0)
+    if groups is None:
+        groups = int(rng.integers(1, 3)) if with_numbers else (1 if rng.random() < 0.25 else 0)
     for _ in range(groups):
         on_card = bool(rng.random() < 0.55)
         for _attempt in range(4):
@@ -551,7 +596,8 @@ def make_image(rng: np.random.Generator, style: str = DEV, width: int = 1000,
             img, glyph_map, glyph_labels = scratch, scratch_map, scratch_labels
             truths.extend(written)
             break
-    image = (_damage_independent if style == INDEPENDENT else _damage_dev)(img, rng)
+    damage = {INDEPENDENT: _damage_independent, TRAINING: _damage_training}.get(style, _damage_dev)
+    image = damage(img, rng)
     return Sample(image, truths, glyph_map, glyph_labels)
 
 

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw, ImageFont
 
 from athar.matching.digits import ARABIC_INDIC
 from athar.matching.numbers.evaluation import overlap, score
-from athar.matching.numbers.reader import NumberReader
+from athar.matching.numbers.reader import PATCH, NumberReader, components, glyphs, lines
 from athar.matching.numbers.synthetic import DEV, INDEPENDENT, make_image
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -84,3 +84,56 @@ def test_scoring_counts_found_right_and_false_suggestions():
     assert (result["found_pct"], result["read_right_pct"]) == (100.0, 50.0)
     assert result["returned_right_pct"] == round(100 / 3, 1)
     assert result["false_suggestion_pct"] == 50.0
+
+
+def photo_with_faded_number(text: str, angle: float, seed: int = 5) -> tuple[Image.Image, list[int]]:
+    """A dim photo of dark skin with ``text`` written straight on it in faded ink: the ink is only
+    about 15 % darker than the skin around it."""
+    rng = np.random.default_rng(seed)
+    skin = np.clip(rng.normal(95, 3, (750, 1000)), 0, 255)
+    layer = Image.new("L", (420, 120), 0)
+    ImageDraw.Draw(layer).text((20, 20), text, font=ImageFont.truetype(str(FONT), 56), fill=255)
+    layer = layer.rotate(angle, expand=True, resample=Image.Resampling.BICUBIC)
+    ink = np.zeros((750, 1000))
+    ink[300:300 + layer.height, 250:250 + layer.width] = np.asarray(layer, np.float64) / 255.0
+    grey = skin * (1 - 0.16 * ink)
+    photo = Image.fromarray(np.repeat(grey[:, :, None], 3, axis=2).astype(np.uint8))
+    return photo, [250, 300, 250 + layer.width, 300 + layer.height]
+
+
+@pytest.mark.parametrize("angle", [0, 120])
+def test_faded_ink_on_dark_skin_is_still_read(reader, angle):
+    photo, place = photo_with_faded_number("40719", angle)
+    readings = reader.read(photo)
+    assert [r.text for r in readings] == ["40719"]
+    assert overlap(readings[0].box, place) > 0.9
+
+
+def test_the_generator_names_the_glyphs_of_each_number():
+    """Each truth number lists its digits' glyphs in the generator's map (the stage diagnostics
+    and the training labels rely on it): one glyph per digit, labelled with that digit."""
+    sample = make_image(np.random.default_rng(11), DEV, with_numbers=True)
+    assert sample.numbers and sample.glyphs is not None
+    for truth in sample.numbers:
+        assert len(truth.glyph_ids) == len(truth.text)
+        labels = [sample.glyph_labels[g - 1] for g in truth.glyph_ids]
+        assert [label[1:] for label in labels] == list(truth.text)
+        assert {label[0] for label in labels} == {"W" if truth.script == "western" else "A"}
+        for glyph in truth.glyph_ids:
+            ys, xs = np.nonzero(sample.glyphs == glyph)
+            assert overlap([xs.min(), ys.min(), xs.max() + 1, ys.max() + 1], truth.box) > 0.8
+
+
+def test_thin_strokes_of_large_glyphs_survive_the_shrinking_to_a_patch():
+    """A glyph 90 px tall drawn with a 2-px pen is shrunk about five times into its patch: the
+    stroke must still be there (sampling without smoothing first falls between its pixels)."""
+    mask = np.zeros((200, 300), bool)
+    for x in (60, 110, 160, 210):
+        mask[50:140, x:x + 2] = True
+    labels, kept = components(mask)
+    group = lines(kept)
+    assert len(group) == 1
+    line = glyphs(labels, kept, group[0])
+    assert line is not None and len(line.patches) == 4
+    for patch in line.patches:
+        assert patch.reshape(PATCH, PATCH).max(axis=1)[4:20].min() > 0.3  # a vertical stroke, top to bottom
