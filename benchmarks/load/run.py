@@ -230,6 +230,8 @@ def _server_cpu(pid: int) -> float | None:
 def summarise(home: Path, args: argparse.Namespace, built: dict[str, Any],
               load_before: tuple[float, float, float], server_cpu: float | None) -> dict[str, Any]:
     pages, total = [], {}
+    if not (home / "locust_stats.csv").exists():
+        raise SystemExit("locust wrote no figures:\n" + (home / "locust.log").read_text(errors="replace")[-3000:])
     with open(home / "locust_stats.csv", newline="") as handle:
         for row in csv.DictReader(handle):
             figures = {"page": row["Name"], "requests": int(row["Request Count"]),
