@@ -34,6 +34,7 @@ _counters = {role: itertools.count() for role in ("family", "caseworker", "revie
 _ready = itertools.count(1)
 KEEP_RAMP = os.environ.get("ATHAR_LOAD_KEEP_RAMP") == "1"
 MEASURE_SECONDS = float(os.environ.get("ATHAR_LOAD_SECONDS", "60"))
+SIGN_IN_TRIES = 3
 
 
 def _broken(what: str) -> None:
@@ -69,17 +70,25 @@ class _Person(HttpUser):
 
     def on_start(self) -> None:
         self.account = _next(self.role, ACCOUNTS[self.role])
+        for _attempt in range(SIGN_IN_TRIES):  # a person whose page did not load tries again
+            status = self.sign_in()
+            if status:
+                break
+        if status != 302:  # refused (wrong password, CSRF, rate limit) or never answered: no flow can run
+            _broken(f"sign-in of a {self.role} failed: {status or 'no answer'}")
+        _signed_in(self.environment)
+
+    def sign_in(self) -> int:
         sign_in = ACCOUNTS["sign_in"]
         page = self.client.get(sign_in, name="sign-in page")
-        token = CSRF.search(page.text)
+        token = CSRF.search(page.text or "")
         with self.client.post(sign_in, name="sign-in", allow_redirects=False, catch_response=True, data={
                 "identifier": self.account["login"], "password": self.account["password"],
                 "csrfmiddlewaretoken": token.group(1) if token else ""},
                 headers={"Referer": self.host + "/"}) as response:
             if response.status_code != 302:
-                response.failure(f"sign-in failed: {response.status_code}")
-                _broken(f"sign-in of a {self.role} failed: {response.status_code}")
-        _signed_in(self.environment)
+                response.failure(f"sign-in failed: {response.status_code or 'no answer'}")
+            return int(response.status_code or 0)
 
     def page(self, path: str, name: str, headers: dict[str, str] | None = None) -> None:
         with self.client.get(path, name=name, allow_redirects=False, catch_response=True,
