@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
@@ -31,7 +32,19 @@ def serve(host: str, port: int, workers: int = 2) -> None:
 
     call_command("collectstatic", interactive=False, verbosity=0)
     sys.stderr.write(f"athar: serving on http://{host}:{port}/ (Ctrl+C to stop)\n")
-    _AtharApplication({
+    _AtharApplication(server_options(host, port, workers)).run()
+
+
+def server_options(host: str, port: int, workers: int) -> dict[str, Any]:
+    """gunicorn's settings. Its control socket goes under ATHAR_HOME/run (private to the owner), one
+    per port: gunicorn's default, ``~/.gunicorn/gunicorn.ctl``, is shared by every server of the user,
+    so a second athar on the machine (a demo beside production) took over the first one's socket."""
+    from django.conf import settings
+
+    run = Path(settings.ATHAR_HOME) / "run"
+    run.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return {
         "bind": f"{host}:{port}", "workers": workers, "threads": 4, "worker_class": "gthread",
         "accesslog": None, "errorlog": "-", "timeout": 60, "graceful_timeout": 10,
-    }).run()
+        "control_socket": str(run / f"gunicorn-{port}.ctl"), "control_socket_mode": 0o600,
+    }
