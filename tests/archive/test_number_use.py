@@ -75,6 +75,7 @@ def test_a_branch_number_suggests_the_facility_and_an_archivist_decides(two, mak
     assert suggestion.case == case and suggestion.number == "227" and suggestion.facility.code == "227"
     with pytest.raises(NotAllowed):
         number_use.move_case_to_facility(make_user("reviewer"), case.pk, "227")
+    Facility.objects.create(code="235", number=235)
     with pytest.raises(UserError):
         number_use.move_case_to_facility(a, case.pk, "235")  # no confirmed reading says 235
     moved = number_use.move_case_to_facility(a, case.pk, "٢٢٧")
