@@ -81,6 +81,4 @@ def _unreadable_upload(request: HttpRequest, exc: MultiPartParserError) -> HttpR
                         status=400)
 
 
-from athar.api import endpoints, lifecycle  # noqa: E402,F401  (registers the routes)
-
-from athar.api import ingests  # noqa: E402,F401  (registers the archivists' ingest routes)
+from athar.api import endpoints, ingests, lifecycle  # noqa: E402,F401  (register the routes)

@@ -29,7 +29,7 @@ from athar.archive.facility_store import (
     load_starting_table,
 )
 from athar.archive.imaging import FileResult, process_file
-from athar.archive.ingest_batch import Recorded, record_batch
+from athar.archive.ingest_batch import Recorded, new_photo, record_batch
 from athar.archive.models import (
     Agency,
     Archive,
@@ -384,16 +384,8 @@ class _IngestJob:
             self.summary.duplicates += 1
 
     def _new_photo(self, target: Target, result: FileResult, case: Case | None) -> Photo:
-        manifest = target.manifest
-        photo = Photo.objects.create(
-            sha256=result.sha256, archive=self.archive, case=case, original_path=target.entry.relpath,
-            original_name=target.entry.relpath.rsplit("/", 1)[-1], size=result.size, width=result.width,
-            height=result.height, format=result.format, exif=result.exif, phash=result.phash,
-            dhash=result.dhash, viewable=not result.problem, problem=result.problem[:300],
-            kind=(manifest.kind if manifest and manifest.kind else Photo.Kind.UNKNOWN),
-            photographed=manifest.photographed.date if manifest and manifest.photographed else None,
-            note=manifest.note if manifest else "",
-        )
+        photo = new_photo(self.archive, target, result, case)
+        photo.save(force_insert=True)
         Derivative.objects.bulk_create([
             Derivative(photo=photo, kind=d.kind, path=d.relpath, sha256=d.sha256, width=d.width, height=d.height)
             for d in result.derivatives
