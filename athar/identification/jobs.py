@@ -205,11 +205,38 @@ def _reports_to_link(new_reports: list[int]) -> int:
 
 def link_registry() -> dict[str, Any]:
     """The worker's linkage run: every current report (``registry.linkage.link_all``), the reviewer
-    decisions in force, persons kept stable; the next sweep ranks the regrouped persons again."""
+    decisions in force, persons kept stable. Only the persons whose reports changed are ranked again
+    (a run after one new report would otherwise rank every person and report of the store again, and
+    every family's candidate links would turn stale); families' own rankings follow their own report,
+    never the linkage."""
     from athar.registry.linkage import link_all
 
+    before = _reports_by_person()
     result = link_all()
-    return {k: result[k] for k in ("run", "reports", "persons", "new_persons", "review_pairs") if k in result}
+    after = _reports_by_person()
+    changed = sorted(p for p, reports in after.items() if before.get(p) != reports)
+    with transaction.atomic():  # this run's regrouping is handled here, not by the sweep's full re-rank
+        mark, _ = Watermark.objects.select_for_update().get_or_create(name="linkage")
+        Watermark.objects.filter(pk=mark.pk).update(value=str(result["run"]))
+    queued = sum(enqueue_for_person(p) is not None for p in changed)
+    summary = {k: result[k] for k in ("run", "reports", "persons", "new_persons", "review_pairs") if k in result}
+    return {**summary, "persons_changed": len(changed), "queued": queued}
+
+
+def _reports_by_person() -> dict[int, frozenset[int]]:
+    """person → the report versions the current run links to it (a new version is a change)."""
+    from collections import defaultdict
+
+    from athar.registry.models import ReportLink
+
+    run = current_run()
+    if run is None:
+        return {}
+    out: dict[int, set[int]] = defaultdict(set)
+    for person, report in ReportLink.objects.filter(run=run).values_list("person_id", "report_id").iterator(
+            chunk_size=20_000):
+        out[person].add(report)
+    return {p: frozenset(r) for p, r in out.items()}
 
 
 def enqueue_import(batch_id: int) -> Job | None:

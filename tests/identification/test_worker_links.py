@@ -43,9 +43,20 @@ def test_new_reports_are_linked_by_the_worker_once(make_user: Any) -> None:
     run = current_run()
     assert run is not None and Job.objects.get(kind="link").status == Job.Status.DONE
     assert person_of(one) == person_of(two) != person_of(other)
-    jobs.sweep()  # the new run regroups reports: every subject is ranked again
-    assert Job.objects.filter(kind="cases", target="linkage").exists()
+    persons = {person_of(r).pk for r in (one, two, other)}
+    ranked = set(Job.objects.filter(kind="subject", status=Job.Status.DONE).values_list("target", flat=True))
+    assert {f"person:{p}" for p in persons} <= ranked  # the regrouped persons were ranked again
+    jobs.sweep()
+    assert not Job.objects.filter(kind="cases", target="linkage").exists()  # not every subject of the store
     assert not Job.objects.filter(kind="link", status=Job.Status.QUEUED).exists()  # nothing new to link
+
+    jobs.drain("w")
+    make_report(None, caseworker, name="خالد عمر الحسن", birth_year=1970, sex="M", city="حماة")
+    jobs.sweep()
+    _due()
+    jobs.drain("w")  # one new person: only it is ranked again
+    done = Job.objects.filter(kind="link").order_by("-pk").first()
+    assert done is not None and done.result["persons_changed"] == 1
 
 
 def test_the_operator_may_leave_linking_to_the_command(make_user: Any, monkeypatch: Any) -> None:
