@@ -219,7 +219,8 @@ def link_registry() -> dict[str, Any]:
         mark, _ = Watermark.objects.select_for_update().get_or_create(name="linkage")
         Watermark.objects.filter(pk=mark.pk).update(value=str(result["run"]))
     queued = sum(enqueue_for_person(p) is not None for p in changed)
-    summary = {k: result[k] for k in ("run", "reports", "persons", "new_persons", "review_pairs") if k in result}
+    summary: dict[str, Any] = {k: result[k] for k in ("run", "reports", "persons", "new_persons", "review_pairs")
+                               if k in result}
     return {**summary, "persons_changed": len(changed), "queued": queued}
 
 
