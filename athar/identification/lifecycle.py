@@ -41,6 +41,10 @@ class Transition:
     note: str = ""
 
 
+def allowed_in(table: tuple[Transition, ...], obj: str, source: str, target: str, action: str) -> bool:
+    return any(t.obj == obj and t.source == source and t.target == target and t.action == action for t in table)
+
+
 TABLE: tuple[Transition, ...] = (
     # claims
     Transition("claim", "-", "active", "claim", CLAIMANT, "a positive claim opens an identification"),
@@ -112,6 +116,18 @@ TABLE: tuple[Transition, ...] = (
     Transition("challenge", "open", "dismissed", "dismiss_challenge", REVIEWER, "the decision stands"),
 )
 
+# An undecided identification follows the reviews and claims in force (``claims._refresh_one``),
+# whichever action changed them: a live rejection holds it rejected when a claim brings it back
+# from withdrawn; the last claim withdrawn by a reopened conflict withdraws it. Never a decided one.
+FOLLOWS_THE_EVIDENCE = (("under_review", "rejected"), ("rejected", "under_review"),
+                        ("under_review", "withdrawn"), ("rejected", "withdrawn"))
+REFRESHING_ACTIONS = ("claim", "withdraw_claim", "forensic", "review", "reverse_review", "resolve_conflict",
+                      "reopen_conflict", "uphold_challenge", "dismiss_challenge")
+TABLE = TABLE + tuple(
+    Transition("identification", source, target, action, "(the reviews and claims in force)", "follows the evidence")
+    for source, target in FOLLOWS_THE_EVIDENCE for action in REFRESHING_ACTIONS
+    if not allowed_in(TABLE, "identification", source, target, action))
+
 # Actions that are a reviewer's explicit, reasoned decision on one identification.
 DECIDED_BACKWARDS = {"uphold_challenge", "reverse_review", "reopen_conflict", "unpublish", "withdraw_identification"}
 
@@ -121,7 +137,7 @@ class IllegalTransition(RuntimeError):
 
 
 def allowed(obj: str, source: str, target: str, action: str) -> bool:
-    return any(t.obj == obj and t.source == source and t.target == target and t.action == action for t in TABLE)
+    return allowed_in(TABLE, obj, source, target, action)
 
 
 def check(obj: str, source: str, target: str, action: str) -> None:

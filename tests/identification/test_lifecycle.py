@@ -291,3 +291,24 @@ def test_a_forensic_match_of_the_decided_pair_itself_changes_nothing(published: 
     t["ident"].refresh_from_db()
     assert t["ident"].status == "published" and t["ident"].evidence_level == "forensic"
     assert not Challenge.objects.exists()
+
+
+def test_a_claim_after_a_rejection_and_a_withdrawal_follows_the_rejection(world: Any) -> None:
+    """Found by the state machine on the lifecycle code: rejected, withdrawn with its last claim, then
+    claimed again, the identification went under_review -> rejected by 'claim', a move the table did
+    not hold (IllegalTransition, a crash). The live rejection holds it rejected; nothing crashes."""
+    case = world.cases["palestine"]
+    a = _family(world)
+    reviewer = world.make_user("reviewer")
+    first = rules.make_claim(a["person"], case, "is_them", a["family"])
+    ident = Identification.objects.get()
+    rules.review(ident, reviewer, "reject", "the marks differ")
+    rules.withdraw_claim(first, a["family"], "we are no longer sure")
+    ident.refresh_from_db()
+    assert ident.status == "withdrawn"
+    rules.make_claim(a["person"], case, "is_them", a["family"])
+    ident.refresh_from_db()
+    assert ident.status == "rejected"
+    assert lifecycle.allowed("identification", "under_review", "withdrawn", "reopen_conflict")
+    assert not any(t.source in lifecycle.DECIDED for t in lifecycle.rows("identification")
+                   if t.note == "follows the evidence")

@@ -418,6 +418,12 @@ REPLAYS: dict[str, list[tuple[str, dict[str, Any]]]] = {
         ("review", {"j": 1, "n": 0, "approve": True}),
         ("claim", {"i": 2, "c": 0, "staff": True, "verdict": "yes"}),
     ],
+    "a caseworker changes its answer on a verified case": [  # shrunk by hypothesis on the old code
+        ("claim", {"i": 1, "c": 0, "staff": True, "verdict": "yes"}),
+        ("review", {"j": 0, "n": 0, "approve": True}),
+        ("review", {"j": 1, "n": 0, "approve": True}),
+        ("claim", {"i": 1, "c": 0, "staff": True, "verdict": "no"}),
+    ],
     "a name-only link without consent": [
         ("link_by_name", {"i": 0}),
         ("consent", {"i": FAMILIES, "given": False}),
