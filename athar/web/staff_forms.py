@@ -76,7 +76,7 @@ class AuditFilterForm(forms.Form):
                            object_id=data["object_id"].strip(), since=data["since"], until=data["until"])
 
 
-class FacilityChoiceField(forms.ModelChoiceField):  # type: ignore[type-arg]  # django-stubs: generic model field
+class FacilityChoiceField(forms.ModelChoiceField):
     """A facility named as the rows name it: in the page's language when known (``facility_label``)."""
 
     def label_from_instance(self, obj: Any) -> str:

@@ -241,16 +241,20 @@ BLOCK_PLURAL = re.compile(r"\{% blocktrans(?:late)? [^%]*\bcount\b[^%]*%\}(.*?)\
 NGETTEXT = re.compile(r"\bngettext(?:_lazy)?\(\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+),\s*((?:\"(?:[^\"\\]|\\.)*\"\s*)+),", re.S)
 
 
+def po_strings(block: str, keyword: str) -> list[str]:
+    r"""The strings of one catalogue entry after ``keyword`` (a regex: ``^msgid``, ``^msgstr\[\d\]``),
+    each joined from its quoted lines."""
+    return ["".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
+            for m in re.finditer(keyword + r' ((?:".*"\n?)+)', block, re.M)]
+
+
 def plural_entries() -> dict[str, list[str]]:
     """Each plural message of the catalogue: its singular id → the Arabic forms as written."""
     out = {}
     for block in CATALOGUE.read_text(encoding="utf-8").split("\n\n"):
         if "msgid_plural" not in block:
             continue
-        def joined(pattern: str) -> list[str]:
-            return ["".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
-                    for m in re.finditer(pattern + r' ((?:".*"\n?)+)', block, re.M)]
-        out[joined(r"^msgid")[0]] = joined(r"^msgstr\[\d\]")
+        out[po_strings(block, r"^msgid")[0]] = po_strings(block, r"^msgstr\[\d\]")
     return out
 
 

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import ngettext
 
-from tests.web.test_arabic_everywhere import CATALOGUE
+from tests.web.test_arabic_everywhere import CATALOGUE, po_strings
 
 # A count followed by a plural noun, in a message without plural forms, is a count said in one form.
 COUNT_NOUN = re.compile(r"%\((?!role\b|name\b|kind\b)\w+\)s (?:\w+ ){0,2}(?:reports|rows|cases|values|hours|months|years|photos|families|"
@@ -29,13 +29,10 @@ def entries() -> list[dict[str, object]]:
     """Each message of the catalogue: its id, plural id (or ''), and translations."""
     out = []
     for block in CATALOGUE.read_text(encoding="utf-8").split("\n\n"):
-        def joined(pattern: str) -> list[str]:
-            return ["".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1)))
-                    for m in re.finditer(pattern + r' ((?:".*"\n?)+)', block, re.M)]
-        ids = joined(r"^msgid")
+        ids = po_strings(block, r"^msgid")
         if ids and ids[0]:
-            out.append({"id": ids[0], "plural": (joined(r"^msgid_plural") or [""])[0],
-                        "strs": joined(r"^msgstr(?:\[\d\])?")})
+            out.append({"id": ids[0], "plural": (po_strings(block, r"^msgid_plural") or [""])[0],
+                        "strs": po_strings(block, r"^msgstr(?:\[\d\])?")})
     return out
 
 
