@@ -60,10 +60,13 @@ def test_compiled_catalog_is_current():
 def test_placeholders_are_kept():
     for msgid, entry in parse_po(CATALOG).items():
         wanted = set(re.findall(r"%\(\w+\)[sd]", msgid))
-        for text in entry["str"]:
+        plural = len(entry["str"]) > 1
+        for index, text in enumerate(entry["str"]):
             found = set(re.findall(r"%\(\w+\)[sd]", str(text)))
             assert found <= wanted | {"%(counter)s"}, (msgid, text)
-            if wanted and "counter" not in msgid:
+            # Arabic says none, one and two in words ("أقل من سنة", "سنة واحدة", "سنتان"): the
+            # count may be left out of its first three plural forms, never out of the others.
+            if wanted and "counter" not in msgid and not (plural and index < 3):
                 assert wanted == found, (msgid, text)
 
 
