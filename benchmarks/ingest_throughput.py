@@ -8,7 +8,7 @@ For each size (250 px and 1,600 px) it
    person; ``<facility>/<case>/<photo>.jpg`` with a ``cases.csv``);
 2. times the **plain loop** in this process: for every file, read the bytes, sha256 them, decode
    them fully with Pillow, make a 320-px thumbnail and write it as a JPEG — the floor any ingest pays;
-3. times ``athar ingest DIR --archive bench --no-faces --workers W --json`` in a fresh SQLite store
+3. times ``athar ingest DIR --archive bench --no-faces --no-numbers --workers W --json`` in a fresh SQLite store
    (created and migrated beforehand by another command, so migrations are not timed): wall time
    of the command (interpreter and Django start-up included), CPU seconds of the process and its
    workers, and the ingest's own ``seconds`` from its JSON (without start-up).
@@ -18,7 +18,8 @@ content-addressed and read-only, EXIF read, a 1,600-px viewing copy, the thumbna
 copies, pHash and dHash, near-duplicate lookup, the database rows, one audit event per photo
 (hash-chained), and one ``os.sync()`` per batch before the batch is committed. Face detection and
 embedding are **not** included (``--no-faces``): they are a separate phase (``athar faces index``),
-measured in docs/faces.md. ``--workers 1`` (the default here) compares one process with one
+measured in docs/faces.md; nor is reading the numbers written in the photos (``--no-numbers``), also
+a phase after the files (``athar numbers index``, measured in docs/numbers.md). ``--workers 1`` (the default here) compares one process with one
 process; ``--workers 0`` lets the ingest use one process per core, while the loop keeps one.
 
 ``--profile FILE`` runs the 250-px ingest under cProfile (in this process) and writes the stats.
@@ -98,7 +99,7 @@ def measure(folder: Path, size: int, photos: int, workers: int) -> dict[str, flo
     plain, plain_cpu = plain_loop(files, folder / f"plain-{size}")
     home = folder / f"home-{size}"
     athar(home, "archive", "stats")  # create and migrate the store outside the timing
-    wall, cpu, result = athar(home, "ingest", str(root), "--archive", "bench", "--no-faces",
+    wall, cpu, result = athar(home, "ingest", str(root), "--archive", "bench", "--no-faces", "--no-numbers",
                               "--workers", str(workers))
     n = len(files)
     inner = float(result.get("seconds") or wall)
