@@ -3,6 +3,7 @@ storing the result with the algorithm's name and version."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -113,9 +114,14 @@ def compute(subject: Subject, algorithm: Algorithm | None = None, limit: int = K
 
 
 def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Ranking:
-    """Compute and replace the subject's stored ranking in one transaction."""
+    """Compute and replace the subject's stored ranking in one transaction; a ranking that comes out
+    exactly as the stored one keeps the stored rows (a family's candidate links stay valid: a worker
+    re-ranking a regrouped person must not turn every link its families hold stale)."""
     out = compute(subject, algorithm)
     ranking, algorithm = out["ranking"], out["algorithm"]
+    unchanged = _same_as_current(subject, out)
+    if unchanged is not None:
+        return unchanged
     with transaction.atomic():
         subject.rankings().filter(is_current=False).delete()
         subject.rankings().current().update(is_current=False)
@@ -130,6 +136,27 @@ def rank_and_store(subject: Subject, algorithm: Algorithm | None = None) -> Rank
                       reasons=[r.as_dict() for r in c.reasons]) for c in ranking.candidates])
         transaction.on_commit(lambda: ranking_stored.send(sender=Ranking, ranking=row))
     return row
+
+
+def _same_as_current(subject: Subject, out: dict[str, Any]) -> Ranking | None:
+    """The stored current ranking when the new one would store exactly the same rows, else None."""
+    current = subject.rankings().current().first()
+    ranking, algorithm = out["ranking"], out["algorithm"]
+    if current is None or (current.algorithm, current.algorithm_version, current.face_model, current.has_photo,
+                           current.cases, current.likely_match, current.shortlist, current.scope) != (
+            algorithm.name, algorithm.version, str(algorithm.face.get("model", "")), out["facts"].has_photo,
+            ranking.cases, ranking.likely_match, ranking.shortlist, json.loads(json.dumps(out["scope"]))):
+        return None
+    stored = list(current.candidates.order_by("rank").values_list(
+        "case_id", "rank", "score", "probability", "likely_match", "reasons"))
+    fresh = [(c.case_id, c.rank, round(c.score, 4), c.probability, c.likely_match, [r.as_dict() for r in c.reasons])
+             for c in ranking.candidates]
+    return current if stored == _json_roundtrip(fresh) else None
+
+
+def _json_roundtrip(rows: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Rows as the database gives them back (JSON reasons: tuples become lists, floats stay floats)."""
+    return [(*row[:5], json.loads(json.dumps(row[5]))) for row in rows]
 
 
 def rank_with_reports(subject: Subject, algorithm: Algorithm | None = None) -> Ranking:
