@@ -145,6 +145,9 @@ def dump_database(work: Path) -> Path:
 
 def _add(tar: tarfile.TarFile, path: Path, name: str) -> dict[str, Any]:
     info = tar.gettarinfo(str(path), arcname=name)
+    if info.islnk():  # a hard link of a file already added (ingest links identical derivatives):
+        # stored as a file of its own, so that every member is checked and restored the same way
+        info.type, info.linkname, info.size = tarfile.REGTYPE, "", path.stat().st_size
     info.uid = info.gid = 0
     info.uname = info.gname = ""
     with open(path, "rb") as handle:
