@@ -39,7 +39,7 @@ images.MAX_PIXELS = FUZZ_MAX_PIXELS
 
 
 class MemoryStore:
-    """The two MediaStore methods make_derivatives uses, in memory."""
+    """The MediaStore methods make_derivatives uses, in memory."""
 
     def __init__(self) -> None:
         self.files: dict[str, bytes] = {}
@@ -49,6 +49,10 @@ class MemoryStore:
 
     def write_derivative(self, relpath: str, data: bytes) -> None:
         self.files[relpath] = data
+
+    def link_derivative(self, existing: str, relpath: str) -> None:
+        assert existing in self.files, f"a link to a derivative never written: {existing}"
+        self.files[relpath] = self.files[existing]
 
 
 def check_ingest(data: bytes) -> None:
