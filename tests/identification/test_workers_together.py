@@ -36,6 +36,7 @@ def queue_world(transactional_db: None, make_user: Callable[..., Any]) -> World:
 def test_two_workers_draining_one_queue_run_each_job_once(queue_world: World, monkeypatch: Any) -> None:
     if connection.vendor == "sqlite":  # the guide says one worker on SQLite; its in-memory test
         pytest.skip("database refuses a second writer at once, where a real one waits: PostgreSQL only")
+    monkeypatch.setenv("ATHAR_LINK_AFTER_SECONDS", "0")  # ranking jobs only: no linkage run queued
     jobs.drain("set-up")  # the new linkage run and the cases: nothing is ranked yet
     reports = [queue_world.report(detainee_number="3412") for _ in range(JOBS)]
     jobs.sweep()  # one job per new report; the workers' own sweeps find nothing more
