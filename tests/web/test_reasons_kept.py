@@ -102,3 +102,28 @@ def test_a_reversal_without_reason_comes_back_open_beside_the_review(client_for,
     page = response.content.decode()
     assert f'<details id="reverse-form-{review.pk}" open>' in page
     assert f'href="#reverse-form-{review.pk}"' in page
+
+
+def test_a_reason_kept_as_a_draft_is_there_when_the_reviewer_comes_back(client_for, world, make_user):
+    ident = _claimed(world)
+    reviewer = client_for(world.reviewer)
+    compare = reverse("web:compare", kwargs={"identification_id": ident.pk})
+    decide = reverse("web:decide", kwargs={"identification_id": ident.pk})
+    response = reviewer.post(decide, {"reason": REASON, "draft": "1"})
+    assert response.status_code == 302 and response["Location"] == compare and not Review.objects.exists()
+    reviewer.get(reverse("web:review_queue"))  # away, then back
+    escaped = "The scar on the left hand &lt;matches&gt; the family&#x27;s description"
+    assert escaped in _form(reviewer.get(compare).content.decode(), "decision-form")
+    assert escaped not in client_for(make_user("reviewer")).get(compare).content.decode()  # this reviewer's own
+
+    reviewer.post(decide, {"reason": REASON, "decision": "approve"})
+    assert Review.objects.filter(reviewer=world.reviewer).exists()
+    assert f"review-reason-draft:{ident.pk}" not in reviewer.session  # decided: the draft is gone
+
+
+def test_a_refused_decision_keeps_the_reason_as_a_draft_too(client_for, world):
+    ident = _claimed(world)
+    reviewer = client_for(world.reviewer)
+    reviewer.post(reverse("web:decide", kwargs={"identification_id": ident.pk}), {"reason": REASON})
+    page = reviewer.get(reverse("web:compare", kwargs={"identification_id": ident.pk})).content.decode()
+    assert "The scar on the left hand &lt;matches&gt; the family&#x27;s description" in _form(page, "decision-form")

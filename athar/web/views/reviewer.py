@@ -77,7 +77,22 @@ def compare(request: HttpRequest, identification_id: int) -> HttpResponse:
     level = chosen_level(request)
     if level != policy.HIDDEN:
         record_reveal(request, view["case"], level, "identification", identification_id)
-    return _compare_page(request, view, DecisionForm(), level)
+    return _compare_page(request, view, DecisionForm(initial={"reason": _draft(request, identification_id)}), level)
+
+
+def _draft_key(identification_id: int) -> str:
+    return f"review-reason-draft:{int(identification_id)}"
+
+
+def _draft(request: HttpRequest, identification_id: int) -> str:
+    """The reason this reviewer began writing on this identification and kept (server side, in its
+    session): leaving the page, or a refused decision, never loses it."""
+    return str(request.session.get(_draft_key(identification_id), ""))
+
+
+def _keep_draft(request: HttpRequest, identification_id: int, reason: str) -> None:
+    if reason.strip():
+        request.session[_draft_key(identification_id)] = reason[:4000]
 
 
 def _compare_page(request: HttpRequest, view: dict[str, Any], form: DecisionForm, level: int = policy.HIDDEN,
@@ -102,6 +117,10 @@ def _compare_page(request: HttpRequest, view: dict[str, Any], form: DecisionForm
 def decide(request: HttpRequest, identification_id: int) -> HttpResponse:
     _require_reviewer(request)
     view = _view(identification_id)
+    _keep_draft(request, identification_id, request.POST.get("reason", ""))
+    if "draft" in request.POST:  # "keep my reason and come back later"
+        messages.success(request, _("Your reason was kept. It will be here when you come back to this comparison."))
+        return redirect("web:compare", identification_id=identification_id)
     form = DecisionForm(request.POST)
     if not form.is_valid():
         return _compare_page(request, _view(identification_id, request.user), form)
@@ -110,6 +129,7 @@ def decide(request: HttpRequest, identification_id: int) -> HttpResponse:
     except ValueError as exc:
         form.add_error(None, str(exc))
         return _compare_page(request, _view(identification_id, request.user), form)
+    request.session.pop(_draft_key(identification_id), None)
     messages.success(request, _("Your decision was recorded."))
     return redirect("web:review_queue")
 
