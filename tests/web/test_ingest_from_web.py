@@ -55,7 +55,7 @@ def test_an_archivist_starts_an_ingest_the_worker_runs_it_and_the_page_follows(c
     assert run.status == IngestRun.Status.QUEUED and run.requested_by == world.archivist and not run.faces
     assert Job.objects.filter(kind="ingest", target=f"run:{run.pk}").count() == 1
     waiting = _page(client, run)
-    assert 'http-equiv="refresh"' in waiting and "waiting for the background worker" in waiting
+    assert 'data-follow=' in waiting and "waiting for the background worker" in waiting
     assert not PhotoSighting.objects.filter(ingest_run=run).exists()
 
     assert drain()["done"] >= 1  # the worker's own code path: claim the job, run it
@@ -64,7 +64,7 @@ def test_an_archivist_starts_an_ingest_the_worker_runs_it_and_the_page_follows(c
     assert run.done == run.total == 4 and run.counts["photos_added"] == 4
     assert PhotoSighting.objects.filter(ingest_run=run).count() == 4
     done = _page(client, run)
-    assert 'http-equiv="refresh"' not in done
+    assert 'data-follow=' not in done
     assert "photos added: <bdi>4</bdi>" in done and "files refused: <bdi>1</bdi>" in done
     assert "215/1002/not-a-photo.jpg" in done and "not an image" in done
     arabic = _page(client, run, "ar")
@@ -87,7 +87,7 @@ def test_a_running_ingest_shows_its_phase_and_files_done_of_the_total(client_for
     IngestRun.objects.filter(pk=run.pk).update(status=IngestRun.Status.RUNNING, phase=IngestRun.Phase.FILES,
                                                done=300, total=1200)
     html = _page(client, run)
-    assert "300 of 1200 done" in html and 'value="25"' in html and 'http-equiv="refresh"' in html
+    assert "300 of 1200 done" in html and 'value="25"' in html and 'data-follow=' in html
     assert "keeping and reading the files" in html
 
 
@@ -141,7 +141,7 @@ def test_a_run_whose_folder_vanished_fails_with_its_reason_and_is_not_retried(cl
     assert run.status == IngestRun.Status.FAILED and "There is no folder" in run.error
     assert Job.objects.get(kind="ingest").status == Job.Status.DONE
     html = _page(client, run)
-    assert "The ingest stopped" in html and 'http-equiv="refresh"' not in html
+    assert "The ingest stopped" in html and 'data-follow=' not in html
 
 
 def test_a_worker_stopped_midway_resumes_the_same_run_without_doubles(client_for, world, root, monkeypatch) -> None:
