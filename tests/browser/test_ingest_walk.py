@@ -5,7 +5,6 @@ for the worker and refreshes itself, then the counts and the refused file with i
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 from django.urls import reverse
