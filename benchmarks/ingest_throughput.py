@@ -32,8 +32,6 @@ import hashlib
 import io
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -41,6 +39,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from benchmarks.athar_command import athar  # noqa: E402  (the repository on the path first)
 
 THUMB = 320
 TARGETS = {250: 0.1, 1600: 0.5}
@@ -72,24 +72,6 @@ def plain_loop(files: list[Path], out: Path) -> tuple[float, float]:
         image.thumbnail((THUMB, THUMB))
         image.convert("RGB").save(out / f"{digest}.jpg", "JPEG", quality=82)
     return time.perf_counter() - start, time.process_time() - cpu
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def athar(home: Path, *arguments: str) -> tuple[float, float, dict]:
-    """Run an athar command in a fresh process: (wall seconds, CPU seconds, its JSON result)."""
-    env = {**os.environ, "ATHAR_HOME": str(home), "PYTHONPATH": str(REPO)}
-    env.pop("DATABASE_URL", None)
-    start, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run([sys.executable, "-m", "athar.cli", *arguments, "--json"], env=env, cwd=REPO,
-                          capture_output=True, text=True, check=False)
-    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
-    if done.returncode:
-        raise SystemExit(f"athar {' '.join(arguments)} failed:\n{done.stderr[-3000:]}")
-    return seconds, cpu, json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def measure(folder: Path, size: int, photos: int, workers: int) -> dict[str, float | int]:

@@ -31,8 +31,8 @@ from athar.identification.models import (
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
 from athar.registry.consent import publication_consent
-from athar.registry.lookup import current_run, ensure_person, person_of
-from athar.registry.models import Report, ReportDraft, ReportLink
+from athar.registry.lookup import ensure_person, person_of, reports_of
+from athar.registry.models import Report, ReportDraft
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
 
@@ -570,7 +570,6 @@ class LinkedReport:
 
     report: Report
     differs: tuple[str, ...]  # field names
-    probability: float | None
 
     @property
     def differs_labels(self) -> list[str]:
@@ -583,17 +582,13 @@ def reports_of_same_person(report: Report, user: Any) -> list[LinkedReport]:
     The linkage is a guess: it never widens what anyone sees (a caseworker sees its own families'
     reports, a reviewer all), it only groups them, so three reports of one man read as one person,
     each saying which source said what."""
-    run = current_run()
-    if run is None:
+    person = person_of(report)
+    if person is None:
         return []
-    mine = ReportLink.objects.filter(run=run, report=report).values_list("person_id", flat=True).first()
-    if mine is None:
-        return []
-    links = {link.report_id: link.probability for link in
-             ReportLink.objects.filter(run=run, person_id=mine).exclude(report=report).only("report_id", "probability")}
-    others = policy.reports_visible_to(user).filter(pk__in=list(links)).order_by("filed_at", "pk")
+    linked = [other.pk for other in reports_of(person) if other.pk != report.pk]
+    others = policy.reports_visible_to(user).filter(pk__in=linked).order_by("filed_at", "pk")
     return [LinkedReport(other, tuple(f for f in PERSON_FACTS if _said(other, f) and _said(report, f)
-                                      and getattr(other, f) != getattr(report, f)), links.get(other.pk))
+                                      and getattr(other, f) != getattr(report, f)))
             for other in others]
 
 

@@ -22,16 +22,17 @@ import argparse
 import csv
 import json
 import os
-import resource
 import secrets
 import sqlite3
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO))
+
+from benchmarks.athar_command import athar  # noqa: E402  (the repository on the path first)
 
 
 def write_csv(path: Path, rows: int, seed: int = 7) -> None:
@@ -71,24 +72,6 @@ def plain_loop(path: Path, folder: Path) -> tuple[float, float]:
     connection.commit()
     connection.close()
     return time.perf_counter() - start, time.process_time() - cpu
-
-
-def _children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def athar(home: Path, *arguments: str) -> tuple[float, float, dict]:
-    """Run an athar command in a fresh process; (wall seconds, CPU seconds, its JSON result)."""
-    env = {**os.environ, "ATHAR_HOME": str(home), "PYTHONPATH": str(REPO)}
-    env.pop("DATABASE_URL", None)
-    start, cpu = time.perf_counter(), _children_cpu()
-    done = subprocess.run([sys.executable, "-m", "athar.cli", *arguments, "--json"], env=env, cwd=REPO,
-                          capture_output=True, text=True, check=False)
-    seconds, cpu = time.perf_counter() - start, _children_cpu() - cpu
-    if done.returncode:
-        raise SystemExit(f"athar {' '.join(arguments)} failed:\n{done.stderr[-3000:]}")
-    return seconds, cpu, json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def profile_import(path: Path, home: Path, out: Path) -> None:
