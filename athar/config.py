@@ -66,6 +66,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("DATABASE_URL", "", "e.g. `postgres://athar@127.0.0.1:5432/athar`.", shown="SQLite in `ATHAR_HOME`"),
     Setting("ATHAR_DB_CONN_MAX_AGE", 60, "seconds a database connection (from `DATABASE_URL`) is kept open for "
             "reuse."),
+    Setting("ATHAR_DB_PREPARE_THRESHOLD", 2, "PostgreSQL: a query is prepared on the server (planned once per "
+            "connection) after this many uses; 0 sends every query with its values written in (no prepared "
+            "statements: for a pooler such as PgBouncer in transaction mode)."),
     Setting("ATHAR_SQLITE_TIMEOUT", 60, "seconds a writer waits for SQLite's lock (WAL mode, IMMEDIATE "
             "transactions)."),
     Setting("ATHAR_SESSION_SECONDS", 60 * 60 * 8, "session lifetime."),

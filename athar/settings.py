@@ -120,6 +120,13 @@ def _database() -> dict[str, object]:
     url = env_str("DATABASE_URL")
     if url:
         config = dict(dj_database_url.parse(url, conn_max_age=env_int("ATHAR_DB_CONN_MAX_AGE")))
+        prepare_after = env_int("ATHAR_DB_PREPARE_THRESHOLD")
+        if prepare_after > 0 and config.get("ENGINE") == "django.db.backends.postgresql":
+            # Server-side binding lets psycopg prepare the queries a page repeats: PostgreSQL plans
+            # each once per connection. Measured on the load test's pages: half the database's CPU
+            # per request (docs/security.md, "Load").
+            options: dict[str, object] = dict(config.get("OPTIONS") or {})  # type: ignore[call-overload]
+            config["OPTIONS"] = {**options, "server_side_binding": True, "prepare_threshold": prepare_after}
         # Test databases are named per process, so several test runs can share one server.
         config["TEST"] = {"NAME": env_str("ATHAR_TEST_DATABASE_NAME") or f"test_{config['NAME']}_{os.getpid()}"}
         return config

@@ -20,6 +20,9 @@ from athar.accounts.second_factor import is_enrolled
 from athar.core.errors import UserError
 
 PREFIX = "athar_"
+# "Last used" is kept to the minute: writing it on every request would make each API read a
+# database write (a synchronous commit), which a token used many times a second does not need.
+LAST_USED_PRECISION = timedelta(minutes=1)
 
 
 def staff_token_allowed(user: object) -> bool:
@@ -76,5 +79,7 @@ class ApiToken(models.Model):
                        expires_at__gt=timezone.now()).first())
         if row is None or not staff_token_allowed(row.user):
             return None
-        cls.objects.filter(pk=row.pk).update(last_used_at=timezone.now())
+        now = timezone.now()
+        if row.last_used_at is None or now - row.last_used_at >= LAST_USED_PRECISION:
+            cls.objects.filter(pk=row.pk).update(last_used_at=now)
         return row.user

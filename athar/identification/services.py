@@ -8,8 +8,9 @@ see what), so a change of those models touches one file. Decisions go through ``
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
 from django.db import transaction
 from django.db.models import Count, Q, QuerySet
@@ -508,11 +509,43 @@ def staff_candidate_list(user: Any, report: Any, facility: Any = None, since: An
     if sex:
         rows = rows.filter(case__sex=sex)
     ranking = current_rankings(Report.objects.filter(pk=report.pk)).first()
-    items = [{"obj": c, "case": c.case, "scale": comparison.score_scale(c),
-              "reasons": comparison.reason_rows(c.reasons, report, c.case), "facts": comparison.facts_side_by_side(report, c.case)}
-             for c in rows]
-    return {"report": report, "ranking": ranking, "ranked": ranked, "items": items,
+    return {"report": report, "ranking": ranking, "ranked": ranked, "items": StaffCandidates(report, rows),
             "threshold": comparison.percent(comparison.likely_threshold(ranking.algorithm)) if ranking else ""}
+
+
+class StaffCandidates(Sequence[dict[str, Any]]):
+    """The ranked cases of a staff list, each with its scale, reasons and facts, worked out only for
+    the rows asked for: a page shows 25 of up to 100 ranked cases, and the reasons and facts side by
+    side are most of a page's cost (docs/security.md, "where a page's time goes")."""
+
+    def __init__(self, report: Any, rows: QuerySet[Any]) -> None:
+        self.report, self.rows = report, rows.order_by("rank", "pk")
+        self._count: int | None = None
+
+    def __len__(self) -> int:
+        if self._count is None:
+            self._count = self.rows.count()
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> dict[str, Any]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[dict[str, Any]]: ...
+
+    def __getitem__(self, index: int | slice) -> dict[str, Any] | list[dict[str, Any]]:
+        if isinstance(index, slice):
+            return [self._item(c) for c in self.rows[index]]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._item(self.rows[index])
+
+    def _item(self, c: Any) -> dict[str, Any]:
+        return {"obj": c, "case": c.case, "scale": comparison.score_scale(c),
+                "reasons": comparison.reason_rows(c.reasons, self.report, c.case),
+                "facts": comparison.facts_side_by_side(self.report, c.case)}
 
 
 # ---- unfinished drafts, as their owner's home page lists them -----------------------------------

@@ -58,7 +58,7 @@ def main() -> None:
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")]))}
     env.pop("DATABASE_URL", None)
     try:
-        with _database(args.postgres) as url:
+        with _database(args.postgres, keep=args.keep) as url:
             if url:
                 env["DATABASE_URL"] = url
             say = (lambda text: sys.stderr.write(text + "\n")) if args.json else print
@@ -69,7 +69,7 @@ def main() -> None:
             result = summarise(home, args, built, load_before, server_cpu)
     finally:
         if args.keep:
-            sys.stderr.write(f"kept: ATHAR_HOME={home} (accounts.json; SQLite only: the PostgreSQL database is dropped)\n")
+            sys.stderr.write(f"kept: ATHAR_HOME={home} (accounts.json)\n")
         else:
             shutil.rmtree(home, ignore_errors=True)
     report(result, args.json)
@@ -97,8 +97,8 @@ def _arguments() -> argparse.Namespace:
 
 
 @contextmanager
-def _database(server_url: str) -> Any:
-    """A scratch PostgreSQL database for the run (None: SQLite)."""
+def _database(server_url: str, keep: bool = False) -> Any:
+    """A scratch PostgreSQL database for the run (None: SQLite); ``keep`` leaves it for ``pages.py``."""
     if not server_url:
         yield None
         return
@@ -108,11 +108,15 @@ def _database(server_url: str) -> Any:
     parts = urlsplit(server_url)
     with psycopg.connect(server_url, autocommit=True) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
+    url = urlunsplit(parts._replace(path=f"/{name}"))
     try:
-        yield urlunsplit(parts._replace(path=f"/{name}"))
+        yield url
     finally:
-        with psycopg.connect(server_url, autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        if keep:
+            sys.stderr.write(f"kept: DATABASE_URL={url}\n")
+        else:
+            with psycopg.connect(server_url, autocommit=True) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _athar(env: dict[str, str], *arguments: str) -> dict[str, Any]:

@@ -46,6 +46,31 @@ def test_without_or_with_a_bad_or_revoked_token_nothing(world):
 
 
 @pytest.mark.django_db
+def test_last_use_is_kept_to_the_minute_without_a_write_per_request(world):
+    from datetime import timedelta
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.utils import timezone
+
+    row, token = ApiToken.issue(world.family, "phone")
+    client = _client(token=token)
+
+    def updates() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get("/api/claims").status_code == 200
+        return sum('UPDATE "api_apitoken"' in q["sql"] for q in captured.captured_queries)
+
+    assert updates() == 1  # first use is recorded
+    first = ApiToken.objects.get(pk=row.pk).last_used_at
+    assert first is not None
+    assert updates() == 0  # used again within the minute: no write
+    ApiToken.objects.filter(pk=row.pk).update(last_used_at=timezone.now() - timedelta(minutes=2))
+    assert updates() == 1
+    assert ApiToken.objects.get(pk=row.pk).last_used_at > first
+
+
+@pytest.mark.django_db
 def test_family_sees_only_its_reports_and_candidates(world):
     candidate = make_candidate(world.report, world.case)
     report_id, candidate_id = sign_id('report', world.report.pk), sign_id('candidate', candidate.pk)
