@@ -46,3 +46,18 @@ def test_ambiguous_boolean_is_refused(monkeypatch):
 
 def test_debug_is_off_by_default(settings):
     assert settings.DEBUG is False
+
+
+def test_postgresql_prepares_repeated_queries_unless_told_not_to(monkeypatch):
+    """Server-side binding with a prepare threshold for PostgreSQL (half its CPU per page on the
+    load test); 0 turns it off (a pooler in transaction mode); SQLite is left alone."""
+    from athar import settings as athar_settings
+
+    monkeypatch.setenv("DATABASE_URL", "postgres://athar@127.0.0.1:5432/athar")
+    monkeypatch.delenv("ATHAR_DB_PREPARE_THRESHOLD", raising=False)
+    options = athar_settings._database()["OPTIONS"]
+    assert options == {"server_side_binding": True, "prepare_threshold": 2}
+    monkeypatch.setenv("ATHAR_DB_PREPARE_THRESHOLD", "0")
+    assert "server_side_binding" not in athar_settings._database().get("OPTIONS", {})
+    monkeypatch.delenv("DATABASE_URL")
+    assert "server_side_binding" not in athar_settings._database()["OPTIONS"]
