@@ -12,9 +12,10 @@ import subprocess
 
 from tests.cli_helpers import ATHAR, athar_env, last_json
 
-# Imported only by the commands that use them (linkage, number reading, faces, evaluations).
+# Imported only by the commands that use them (linkage, number reading, faces, evaluations; ninja
+# and pydantic by the API, that is by the web server).
 HEAVY = ("pandas", "splink", "duckdb", "sqlglot", "scipy", "onnxruntime", "faiss", "dlib", "pyspark", "cv2",
-         "sklearn", "pyarrow", "ftfy")
+         "sklearn", "pyarrow", "ftfy", "ninja", "pydantic")
 
 # What ``athar --help`` does (Django set up, every command's class and actions loaded), then
 # ``athar status --json`` on a fresh store (created and migrated first), in one process.
