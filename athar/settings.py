@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from datetime import timedelta
+from importlib.util import find_spec
 from pathlib import Path
 
 import dj_database_url
@@ -63,7 +64,6 @@ INSTALLED_APPS = [
     "django_otp",
     "django_otp.plugins.otp_totp",
     "django_otp.plugins.otp_static",
-    "ninja",  # /api/docs: Swagger UI from django-ninja's own static files, not a CDN (strict CSP)
     "athar.core",
     "athar.accounts",
     "athar.audit",
@@ -98,10 +98,15 @@ MIDDLEWARE = [
 ROOT_URLCONF = "athar.urls"
 WSGI_APPLICATION = "athar.wsgi.application"
 
+# /api/docs: Swagger UI from django-ninja's own templates and static files, not a CDN (strict CSP).
+# Found where django-ninja is installed, not by listing it in INSTALLED_APPS: Django would import
+# it (and pydantic) at every start-up, a fifth of a CPU-second for every athar command that never
+# serves the API (docs/archive.md, "Start-up").
+NINJA_FILES = Path(find_spec("ninja").origin).parent  # type: ignore[union-attr,arg-type]  # installed
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [],
+        "DIRS": [NINJA_FILES / "templates"],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -173,6 +178,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATIC_ROOT = ATHAR_HOME / "static"
+STATICFILES_DIRS = [("ninja", NINJA_FILES / "static" / "ninja")]
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

@@ -11,7 +11,8 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.multipartparser import MultiPartParserError
 from django.utils.translation import gettext as _
-from ninja import NinjaAPI
+from ninja import NinjaAPI, Swagger
+from ninja.openapi.docs import ABS_TPL_PATH
 from ninja.security import HttpBearer
 
 from athar.api.models import ApiToken, token_hash
@@ -63,7 +64,15 @@ class AtharAPI(NinjaAPI):
         return schema
 
 
-api = AtharAPI(title="athar API", version="1", urls_namespace="api", auth=TokenAuth(),
+class LocalSwagger(Swagger):
+    """Swagger UI from django-ninja's own files, never a CDN (strict CSP). django-ninja renders its
+    local page only when listed in INSTALLED_APPS; athar finds its files without listing it, so that
+    Django does not import it at every command's start-up (settings.NINJA_FILES)."""
+
+    template_cdn = str(ABS_TPL_PATH / "swagger.html")
+
+
+api = AtharAPI(title="athar API", version="1", urls_namespace="api", auth=TokenAuth(), docs=LocalSwagger(),
                description="Reports, candidates, claims and statistics, with exactly the web's permissions.")
 
 

@@ -11,7 +11,7 @@ import logging
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
@@ -21,7 +21,9 @@ from athar.archive.models import Archive, NumberReading, Photo, PhotoNumbersRead
 from athar.archive.storage import MediaStore
 from athar.audit.chain import record
 from athar.core.errors import UserError
-from athar.matching.numbers.reader import MODEL_PATH, NumberReader
+
+if TYPE_CHECKING:
+    from athar.matching.numbers.reader import NumberReader
 
 logger = logging.getLogger(__name__)
 LOG_EVERY = 100
@@ -30,6 +32,9 @@ LOG_EVERY = 100
 @cache
 def reader() -> NumberReader:
     """One reader per process (its weights are loaded once)."""
+    # Here, not at the top: the reader loads SciPy, which the ingest needs only when it reads numbers.
+    from athar.matching.numbers.reader import NumberReader
+
     return NumberReader()
 
 
@@ -60,6 +65,8 @@ def read_images(paths: list[str]) -> dict[str, Any]:
 def reader_version() -> str:
     """The reader's identity: its weights' hash and threshold. A photo is read once per version, so
     new weights read the archive again without losing the decisions taken on the old readings."""
+    from athar.matching.numbers.reader import MODEL_PATH
+
     digest = hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest()[:16]
     return f"digits-{digest}-t{reader().threshold:.3f}"
 

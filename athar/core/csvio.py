@@ -18,9 +18,6 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import ftfy
-import ftfy.bad_codecs  # noqa: F401 - registers the "sloppy-windows-125x" codecs used below
-
 from athar.core.errors import UserError
 
 ENCODINGS = ("utf-8-sig", "cp1256", "cp1252", "latin-1")
@@ -62,6 +59,11 @@ def _repair_line(line: str) -> tuple[str, str]:
     """The line as it was before mojibake, and the code page it went through ('' if none)."""
     if line.isascii():
         return line, ""
+    # Here, not at the top: ftfy (with wcwidth's tables) costs every athar command a quarter of a
+    # second at start-up; bad_codecs registers the "sloppy-windows-125x" codecs used below.
+    import ftfy
+    import ftfy.bad_codecs  # noqa: F401
+
     for codec in MOJIBAKE_CODECS:
         try:
             fixed = line.encode(codec).decode("utf-8")

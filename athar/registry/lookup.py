@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from athar.audit.chain import record
 from athar.core.errors import UserError
-from athar.matching.linkage.settings import ALGORITHM, VERSION
 from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink
 
 
@@ -81,6 +80,9 @@ def ensure_person(report: Report, actor: str = "system") -> MissingPerson:
         run = current_run()
         if run is None:
             from django.utils import timezone
+
+            # Here, not at the top: the linkage settings load Splink, which no other command needs.
+            from athar.matching.linkage.settings import ALGORITHM, VERSION
 
             run = LinkageRun.objects.create(engine="provisional", algorithm=ALGORITHM, algorithm_version=str(VERSION),
                                             status=LinkageRun.Status.DONE, is_current=True,

@@ -15,7 +15,6 @@ from athar.registry import consent as consent_rules
 from athar.registry import decisions
 from athar.registry.evaluation import evaluate_file
 from athar.registry.importing import import_reports
-from athar.registry.linkage import link_all
 from athar.registry.lookup import find_report
 from athar.registry.models import LinkDecision, Report, ReviewPair
 from athar.registry.places import import_gazetteer
@@ -66,6 +65,8 @@ def _describe_link(result: dict[str, Any]) -> str:
 @subcommand("registry", "link", "Link all reports into missing persons (Splink); unsure pairs go to review.",
             arguments=_link_arguments, describe=_describe_link)
 def registry_link(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.registry.linkage import link_all  # here, not at the top: it loads pandas (start-up, docs/archive.md)
+
     return link_all(engine=options.get("engine") or "duckdb")
 
 

@@ -10,10 +10,13 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
-from scipy import sparse
+
+if TYPE_CHECKING:
+    from scipy import sparse
 
 from athar.matching.scoring.marks import Mark, mark_tokens, parse_marks
 from athar.matching.scoring.text import digits_key
@@ -134,6 +137,8 @@ def _codes(values: list[str]) -> tuple[list[str], npt.NDArray[np.int32]]:
 
 
 def _mark_matrix(recs: list[CaseRecord]) -> tuple[sparse.csr_matrix, dict[str, int], npt.NDArray[np.bool_]]:
+    from scipy import sparse  # here, not at the top: SciPy would cost every athar command its import
+
     token_index: dict[str, int] = {}
     rows, cols, parsed_cache = [], [], {}  # many cases share a description: parse each text once
     for i, r in enumerate(recs):
