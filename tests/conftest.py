@@ -36,6 +36,14 @@ def private_media(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> Pa
     return settings.MEDIA_ROOT
 
 
+@pytest.fixture(autouse=True)
+def cheap_password_hashing(request: pytest.FixtureRequest, settings: Any) -> None:
+    """Passwords hashed with Argon2 at its smallest cost (tests/hashers.py); hashes of the real
+    cost still verify. A test marked ``real_password_hashing`` keeps the production setting."""
+    if request.node.get_closest_marker("real_password_hashing") is None:
+        settings.PASSWORD_HASHERS = ["tests.hashers.CheapArgon2PasswordHasher", *settings.PASSWORD_HASHERS]
+
+
 @pytest.fixture
 def make_user(db: None) -> Callable[..., Any]:
     """``make_user("reviewer")`` creates an account of that role (password 'a long test password')."""

@@ -98,7 +98,8 @@ def test_kill_minus_nine_midway_then_resume_loses_and_doubles_nothing(tmp_path):
     archive = make_archive(tmp_path / "arc", cases_per_facility=60, photos_per_case=4, size=200, faulty=True)
     home = tmp_path / "home"
     run_athar(home, "archive", "stats")  # create the store first, so the kill lands in the ingest itself
-    args = [*ATHAR, "ingest", str(archive.root), "--archive", "K", "--no-faces", "--workers", "1"]
+    # Faces and numbers are read after every file is recorded: the kill lands in the files, which is the point.
+    args = [*ATHAR, "ingest", str(archive.root), "--archive", "K", "--no-faces", "--no-numbers", "--workers", "1"]
     proc = subprocess.Popen(args, env=athar_env(home), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
     while time.time() < deadline and len(list((home / "media").rglob("*_thumb.jpg"))) < 300:
@@ -107,7 +108,8 @@ def test_kill_minus_nine_midway_then_resume_loses_and_doubles_nothing(tmp_path):
     proc.wait()
     partial = len(list((home / "media").rglob("*_thumb.jpg")))
     assert 0 < partial < archive.photos, "the kill should land midway"
-    result = last_json(run_athar(home, "ingest", str(archive.root), "--archive", "K", "--no-faces", "--json"))
+    result = last_json(run_athar(home, "ingest", str(archive.root), "--archive", "K", "--no-faces", "--no-numbers",
+                                 "--json"))
     total = archive.photos + len(archive.faulty) - 1
     stats = last_json(run_athar(home, "archive", "stats", "--json"))
     assert stats["photos"] == total and stats["cases"] == 301

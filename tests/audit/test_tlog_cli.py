@@ -29,11 +29,21 @@ needs_debian_python = pytest.mark.skipif(not _debian_python_with_cryptography(),
                                          reason="/usr/bin/python3 with python3-cryptography is not installed")
 
 
+@pytest.fixture(scope="module")
+def ingested_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One real ``athar ingest`` per module (a subprocess costs seconds); tests get a copy of it."""
+    root = tmp_path_factory.mktemp("tlog")
+    make_archive(root / "arc", facilities=("215",), cases_per_facility=2, photos_per_case=2)
+    home = root / "log"
+    run_athar(home, "ingest", str(root / "arc"), "--archive", "T", "--no-faces")
+    return home
+
+
 @pytest.fixture
-def log_home(tmp_path: Path) -> Path:
-    make_archive(tmp_path / "arc", facilities=("215",), cases_per_facility=2, photos_per_case=2)
+def log_home(ingested_home: Path, tmp_path: Path) -> Path:
+    """A data directory of its own for each test (its database, keys and evidence store copied)."""
     home = tmp_path / "log"
-    run_athar(home, "ingest", str(tmp_path / "arc"), "--archive", "T", "--no-faces")
+    shutil.copytree(ingested_home, home, symlinks=True)
     return home
 
 

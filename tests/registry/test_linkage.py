@@ -119,6 +119,7 @@ def test_new_versions_and_erased_reports(synthetic: dict[str, str], tmp_path: Pa
 
 @pytest.mark.spark
 @pytest.mark.slow
+@pytest.mark.sqlite_only  # the engine is the point: reports are read and links written as with DuckDB
 def test_the_same_model_on_local_spark(synthetic: dict[str, str]) -> None:
     pytest.importorskip("pyspark")
     duck = link_all(engine="duckdb")
