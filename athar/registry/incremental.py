@@ -185,16 +185,14 @@ def _grown(state: Any, reports: int) -> Any:
 
 
 def _candidates(keys: set[int], uid: int) -> list[int]:
+    """Current reports (not erased) sharing a block key with the report: the index first (on its key
+    column), then the reports' state by primary key."""
     if not keys:
         return []
-    key_table = connection.ops.quote_name(LinkageKey._meta.db_table)
-    report_table = connection.ops.quote_name(Report._meta.db_table)
-    marks = ", ".join(["%s"] * len(keys))
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT DISTINCT k.report_id FROM {key_table} k JOIN {report_table} r ON r.id = k.report_id "
-                       f"WHERE k.{connection.ops.quote_name('key')} IN ({marks}) AND r.is_current = %s "
-                       "AND r.erased_at IS NULL AND k.report_id <> %s", [*keys, True, uid])
-        return sorted(r for (r,) in cursor.fetchall())
+    found = set(LinkageKey.objects.filter(key__in=sorted(keys)).values_list("report_id", flat=True)) - {uid}
+    if not found:
+        return []
+    return sorted(Report.objects.current_kept().filter(pk__in=found).values_list("pk", flat=True))
 
 
 def _frequencies(keys: set[int]) -> dict[int, int]:

@@ -142,6 +142,7 @@ class _Scorer:
         settings = build_settings(set(KEY_COLUMNS), dialect, state.model, retain=True, n_rows=state.n_rows)
         linker = Linker(db_api.register(left.head(0), table_name="reports"), settings, log_level=None)
         self.con = db_api._con
+        self.con.execute("SET threads = 1")  # a few dozen pairs: no gain from threads, only their cost
         self.con.register(self.LEFT, left)
         self.con.register(self.RIGHT, right)
         captured: list[str] = []
