@@ -253,6 +253,7 @@ def join_persons(uid: str, pairs: pd.DataFrame, person_of: dict[str, int], membe
     report gathered so far and every report of that person) refuses it. A report that joins two
     persons merges them, as the full run's connected components would."""
     out = Joined()
+    person_of = {**{m: p for p, ms in members.items() for m in ms}, **person_of}
     group: list[str] = [uid]
     different: dict[str, set[str]] = {}
     same: list[str] = []

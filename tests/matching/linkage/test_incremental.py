@@ -51,3 +51,30 @@ def test_block_keys_need_every_column_of_a_rule() -> None:
     table = pd.DataFrame({"unique_id": ["1", "2", "3"], "a": ["x", "x", None], "b": [1980, 1980, 1980]})
     keys = inc.block_keys(table, [("a", "b")])
     assert keys[0] == keys[1] and len(keys[0]) == 1 and keys[2] == set()
+
+
+class _Refuse:
+    """Constraints that refuse any join with report "b2"."""
+
+    def conflict(self, left: list[str], right: list[str]) -> str | None:
+        return "given names differ" if "b2" in right else None
+
+
+def _edges(*rows: tuple[str, float]) -> pd.DataFrame:
+    return pd.DataFrame({"unique_id_l": ["new"] * len(rows), "unique_id_r": [r for r, _ in rows],
+                         "match_probability": [p for _, p in rows], "decision": [""] * len(rows)})
+
+
+def test_a_report_linked_to_two_persons_merges_them_unless_refused() -> None:
+    person_of = {"a1": 1, "b1": 2}
+    members = {1: ["a1", "a2"], 2: ["b1", "b2"]}
+    edges = _edges(("b1", 0.93), ("a1", 0.97), ("a2", 0.4))
+    joined = inc.join_persons("new", edges, person_of, members, [], None, 0.9)
+    assert joined.persons == [1, 2]  # strongest first: person 1 keeps the report, person 2 joins it
+    different = inc.join_persons("new", edges, person_of, members, [("a2", "b2", "different")], None, 0.9)
+    assert different.persons == [1] and different.cut == [("new", "b1", 0.93)]
+    split = inc.join_persons("new", edges, person_of, members, [], _Refuse(), 0.9)
+    assert split.persons == [1] and split.split[0][3] == "given names differ"
+    same = inc.join_persons("new", _edges(("a1", 0.3)), person_of, members, [("b2", "new", "same")], None, 0.9)
+    assert same.persons == [2]  # a reviewer's "same" joins whatever the model says
+    assert inc.join_persons("new", _edges(("a1", 0.6)), person_of, members, [], None, 0.9).persons == []
