@@ -142,9 +142,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ATHAR_LOG_LEVEL", "WARNING", "logs go to standard error and never contain personal data."),
     Setting("ATHAR_DUCKDB_MEMORY_LIMIT", "3GB", "memory DuckDB may use when linking reports (`athar registry "
             "link`); it spills to a temporary folder beyond it."),
-    Setting("ATHAR_LINK_AFTER_SECONDS", 30, "the worker links the registry by itself this many seconds after new "
-            "or changed reports arrive (reports arriving meanwhile join the same run); 0: only `athar registry "
-            "link` links."),
+    Setting("ATHAR_LINK_AFTER_SECONDS", 5, "the worker links new or changed reports by itself this many seconds "
+            "after they arrive (reports arriving meanwhile join the same job), incrementally: each joins or opens a "
+            "person without a full run (a full run when none is in force or many reports wait); 0: only `athar "
+            "registry link` links."),
     Setting("ATHAR_SPARK_MEMORY", "2g", "driver memory of the local Spark session (`athar registry link --engine "
             "spark`)."),
     Setting("ATHAR_TEST_DATABASE_NAME", "", "name of the PostgreSQL test database.", group="develop",

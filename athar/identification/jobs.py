@@ -58,8 +58,17 @@ def enqueue(kind: str, target: str = "", delay: float = 0) -> Job | None:
 
 
 def enqueue_for_report(report_id: int) -> Job | None:
-    """A report was imported or changed: rank its person (or the report itself) again."""
+    """A report was filed, imported or changed: link it (``ATHAR_LINK_AFTER_SECONDS`` later) and rank
+    its person (or the report itself) again."""
+    enqueue_link()
     return enqueue("subject", f"report:{int(report_id)}")
+
+
+def enqueue_link() -> Job | None:
+    """New or changed reports to link, a little later (``ATHAR_LINK_AFTER_SECONDS``: reports arriving
+    together make one job); never when the operator leaves linking to ``athar registry link`` (0)."""
+    delay = env_int("ATHAR_LINK_AFTER_SECONDS")
+    return enqueue("link", "registry", delay=delay) if delay > 0 else None
 
 
 def enqueue_for_reports(report_ids: Iterable[int]) -> int:
@@ -156,7 +165,7 @@ def _dispatch(job: Job) -> dict[str, Any]:
     if job.kind == "import":  # a file uploaded on the caseworker's import page
         return run_queued_import(int(job.target.removeprefix("batch:")))
     if job.kind == "link":  # reports arrived or changed: the registry links them by itself
-        return link_registry()
+        return link_registry(full=job.target == "full")
     if job.kind == "ingest":  # a folder on the server, asked for on the archivists' page
         return run_queued_ingest(int(job.target.removeprefix("run:")))
     raise UserError(f"unknown job kind {job.kind!r}")
@@ -197,20 +206,26 @@ def _linkage_changed() -> int:
 def _reports_to_link(new_reports: list[int]) -> int:
     """New or changed reports: one linkage run, a little later (``ATHAR_LINK_AFTER_SECONDS``), so
     that a file imported in chunks or a family filing several reports is linked once."""
-    delay = env_int("ATHAR_LINK_AFTER_SECONDS")
-    if not new_reports or delay <= 0:
+    if not new_reports:
         return 0
-    return int(enqueue("link", "registry", delay=delay) is not None)
+    return int(enqueue_link() is not None)
 
 
-def link_registry() -> dict[str, Any]:
-    """The worker's linkage run: every current report (``registry.linkage.link_all``), the reviewer
-    decisions in force, persons kept stable. Only the persons whose reports changed are ranked again
-    (a run after one new report would otherwise rank every person and report of the store again, and
-    every family's candidate links would turn stale); families' own rankings follow their own report,
-    never the linkage."""
+def link_registry(full: bool = False) -> dict[str, Any]:
+    """The worker's linkage: the new and changed reports, incrementally (``registry.incremental``:
+    each joins, or opens, a person in a fraction of a second); a full run over every current report
+    (``registry.linkage.link_all``) when asked (``full``), when no run with its block index is in
+    force, or when too many reports wait. Reviewer decisions in force, persons kept stable. Only the
+    persons whose reports changed are ranked again (a run after one new report would otherwise rank
+    every person and report of the store again, and every family's candidate links would turn
+    stale); families' own rankings follow their own report, never the linkage."""
+    from athar.registry.incremental import link_waiting
     from athar.registry.linkage import link_all
 
+    done = None if full else link_waiting()
+    if done is not None:
+        queued = sum(enqueue_for_person(p) is not None for p in done["persons_changed"])
+        return {**done, "persons_changed": len(done["persons_changed"]), "queued": queued}
     before = _reports_by_person()
     result = link_all()
     after = _reports_by_person()

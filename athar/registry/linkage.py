@@ -44,12 +44,18 @@ def _iso(date: Any, precision: str) -> str:
     return {"year": text[:4], "month": text[:7]}.get(precision, text[:10])
 
 
-def _rows() -> Iterator[tuple[Any, ...]]:
+def _rows(ids: list[int] | None = None) -> Iterator[tuple[Any, ...]]:
     table = Report._meta.db_table
     columns = ", ".join(("id", "lineage", *INPUT_FIELDS))
+    where = "is_current = %s AND erased_at IS NULL"
+    params: list[Any] = [True]
+    if ids is not None:
+        if not ids:
+            return
+        where += f" AND id IN ({', '.join(['%s'] * len(ids))})"
+        params += [int(i) for i in ids]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {table} WHERE is_current = %s AND erased_at IS NULL ORDER BY id",
-                       [True])
+        cursor.execute(f"SELECT {columns} FROM {table} WHERE {where} ORDER BY id", params)
         while batch := cursor.fetchmany(20_000):
             yield from batch
 
@@ -61,13 +67,13 @@ PLAIN = ("first_name", "father_name", "grandfather_name", "family_name", "mother
          "governorate", "city", "arresting_agency")
 
 
-def load_input() -> tuple[pd.DataFrame, dict[str, str]]:
+def load_input(ids: list[int] | None = None) -> tuple[pd.DataFrame, dict[str, str]]:
     """The linkage input (one row per current report, built column by column to stay small at
-    a million reports) and report id → lineage."""
+    a million reports; only those of ``ids`` when given) and report id → lineage."""
     columns: dict[str, list[str]] = {name: [] for name in OUTPUT_COLUMNS}
     lineage: dict[str, str] = {}
     position = {name: i for i, name in enumerate(("id", "lineage", *INPUT_FIELDS))}
-    for row in _rows():
+    for row in _rows(ids):
         uid = str(row[0])
         lineage[uid] = row[1]
         columns["unique_id"].append(uid)
@@ -95,8 +101,9 @@ def decisions_for(lineage: dict[str, str]) -> list[tuple[str, str, str]]:
 
 def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -> dict[str, Any]:
     """Link every current report; returns counts and timings."""
-    from athar.matching.linkage import link_reports
+    from athar.matching.linkage import link_reports, prepare_reports
     from athar.matching.linkage.settings import ALGORITHM, VERSION
+    from athar.registry.incremental import sync_index
 
     if engine == "spark" and spark is None:
         from athar.registry.spark import local_session
@@ -110,7 +117,9 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
         decisions = decisions_for(lineage)
         timings["read_seconds"] = round(time.perf_counter() - started, 2)
         started = time.perf_counter()
-        result = link_reports(frame, engine=engine, decisions=decisions, explain=False, spark=spark,
+        prepared = prepare_reports(frame)
+        del frame
+        result = link_reports(prepared, prepared=prepared, engine=engine, decisions=decisions, explain=False, spark=spark,
                               memory_limit=env_str("ATHAR_DUCKDB_MEMORY_LIMIT"))
         timings["link_seconds"] = round(time.perf_counter() - started, 2)
         started = time.perf_counter()
@@ -119,6 +128,12 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
     except BaseException:
         LinkageRun.objects.filter(pk=run.pk).update(status=LinkageRun.Status.FAILED, finished_at=timezone.now())
         raise
+    started = time.perf_counter()
+    try:  # the run is in force; without its block index the worker's next link is a full run again
+        sync_index(run, prepared, result.model)
+    except Exception:  # noqa: BLE001 - logged; the assignment just written stands
+        log.exception("the block index of linkage run %s was not written", run.pk)
+    timings["index_seconds"] = round(time.perf_counter() - started, 2)
     prune_old_runs()
     return {"run": run.pk, "engine": engine, "algorithm": f"{ALGORITHM} v{VERSION}", **counts, **timings}
 

@@ -294,6 +294,24 @@ class ReportLink(models.Model):
         constraints = [models.UniqueConstraint(fields=["run", "report"], name="link_unique_report_per_run")]
 
 
+class LinkageKey(models.Model):
+    """The block index of the incremental linkage (registry/incremental.py): one row per blocking key
+    of a current report (a 64-bit hash of one prediction rule's columns and values, never a name).
+    Two reports the full run would compare share a key. Written with the report's link, rebuilt by
+    the full run, removed in the transaction that erases the report."""
+
+    report = models.ForeignKey(Report, on_delete=models.CASCADE, related_name="+")
+    key = models.BigIntegerField(db_index=True)
+
+
+class NameFrequency(models.Model):
+    """How often a value of a term-frequency column (a name, a town) stands in the store, as the last
+    full run counted it: the hash of the column and the value (never the value) → count."""
+
+    key = models.BigIntegerField(unique=True)
+    count = models.PositiveIntegerField()
+
+
 class Verdict(models.TextChoices):
     SAME = "same", _("same person")
     DIFFERENT = "different", _("different persons")

@@ -18,7 +18,7 @@ from athar.audit.chain import actor_for_user, record
 from athar.core.crypto import DecryptionError
 from athar.registry import keys, policy
 from athar.registry.importing import contact_owner
-from athar.registry.models import Report, ReportDraft, ReportLink, ReportPhoto
+from athar.registry.models import LinkageKey, Report, ReportDraft, ReportLink, ReportPhoto
 from athar.registry.signals import report_erased
 from athar.registry.uploads import FamilyUploads
 
@@ -118,6 +118,7 @@ def erase_report(report: Report, *, actor: str = "system", reason_code: str = "f
         ReportPhoto.objects.filter(pk__in=[p.pk for p in photos]).delete()
         ReportDraft.objects.filter(amends__in=versions).delete()  # a change being written is erased too
         persons = sorted(set(ReportLink.objects.filter(report__in=versions).values_list("person_id", flat=True)))
+        LinkageKey.objects.filter(report__in=versions).delete()  # no longer found by the incremental linkage
         report_erased.send(sender=Report, reports=versions, persons=persons)
         record("registry.erase_report", object_type="report", object_id=report.pk, actor=actor,
                data={"lineage": report.lineage, "versions": len(versions), "photos": len(photos),

@@ -57,6 +57,15 @@ def test_new_reports_are_linked_by_the_worker_once(make_user: Any) -> None:
     jobs.drain("w")  # one new person: only it is ranked again
     done = Job.objects.filter(kind="link").order_by("-pk").first()
     assert done is not None and done.result["persons_changed"] == 1
+    assert done.result["incremental"] and done.result["new_persons"] == 1  # no full run for one report
+
+    again = make_report(None, caseworker, name="سامر خالد العلي", **SAME)  # a third report of the first man
+    jobs.enqueue_for_report(again.pk)  # as the report form does when it is filed
+    _due()
+    jobs.drain("w")
+    done = Job.objects.filter(kind="link").order_by("-pk").first()
+    assert done is not None and done.result["incremental"] and done.result["joined"] == 1
+    assert person_of(again) == person_of(one) and current_run() == run  # joined in the run in force
 
 
 def test_the_operator_may_leave_linking_to_the_command(make_user: Any, monkeypatch: Any) -> None:

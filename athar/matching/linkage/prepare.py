@@ -205,9 +205,21 @@ def read_full_names(full: pd.Series) -> tuple[list[WrittenOrder | None], list[st
     return orders, sexes, places
 
 
+_NULL_TEXT = frozenset(["nan", "none", "null", "<na>"])
+
+
 def _clean(series: pd.Series) -> pd.Series:
-    text = series.astype(object).where(series.notna(), "").astype(str).str.strip()
-    return text.where(~text.str.lower().isin(["nan", "none", "null", "<na>"]), "")
+    """Text stripped; missing values and their spellings ("nan", "None", "<NA>") empty. A loop, not
+    pandas' string methods: as fast on a million rows, and ten times faster on the few rows of an
+    incremental link (incremental.py)."""
+    values = []
+    for value in series.tolist():
+        if value is None or (not isinstance(value, str) and pd.isna(value)):
+            values.append("")
+            continue
+        text = str(value).strip()
+        values.append("" if text.lower() in _NULL_TEXT else text)
+    return pd.Series(values, index=series.index, dtype=object)
 
 
 def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
@@ -230,18 +242,21 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
             for k, value in zip(KEY_NAMES, keys):
                 if k != "rasm" or part in RASM_PARTS:
                     columns[f"{part}_{k}"].append(value)
-    out = pd.DataFrame({"unique_id": df["unique_id"].astype(str).to_numpy()})
+    # the columns gathered first, the table made once (a column added at a time costs more than
+    # the work on a few rows)
+    out: dict[str, Any] = {"unique_id": df["unique_id"].astype(str).to_numpy()}
     for name, values in columns.items():
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
     for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
-        out[f"{part}_dblk"] = out[f"{part}_blk"].map(lambda b: (dotless(b) or None) if isinstance(b, str) else None)
+        out[f"{part}_dblk"] = pd.Series([(dotless(b) or None) if isinstance(b, str) else None
+                                         for b in columns[f"{part}_blk"]], dtype=object)
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
     # written with the name, used only where the report's own column is empty.
     stated = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None)
-    out["sex"] = [s or t for s, t in zip(stated, title_sexes)]
+    out["sex"] = pd.Series([s or t for s, t in zip(stated, title_sexes)], dtype=object)
     out["governorate_id"] = get["governorate"].map(governorate_id).to_numpy()
-    out["city_key"] = [place_key(c or p) for c, p in zip(get["city"], written_places)]
+    out["city_key"] = pd.Series([place_key(c or p) for c, p in zip(get["city"], written_places)], dtype=object)
     # birth places by their skeleton only: on the clean synthetic training reports the table made
     # "different" unseen among true pairs and Splink's EM stops on an m of 0 (train_model)
     out["birth_place_key"] = get["birth_place"].map(lambda v: name_keys(v).skeleton or None if v else None).to_numpy()
@@ -250,4 +265,4 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64").reset_index(drop=True)
     out["arrest_precision"] = dates.map(lambda d: d[2]).to_numpy()
     out["agency_id"] = get["arresting_agency"].map(agency_id).to_numpy()
-    return out
+    return pd.DataFrame(out)

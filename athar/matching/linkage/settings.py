@@ -199,6 +199,12 @@ def training_rules(populated: set[str]) -> list[tuple[str, ...]]:
 def blocking_rules(populated: set[str], n_rows: int = 0) -> list[Any]:
     """Prediction rules whose columns hold data; names-only rules when nothing else does,
     or when the table is small enough for them."""
+    return [block_on(*r) for r in rule_columns(populated, n_rows)]
+
+
+def rule_columns(populated: set[str], n_rows: int = 0) -> list[tuple[str, ...]]:
+    """The columns of each prediction rule (blocking_rules), e.g. for the block index of the
+    incremental linkage (incremental.py)."""
     rules = [r for r in (SCALE_RULES if n_rows > SCALE_ROWS else FULL_RULES) if set(r) <= populated]
     names_only = [r for r in NAMES_ONLY_RULES if set(r) <= populated]
     names = {"first_blk", "father_blk", "family_blk", "mother_blk", "first_dblk", "father_dblk", "family_dblk"}
@@ -206,7 +212,7 @@ def blocking_rules(populated: set[str], n_rows: int = 0) -> list[Any]:
         rules = names_only
     else:
         rules += [r for i, r in enumerate(names_only) if n_rows and n_rows <= NAMES_ONLY_LIMITS.get(i, 0)]
-    return [block_on(*r) for r in rules]
+    return rules
 
 
 def settings_dict(populated: set[str], *, retain: bool = True, n_rows: int = 0) -> dict[str, Any]:

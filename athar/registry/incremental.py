@@ -1,0 +1,289 @@
+"""The worker's incremental linkage: a new or changed report joins, or opens, a person in well
+under a second, without a full run (docs/linkage.md, "Incremental linkage").
+
+The block index lives in the registry's own database (``LinkageKey``: report → 64-bit hashes of
+its blocking keys; ``NameFrequency``: hashed value → count), not in a DuckDB file beside it: it is
+written in the transaction that links the report and deleted in the one that erases it, so an
+erased report never stays findable; it is indexed on SQLite and PostgreSQL alike; several workers
+and the web share it without a second store to keep in step. It holds hashes only, no name.
+
+* ``sync_index`` (end of every full run, ``registry.linkage.link_all``): keys of the reports the
+  run linked, the term frequencies of the store, and what the run leaves for the incremental step
+  (its prediction rules, the number of reports, the totals) in ``LinkageRun.parameters["index"]``.
+* ``link_waiting``: each current report the current run has no link for, in id order, one
+  transaction each: its keys → candidates (current, not erased) → their persons and those persons'
+  reports → Splink's scores with the run's model (u measured on the store), the slips, the guards
+  → reviewer decisions → the full run's clustering seen from the new report (strongest edge first;
+  "different" decisions and constraints refuse a join; a report that joins two persons merges
+  them) → its link, its keys, its review pairs.
+
+What can differ from a full run over the same reports (tested: tests/registry/test_incremental.py):
+the full run measures u again on the grown store, counts term frequencies again and reads names
+whose order is in doubt with the votes of the whole table (matching/linkage/order.py); the
+incremental step keeps those of the last full run and reads a new report's name with the votes of
+the report and its candidates. A report whose arrival would let the full run *split* a person
+differently (a new report that is the better match for one report of an existing person) is
+left to the next full run: incremental linking only adds a report to persons, or merges them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections import defaultdict
+from types import SimpleNamespace
+from typing import Any
+
+from django.db import connection, transaction
+
+from athar.audit.chain import record
+from athar.registry.bulk import create_persons
+from athar.registry.decisions import decisions_in_force
+from athar.registry.models import LinkageKey, LinkageRun, NameFrequency, Report, ReportLink, ReviewPair
+
+log = logging.getLogger(__name__)
+INCREMENTAL_LIMIT = 2000  # more reports waiting than this: a full run is quicker
+WRITE_CHUNK = 20_000
+
+
+def _executemany(sql: str, rows: list[tuple[Any, ...]]) -> None:
+    with connection.cursor() as cursor:
+        for start in range(0, len(rows), WRITE_CHUNK):
+            cursor.executemany(sql, rows[start:start + WRITE_CHUNK])
+
+
+def _insert_keys(rows: list[tuple[int, int]]) -> None:
+    table = connection.ops.quote_name(LinkageKey._meta.db_table)
+    _executemany(f"INSERT INTO {table} (report_id, {connection.ops.quote_name('key')}) VALUES (%s, %s)", rows)
+
+
+def sync_index(run: LinkageRun, prepared: Any, model: Any) -> dict[str, int]:
+    """After a full run: the block index and term frequencies of the reports it linked (``prepared``:
+    its prepared table), and the run's index state. Keys of reports already indexed under the same
+    rules are kept; a change of rules (the store grew past a threshold) rebuilds them all."""
+    from athar.matching.linkage.incremental import StoreModel, block_keys, term_frequencies
+    from athar.matching.linkage.link import _populated
+    from athar.matching.linkage.settings import rule_columns
+
+    rules = rule_columns(_populated(prepared), len(prepared))
+    counts, totals = term_frequencies(prepared)
+    state = StoreModel(model, len(prepared), rules, totals)
+    previous = (LinkageRun.objects.filter(status=LinkageRun.Status.DONE, parameters__has_key="index")
+                .exclude(pk=run.pk).order_by("-pk").first())
+    same_rules = previous is not None and previous.parameters["index"].get("rules") == state.to_dict()["rules"]
+    key_table = connection.ops.quote_name(LinkageKey._meta.db_table)
+    report_table = connection.ops.quote_name(Report._meta.db_table)
+    with transaction.atomic():
+        if same_rules:
+            with connection.cursor() as cursor:
+                cursor.execute(f"DELETE FROM {key_table} WHERE report_id NOT IN (SELECT id FROM {report_table} "
+                               "WHERE is_current = %s AND erased_at IS NULL)", [True])
+                cursor.execute(f"SELECT DISTINCT report_id FROM {key_table}")
+                indexed = {str(r) for (r,) in cursor.fetchall()}
+        else:
+            LinkageKey.objects.all().delete()
+            indexed = set()
+        todo = prepared[~prepared["unique_id"].isin(indexed)]
+        rows = [(int(uid), key) for uid, keys in zip(todo["unique_id"], block_keys(todo, rules)) for key in keys]
+        _insert_keys(rows)
+        NameFrequency.objects.all().delete()
+        table = connection.ops.quote_name(NameFrequency._meta.db_table)
+        _executemany(f"INSERT INTO {table} ({connection.ops.quote_name('key')}, {connection.ops.quote_name('count')}) "
+                     "VALUES (%s, %s)", list(counts.items()))
+        saved = LinkageRun.objects.get(pk=run.pk).parameters or {}  # the model, written by write_back
+        run.parameters = {**saved, "index": state.to_dict()}
+        LinkageRun.objects.filter(pk=run.pk).update(parameters=run.parameters)
+    return {"indexed_reports": len(todo), "keys": len(rows), "rebuilt": int(not same_rules)}
+
+
+def index_current_run() -> dict[str, int]:
+    """The block index of the run in force, without linking again (a store linked before the index
+    existed): the current reports prepared as the full run prepares them, the run's model."""
+    from athar.matching.linkage import prepare_reports
+    from athar.matching.linkage.model import LinkageModel
+    from athar.registry.linkage import load_input
+    from athar.registry.lookup import current_run
+
+    run = current_run()
+    if run is None:
+        raise ValueError("no linkage run is in force: run `athar registry link`")
+    frame, _ = load_input()
+    return sync_index(run, prepare_reports(frame), LinkageModel.from_dict(run.parameters))
+
+
+def store_model(run: LinkageRun | None) -> Any:
+    """What the run leaves for the incremental step (StoreModel), or None: no run, a run without its
+    index (written before this code, or its index failed) or of another algorithm version."""
+    from athar.matching.linkage.incremental import StoreModel
+    from athar.matching.linkage.model import LinkageModel
+
+    data = (run.parameters or {}).get("index") if run is not None else None
+    if not data:
+        return None
+    try:
+        model = LinkageModel.from_dict(run.parameters)  # type: ignore[union-attr]
+    except (KeyError, ValueError):
+        return None
+    return StoreModel(model, int(data["n_rows"]), [tuple(r) for r in data["rules"]], dict(data["tf_totals"]))
+
+
+def waiting(run: LinkageRun) -> list[int]:
+    """Current reports (not erased) the run has no link for: new ones and new versions."""
+    linked = ReportLink.objects.filter(run=run).values("report_id")
+    return list(Report.objects.current_kept().exclude(pk__in=linked).order_by("pk").values_list("pk", flat=True))
+
+
+def link_waiting(actor: str = "system", limit: int = INCREMENTAL_LIMIT) -> dict[str, Any] | None:
+    """Link every waiting report incrementally; None when a full run is needed instead (no run in
+    force with its index, or more than ``limit`` reports waiting)."""
+    from athar.registry.lookup import current_run
+
+    run = current_run()
+    state = store_model(run)
+    if run is None or state is None:
+        return None
+    ids = waiting(run)
+    if len(ids) > limit:
+        return None
+    state = _grown(state, Report.objects.current_kept().count())
+    decisions = decisions_in_force()
+    started = time.perf_counter()
+    changed: set[int] = set()
+    counts = {"reports": 0, "new_persons": 0, "joined": 0, "merged": 0, "review_pairs": 0}
+    for uid in ids:
+        done = link_one(run, state, uid, decisions)
+        if done is None:
+            continue
+        counts["reports"] += 1
+        counts["new_persons"] += int(done["new"])
+        counts["joined"] += int(not done["new"])
+        counts["merged"] += len(done["merged"])
+        counts["review_pairs"] += done["review_pairs"]
+        changed.update([done["person"], *done["merged"]])
+    if counts["reports"]:
+        record("registry.link_incremental", object_type="linkage_run", object_id=run.pk, actor=actor, data=counts)
+    return {"run": run.pk, "incremental": True, **counts, "persons_changed": sorted(changed),
+            "seconds": round(time.perf_counter() - started, 3)}
+
+
+def _grown(state: Any, reports: int) -> Any:
+    """The run's state with the store's size now (the prior λ scales as 1 / reports: model.prior_for),
+    to two significant digits once it is more than 2 % away from the run's (the scoring SQL is kept
+    while the size stays)."""
+    from dataclasses import replace
+
+    if abs(reports - state.n_rows) <= 0.02 * state.n_rows:
+        return state
+    from athar.matching.linkage.model import TF_MIN_ROWS
+
+    digits = max(0, len(str(reports)) - 2)
+    grown = max(1, round(reports, -digits))
+    # whether term frequencies apply stays the run's (it has their totals, or none)
+    grown = min(grown, TF_MIN_ROWS - 1) if state.n_rows < TF_MIN_ROWS else max(grown, TF_MIN_ROWS)
+    return replace(state, n_rows=grown)
+
+
+def _candidates(keys: set[int], uid: int) -> list[int]:
+    """Current reports (not erased) sharing a block key with the report: the index first (on its key
+    column), then the reports' state by primary key."""
+    if not keys:
+        return []
+    found = set(LinkageKey.objects.filter(key__in=sorted(keys)).values_list("report_id", flat=True)) - {uid}
+    if not found:
+        return []
+    return sorted(Report.objects.current_kept().filter(pk__in=found).values_list("pk", flat=True))
+
+
+def _frequencies(keys: set[int]) -> dict[int, int]:
+    out: dict[int, int] = {}
+    ordered = sorted(keys)
+    for start in range(0, len(ordered), 500):
+        out.update(NameFrequency.objects.filter(key__in=ordered[start:start + 500]).values_list("key", "count"))
+    return out
+
+
+def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, str, str]],
+             threshold: float = 0.9, review_band: tuple[float, float] = (0.5, 0.9)) -> dict[str, Any] | None:
+    """Link one current report into the run (its own transaction); None when it is gone."""
+    import pandas as pd
+
+    from athar.matching.linkage import prepare_reports
+    from athar.matching.linkage.clustering import normalise_decisions
+    from athar.matching.linkage.constraints import Constraints
+    from athar.matching.linkage.incremental import block_keys, join_persons, score_new, tf_keys_of
+    from athar.matching.linkage.link import _apply_decisions, _mark_splits, _status, review_queue
+    from athar.registry.linkage import best_pairs, explain, load_input
+
+    with transaction.atomic():
+        frame, lineage = load_input([uid])
+        if frame.empty:
+            return None
+        own = prepare_reports(frame)
+        keys = block_keys(own, state.rules)[0]
+        candidates = _candidates(keys, uid)
+        mine = lineage[str(uid)]
+        partners = {b if a == mine else a for a, b, v in decisions if mine in (a, b) and v == "same"}
+        partner_ids = list(Report.objects.current_kept().filter(lineage__in=partners).values_list("pk", flat=True))
+        person_of = {str(r): p for r, p in ReportLink.objects.filter(
+            run=run, report_id__in=[*candidates, *partner_ids]).values_list("report_id", "person_id")}
+        members: dict[int, list[str]] = defaultdict(list)
+        for person, report in ReportLink.objects.filter(
+                run=run, person_id__in=set(person_of.values()), report__is_current=True,
+                report__erased_at__isnull=True).values_list("person_id", "report_id"):
+            members[person].append(str(report))
+        everyone = sorted({uid, *candidates, *partner_ids, *(int(r) for m in members.values() for r in m)})
+        frame, lineage = load_input(everyone)
+        table = prepare_reports(frame)
+        new = table[table["unique_id"] == str(uid)].reset_index(drop=True)
+        others = table[table["unique_id"].isin({str(c) for c in candidates})].reset_index(drop=True)
+        constraints = Constraints(table)
+        counts = _frequencies(tf_keys_of(pd.concat([new, others])))
+        pairs = score_new(new, others, state, counts, constraints.facts, threshold=threshold, review_band=review_band)
+        current = {lin: rid for rid, lin in lineage.items()}
+        decided = [(current[a], current[b], v) for a, b, v in decisions if a in current and b in current]
+        pairs = _apply_decisions(pairs, normalise_decisions([d for d in decided if str(uid) in d[:2]]))
+        joined = join_persons(str(uid), pairs, person_of, members, decided, constraints, threshold)
+        pairs = _status(pairs, joined.cut, threshold, review_band)
+        pairs = _mark_splits(pairs, joined.split)
+
+        if joined.persons:
+            person, merged, new_person = joined.persons[0], joined.persons[1:], False
+            if merged:
+                ReportLink.objects.filter(run=run, person_id__in=merged).update(person_id=person)
+        else:
+            person, merged, new_person = create_persons(1)[0], [], True
+        cluster_of = {r: f"p{person if p in merged else p}" for r, p in person_of.items()}
+        cluster_of[str(uid)] = f"p{person}"
+        result = SimpleNamespace(pairs=pairs)
+        best = best_pairs(result)
+        best = best[best["uid"] == str(uid)]
+        if len(best):
+            other, prob, decision, why = best.iloc[0][["other", "match_probability", "decision", "why"]]
+            prob = None if pd.isna(prob) else round(float(prob), 6)
+            explanation: dict[str, Any] = {"linked_with": int(other), "probability": prob, "why": why}
+            if decision:
+                explanation["decision"] = decision
+        else:
+            prob, explanation = None, {"why": "no other report is close enough" if not merged and new_person
+                                       else "linked through other reports of this person"}
+        ReportLink.objects.create(run=run, report_id=uid, person_id=person, probability=prob,
+                                  explanation=json.loads(json.dumps(explanation, default=str)))
+        older = Report.objects.filter(lineage=mine).exclude(pk=uid)
+        LinkageKey.objects.filter(report__in=older).delete()
+        ReviewPair.objects.filter(run=run, status=ReviewPair.Status.OPEN).filter(
+            left_report__in=older).delete()
+        ReviewPair.objects.filter(run=run, status=ReviewPair.Status.OPEN).filter(
+            right_report__in=older).delete()
+        LinkageKey.objects.bulk_create([LinkageKey(report_id=uid, key=k) for k in sorted(keys)])
+        review = review_queue(pairs, cluster_of) if "status" in pairs.columns else pairs.iloc[0:0]
+        rows = []
+        if len(review):
+            for (left, right, p), text in zip(review[["unique_id_l", "unique_id_r", "match_probability"]]
+                                              .itertuples(index=False, name=None), explain(review, result)):
+                a, b = sorted((int(left), int(right)))
+                rows.append(ReviewPair(run=run, left_report_id=a, right_report_id=b, probability=float(p),
+                                       explanation={"why": text}))
+            ReviewPair.objects.bulk_create(rows, ignore_conflicts=True)
+    return {"report": uid, "person": person, "new": new_person, "merged": merged, "candidates": len(candidates),
+            "review_pairs": len(rows)}

@@ -1,0 +1,124 @@
+"""Incremental linkage (registry/incremental.py): a report joins, or opens, a person against the
+block index, with the full run's model, slips, guards, constraints and decisions."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import pytest
+
+from athar.matching.linkage import evaluate_clusters, write_template_csv
+from athar.registry import decisions
+from athar.registry.importing import import_reports
+from athar.registry.incremental import link_waiting, waiting
+from athar.registry.linkage import link_all
+from athar.registry.lookup import current_run
+from athar.registry.models import LinkageKey, Report, ReportLink, ReviewPair
+from athar.registry.privacy import erase_report
+
+pytestmark = pytest.mark.django_db
+
+
+def _import(tmp_path: Path, n: int, seed: int, name: str = "synthetic.csv") -> dict[str, str]:
+    path = write_template_csv(tmp_path / name, n, seed=seed)
+    import_reports(path, source="synthetic", ignore_columns={"person_id"})
+    with path.open(encoding="utf-8") as handle:
+        return {row["report_id"]: row["person_id"] for row in csv.DictReader(handle)}
+
+
+def _persons() -> dict[int, int]:
+    return dict(ReportLink.objects.filter(run__is_current=True, report__is_current=True)
+                .values_list("report_id", "person_id"))
+
+
+def _unlink(report_id: int) -> None:
+    ReportLink.objects.filter(run__is_current=True, report_id=report_id).delete()
+    LinkageKey.objects.filter(report_id=report_id).delete()
+
+
+def test_each_report_linked_again_joins_the_person_of_the_full_run(tmp_path: Path) -> None:
+    """Leave one out: a report taken out of the full run's assignment and linked incrementally
+    joins the person the full run gave it (or opens one when it was alone)."""
+    _import(tmp_path, 600, seed=11)
+    link_all()
+    before = _persons()
+    sizes: dict[int, int] = {}
+    for person in before.values():
+        sizes[person] = sizes.get(person, 0) + 1
+    sample = sorted(before)[::5]
+    wrong = []
+    for report_id in sample:
+        _unlink(report_id)
+        done = link_waiting()
+        assert done is not None and done["reports"] == 1
+        after = _persons()[report_id]
+        alone = sizes[before[report_id]] == 1
+        if (after != before[report_id]) if not alone else (after in sizes):
+            wrong.append(report_id)
+        if alone:  # its new person stands in for the old one in what follows
+            ReportLink.objects.filter(run__is_current=True, report_id=report_id).update(person_id=before[report_id])
+    assert not wrong, f"{len(wrong)} of {len(sample)} reports joined another person: {wrong[:10]}"
+
+
+def test_reports_linked_in_turn_make_the_full_runs_persons(tmp_path: Path) -> None:
+    """A full run on the first half, then each report of the second half linked in turn: the
+    persons are those of a full run over all (pairwise F1 of one partition against the other)."""
+    truth = _import(tmp_path, 200, seed=5, name="first.csv")
+    link_all()
+    truth.update(_import(tmp_path, 200, seed=6, name="second.csv"))  # other people, other ids
+    done = link_waiting()
+    assert done is not None and done["reports"] == 200 and not waiting(current_run())
+    incremental = _persons()
+    link_all()
+    full = _persons()
+    keys = sorted(full)
+    agreement = evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])
+    assert agreement["pairwise_f1"] >= 0.99, agreement
+
+
+def test_an_erased_report_leaves_the_block_index(tmp_path: Path) -> None:
+    _import(tmp_path, 60, seed=3)
+    link_all()
+    report = Report.objects.current().first()
+    assert LinkageKey.objects.filter(report=report).exists()
+    erase_report(report)
+    assert not LinkageKey.objects.filter(report=report).exists()
+
+
+SAMER = ("r1", "سامر خالد العلي", "فاطمة", "1984", "حمص", "M", "2012-03-04")
+
+
+def _file(write_csv: object, rows: list[tuple[str, ...]], name: str) -> Path:
+    header = ["report_id", "full_name_ar", "mother_name", "birth_year", "city", "sex", "arrest_date"]
+    return write_csv(header, [list(r) for r in rows], name=name)  # type: ignore[operator]
+
+
+def test_a_new_report_joins_or_opens_a_person_and_respects_decisions(write_csv: object) -> None:
+    import_reports(_file(write_csv, [SAMER, ("r2", "ريم حسن الأحمد", "سعاد", "1990", "درعا", "F", "2013-01-01")],
+                         "a.csv"), source="s")
+    link_all()
+    one = Report.objects.get(report_id="r1")
+    import_reports(_file(write_csv, [("r3", *SAMER[1:]), ("r4", "خالد عمر الحسن", "", "1970", "حماة", "M", "")],
+                         "b.csv"), source="s")
+    done = link_waiting()
+    assert done is not None and done["reports"] == 2 and done["new_persons"] == 1 and done["joined"] == 1
+    persons = _persons()
+    three, four = Report.objects.get(report_id="r3"), Report.objects.get(report_id="r4")
+    assert persons[three.pk] == persons[one.pk] != persons[four.pk]
+    assert ReportLink.objects.get(run__is_current=True, report=three).explanation["linked_with"] == one.pk
+
+    # a reviewer's "different" keeps the next copy apart, whatever the model says
+    from django.contrib.auth import get_user_model
+
+    reviewer = get_user_model().objects.create_user("rev", password="x" * 12)
+    reviewer.role = "reviewer"
+    reviewer.save()
+    import_reports(_file(write_csv, [("r5", *SAMER[1:])], "c.csv"), source="s")
+    five = Report.objects.get(report_id="r5")
+    decisions.decide(five, one, "different", reviewer, "two men of one name")
+    decisions.decide(five, three, "different", reviewer, "two men of one name")
+    link_waiting()
+    assert _persons()[five.pk] not in (persons[one.pk], persons[three.pk])
+    assert not ReviewPair.objects.filter(left_report=five).exclude(status="decided").filter(
+        right_report__in=[one, three]).exists()
