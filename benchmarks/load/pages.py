@@ -2,7 +2,10 @@
 of the load test's flows, in-process (Django's test client), on a site kept by ``run.py --keep``.
 CPU time is little affected by other work on the machine, unlike the latency under load.
 
-    ATHAR_HOME=/tmp/athar-load-… .venv/bin/python benchmarks/load/pages.py [--repeat 5] [--json]
+    ATHAR_HOME=/tmp/athar-load-… [DATABASE_URL=…] .venv/bin/python benchmarks/load/pages.py [--repeat 5] [--json]
+
+On PostgreSQL on this machine it also reads the CPU time of the server process that serves the
+connection (``database cpu``).
 """
 
 from __future__ import annotations
@@ -33,8 +36,9 @@ def main() -> None:
     for name, role, path in _pages(accounts):
         rows.append(_measure(name, role, path, accounts, args.repeat))
     for row in rows:
+        db = "" if row["db_cpu_ms"] is None else f"  database cpu {row['db_cpu_ms']:>5.1f} ms"
         print(f"{row['page']:<26} status {row['status']}  queries {row['queries']:>4}  "
-              f"sql {row['sql_ms']:>6.1f} ms  cpu {row['cpu_ms']:>6.1f} ms  wall {row['wall_ms']:>6.1f} ms")
+              f"sql {row['sql_ms']:>6.1f} ms  cpu {row['cpu_ms']:>6.1f} ms  wall {row['wall_ms']:>6.1f} ms{db}")
     if args.json:
         print(json.dumps(rows))
 
@@ -65,7 +69,9 @@ def _measure(name: str, who: str, path: str, accounts: dict[str, Any], repeat: i
     else:
         client.force_login(User.objects.get(login=who))
     client.get(path, **headers)  # warm: templates, caches
+    backend = _backend_pid(connection)
     cpu, wall, sql, queries, status = [], [], [], 0, 0
+    db_started = _process_cpu_ms(backend)
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as captured:
             started, started_cpu = time.perf_counter(), time.process_time()
@@ -74,8 +80,27 @@ def _measure(name: str, who: str, path: str, accounts: dict[str, Any], repeat: i
             cpu.append((time.process_time() - started_cpu) * 1000)
         status, queries = response.status_code, len(captured.captured_queries)
         sql.append(sum(float(q["time"]) for q in captured.captured_queries) * 1000)
+    db_cpu = (_process_cpu_ms(backend) - db_started) / repeat if backend else None
     return {"page": name, "status": status, "queries": queries, "sql_ms": statistics.median(sql),
-            "cpu_ms": statistics.median(cpu), "wall_ms": statistics.median(wall)}
+            "cpu_ms": statistics.median(cpu), "wall_ms": statistics.median(wall), "db_cpu_ms": db_cpu}
+
+
+def _backend_pid(connection: Any) -> int | None:
+    """The PostgreSQL server process serving this connection, when it runs on this machine (its CPU
+    time is the database's share of a page; SQLite's is in ``cpu_ms`` already)."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = int(cursor.fetchone()[0])
+    return pid if Path(f"/proc/{pid}/stat").exists() else None
+
+
+def _process_cpu_ms(pid: int | None) -> float:
+    if pid is None:
+        return 0.0
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) * 1000 / os.sysconf("SC_CLK_TCK")
 
 
 if __name__ == "__main__":
