@@ -61,6 +61,10 @@ def enqueue_for_report(report_id: int) -> Job | None:
     """A report was filed, imported or changed: link it (``ATHAR_LINK_AFTER_SECONDS`` later) and rank
     its person (or the report itself) again."""
     enqueue_link()
+    return _enqueue_ranking(report_id)
+
+
+def _enqueue_ranking(report_id: int) -> Job | None:
     return enqueue("subject", f"report:{int(report_id)}")
 
 
@@ -72,7 +76,11 @@ def enqueue_link() -> Job | None:
 
 
 def enqueue_for_reports(report_ids: Iterable[int]) -> int:
-    return sum(enqueue_for_report(r) is not None for r in report_ids)
+    """``enqueue_for_report`` for many: one link job for all of them."""
+    ids = list(report_ids)
+    if ids:
+        enqueue_link()
+    return sum(_enqueue_ranking(r) is not None for r in ids)
 
 
 def enqueue_for_person(person_id: int) -> Job | None:
@@ -181,7 +189,7 @@ def sweep() -> dict[str, int]:
         cases = Case.objects.aggregate(n=Max("id"), u=Max("updated_at"))
         case_stamp = f"{cases['n'] or 0}|{cases['u'].isoformat() if cases['u'] else ''}"
         changed = case_stamp != mark_c.value and (cases["n"] or 0) > 0
-        queued = sum(enqueue_for_report(r) is not None for r in new_reports)
+        queued = sum(_enqueue_ranking(r) is not None for r in new_reports)  # linked once: below
         if changed and (mark_c.value or Ranking.objects.exists()):
             queued += enqueue("cases", "sweep") is not None
         queued += _linkage_changed()

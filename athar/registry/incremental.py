@@ -36,6 +36,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Q
 
 from athar.audit.chain import record
 from athar.registry.bulk import create_persons
@@ -271,10 +272,8 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
                                   explanation=json.loads(json.dumps(explanation, default=str)))
         older = Report.objects.filter(lineage=mine).exclude(pk=uid)
         LinkageKey.objects.filter(report__in=older).delete()
-        ReviewPair.objects.filter(run=run, status=ReviewPair.Status.OPEN).filter(
-            left_report__in=older).delete()
-        ReviewPair.objects.filter(run=run, status=ReviewPair.Status.OPEN).filter(
-            right_report__in=older).delete()
+        ReviewPair.objects.filter(Q(left_report__in=older) | Q(right_report__in=older), run=run,
+                                  status=ReviewPair.Status.OPEN).delete()
         LinkageKey.objects.bulk_create([LinkageKey(report_id=uid, key=k) for k in sorted(keys)])
         review = review_queue(pairs, cluster_of) if "status" in pairs.columns else pairs.iloc[0:0]
         rows = []
