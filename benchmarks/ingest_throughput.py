@@ -23,7 +23,8 @@ measured in docs/faces.md; nor is reading the numbers written in the photos (``-
 a phase after the files (``athar numbers index``, measured in docs/numbers.md). ``--workers 1`` (the default here) compares one process with one
 process; ``--workers 0`` lets the ingest use one process per core, while the loop keeps one.
 
-``--profile FILE`` runs the 250-px ingest under cProfile (in this process) and writes the stats.
+``--profile FILE`` runs the 250-px ingest (``--profile-size 1600``: the 1,600-px one) under cProfile
+(in this process) and writes the stats.
 """
 
 from __future__ import annotations
@@ -100,11 +101,12 @@ def measure(folder: Path, size: int, photos: int, workers: int) -> dict[str, flo
     }
 
 
-def profile_ingest(folder: Path, photos: int, out: Path) -> None:
-    """The 250-px ingest in this process under cProfile (one worker: everything in one profile)."""
+def profile_ingest(folder: Path, size: int, photos: int, out: Path) -> None:
+    """The ingest of ``size``-px photos in this process under cProfile (one worker: everything in
+    one profile)."""
     import cProfile
 
-    root = make(folder, 250, photos)
+    root = make(folder, size, photos)
     os.environ["ATHAR_HOME"] = str(folder / "home-profile")
     os.environ.pop("DATABASE_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "athar.settings")
@@ -115,7 +117,7 @@ def profile_ingest(folder: Path, photos: int, out: Path) -> None:
     from athar.core.store import ensure_store
 
     ensure_store()
-    options = IngestOptions(root=root, archive="bench", faces=False, workers=1)
+    options = IngestOptions(root=root, archive="bench", faces=False, numbers=False, workers=1)
     cProfile.runctx("ingest(options)", globals(), {"ingest": ingest, "options": options}, filename=str(out))
 
 
@@ -125,12 +127,15 @@ def main() -> None:
     parser.add_argument("--large-photos", type=int, default=400, help="photos at 1,600 px")
     parser.add_argument("--workers", type=int, default=1, help="ingest processes (1: like the loop; 0: one per core)")
     parser.add_argument("--json", action="store_true", help="print only the JSON line on standard output")
-    parser.add_argument("--profile", type=Path, default=None, help="cProfile the 250-px ingest into FILE")
+    parser.add_argument("--profile", type=Path, default=None, help="cProfile one ingest into FILE")
+    parser.add_argument("--profile-size", type=int, choices=(250, 1600), default=250,
+                        help="the photos' size for --profile (--photos or --large-photos of them)")
     options = parser.parse_args()
     compiled()  # the command timed as installed: bytecode written once
     with tempfile.TemporaryDirectory(prefix="athar-ingest-bench-") as tmp:
         if options.profile:
-            profile_ingest(Path(tmp), options.photos, options.profile)
+            count = options.photos if options.profile_size == 250 else options.large_photos
+            profile_ingest(Path(tmp), options.profile_size, count, options.profile)
             print(f"profile written to {options.profile}", file=sys.stderr)
             return
         rows = [measure(Path(tmp), 250, options.photos, options.workers),

@@ -72,6 +72,18 @@ def test_derivatives_carry_no_exif_and_blur_exists(tmp_path):
         assert sha256_file(MediaStore(settings.MEDIA_ROOT).path(derivative.path)) == derivative.sha256
 
 
+def test_an_upright_jpeg_is_viewed_as_its_own_compressed_picture(tmp_path):
+    """No second compression loss for what people look at: the viewing copy of an upright RGB
+    JPEG within the viewing size decodes to the original's pixels (its metadata cut out)."""
+    original = jpeg(4, size=400, exif_gps=True)
+    write(tmp_path, "215/1/a.jpg", original)
+    run_ingest(tmp_path)
+    view = Derivative.objects.get(kind="view")
+    stored = MediaStore(settings.MEDIA_ROOT).path(view.path).read_bytes()
+    assert stored != original and b"CameraMaker" not in stored
+    assert list(Image.open(io.BytesIO(stored)).getdata()) == list(Image.open(io.BytesIO(original)).getdata())
+
+
 def test_rerun_is_idempotent(tmp_path):
     make_archive(tmp_path, cases_per_facility=2, photos_per_case=2)
     first = run_ingest(tmp_path)
