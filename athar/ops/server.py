@@ -38,7 +38,14 @@ def serve(host: str, port: int, workers: int = 2) -> None:
 def server_options(host: str, port: int, workers: int) -> dict[str, Any]:
     """gunicorn's settings. Its control socket goes under ATHAR_HOME/run (private to the owner), one
     per port: gunicorn's default, ``~/.gunicorn/gunicorn.ctl``, is shared by every server of the user,
-    so a second athar on the machine (a demo beside production) took over the first one's socket."""
+    so a second athar on the machine (a demo beside production) took over the first one's socket.
+
+    No keep-alive: a connection kept open between requests stays with the worker process that
+    accepted it, and clients that connect at once (50 browsers signing in) were accepted mostly by
+    one process, whose threads then shared one core (Python's GIL) while the other process idled —
+    measured under the load benchmark: 18 and 3 CPU-seconds in the same 25 s. A connection per
+    request goes to whichever process is free to accept it (6 and 6 s in the same 15 s). Behind nginx, as
+    deployed, each request is already a new connection (nginx's default to an upstream)."""
     from django.conf import settings
 
     run = Path(settings.ATHAR_HOME) / "run"
@@ -46,5 +53,6 @@ def server_options(host: str, port: int, workers: int) -> dict[str, Any]:
     return {
         "bind": f"{host}:{port}", "workers": workers, "threads": 4, "worker_class": "gthread",
         "accesslog": None, "errorlog": "-", "timeout": 60, "graceful_timeout": 10,
+        "keepalive": 0,
         "control_socket": str(run / f"gunicorn-{port}.ctl"), "control_socket_mode": 0o600,
     }

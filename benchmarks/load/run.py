@@ -161,7 +161,7 @@ def _server(home: Path, env: dict[str, str], args: argparse.Namespace) -> Any:
     else:  # docs/deployment.md, "The application server"
         subprocess.run([str(BIN / "athar"), "collectstatic", "--noinput"], env=env, check=True, capture_output=True)
         command = [str(BIN / "gunicorn"), "athar.wsgi", "--bind", f"127.0.0.1:{args.port}", "--workers",
-                   str(args.workers), "--threads", "4", "--worker-class", "gthread", "--timeout", "60",
+                   str(args.workers), "--threads", "4", "--worker-class", "gthread", "--keep-alive", "0", "--timeout", "60",
                    "--worker-tmp-dir", str(home), "--control-socket", str(home / "gunicorn.ctl")]
     log = open(home / "server.log", "wb")  # noqa: SIM115 - closed below, after the server
     server = subprocess.Popen(command, env=env, stdout=log, stderr=log, cwd=home)

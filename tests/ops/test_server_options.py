@@ -20,3 +20,13 @@ def test_the_control_socket_is_private_to_this_store(settings, tmp_path: Path) -
     for key, value in options.items():
         config.set(key, value)
     assert config.control_socket == options["control_socket"] and config.control_socket_mode == 0o600
+
+
+def test_no_connection_stays_with_one_worker_process(settings, tmp_path: Path) -> None:
+    """Keep-alive connections stay with the process that accepted them: 50 clients connecting at
+    once loaded one of two processes (one core, Python's GIL) and left the other idle."""
+    settings.ATHAR_HOME = tmp_path
+    config = Config()
+    for key, value in server_options("127.0.0.1", 8765, 2).items():
+        config.set(key, value)
+    assert config.keepalive == 0 and config.worker_class_str == "gthread" and config.workers == 2
