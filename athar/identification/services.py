@@ -32,8 +32,8 @@ from athar.identification.models import (
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
 from athar.registry.consent import publication_consent
-from athar.registry.lookup import ensure_person, person_of, reports_of
-from athar.registry.models import Report, ReportDraft
+from athar.registry.lookup import current_run, ensure_person, person_of
+from athar.registry.models import Report, ReportDraft, ReportLink
 
 VERDICTS = {"yes": "is_them", "no": "not_them", "unsure": "not_sure"}
 
@@ -615,11 +615,13 @@ def reports_of_same_person(report: Report, user: Any) -> list[LinkedReport]:
     The linkage is a guess: it never widens what anyone sees (a caseworker sees its own families'
     reports, a reviewer all), it only groups them, so three reports of one man read as one person,
     each saying which source said what."""
-    person = person_of(report)
-    if person is None:
+    run = current_run()  # three queries, whatever the number of reports (the page is read often)
+    person_id = None if run is None else (
+        ReportLink.objects.filter(run=run, report=report).values_list("person_id", flat=True).first())
+    if person_id is None:
         return []
-    linked = [other.pk for other in reports_of(person) if other.pk != report.pk]
-    others = policy.reports_visible_to(user).filter(pk__in=linked).order_by("filed_at", "pk")
+    others = (policy.reports_visible_to(user).filter(links__run=run, links__person_id=person_id)
+              .exclude(pk=report.pk).order_by("filed_at", "pk"))
     return [LinkedReport(other, tuple(f for f in PERSON_FACTS if _said(other, f) and _said(report, f)
                                       and getattr(other, f) != getattr(report, f)))
             for other in others]
