@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from athar.archive.models import Sex
@@ -58,13 +60,33 @@ SCALE = _("The percentage is the ranking's probability that this case is the per
           "identify anyone. A family is shown a case only when it is ranked first and reaches %(threshold)s.")
 
 
+FACT_LABELS = {
+    "sex": _("Sex"), "age": _("Year of birth / estimated age"), "time": _("Arrested / photographed"),
+    "facility": _("Branch named / facility of the case"), "place": _("Place of arrest / home town"),
+    "number": _("Detainee number"), "marks": _("Distinguishing marks"),
+}
+
+_WORDS: dict[tuple[int, str], str] = {}
+
+
+def words(text: Promise) -> str:
+    """A label of this module's tables in the active language, translated once per language: the
+    staff ranked list shows 25 cases with some fifteen labels each, and each lazy label read on the
+    page was a catalogue lookup."""
+    key = (id(text), get_language() or "")
+    found = _WORDS.get(key)
+    if found is None:
+        found = _WORDS[key] = str(text)
+    return found
+
+
 def reason_label(reason: dict[str, Any]) -> str:
     """'Sex: the same' in the active language; the feature alone when the level has no words here
     (never the matching core's English detail, nor a raw key)."""
     feature, level = str(reason.get("feature", "")), str(reason.get("level", ""))
     if feature not in FEATURES:
         return ""
-    return f"{FEATURES[feature]}: {LEVELS[level]}" if level in LEVELS else str(FEATURES[feature])
+    return f"{words(FEATURES[feature])}: {words(LEVELS[level])}" if level in LEVELS else words(FEATURES[feature])
 
 
 def reason_parts(reason: Any) -> dict[str, Any]:
@@ -91,7 +113,8 @@ def reason_rows(reasons: list[Any], report: Any = None, case: Any = None) -> lis
         feature, level = str(reason.get("feature", "")), str(reason.get("level", ""))
         if feature not in FEATURES:
             continue  # an unknown feature has no words in any language: the API still has it
-        rows.append({"feature": feature, "label": FEATURES[feature], "level": LEVELS.get(level, ""), "weight": weight,
+        rows.append({"feature": feature, "label": words(FEATURES[feature]),
+                     "level": words(LEVELS[level]) if level in LEVELS else "", "weight": weight,
                      "direction": direction, "detail": str(reason.get("detail", "")),
                      "values": compared_values(feature, report, case)})
     return rows
@@ -172,18 +195,18 @@ def facts_side_by_side(report: Any, case: Any) -> list[dict[str, Any]]:
     arrest_place = report.arrest_place or place_name(report.arrest_place_ref)
     town = report.city or place_name(report.city_ref) or report.governorate or place_name(report.governorate_ref)
     return [
-        {"feature": "sex", "label": _("Sex"), "report": _sex(report.sex), "case": _sex(case.sex)},
-        {"feature": "age", "label": _("Year of birth / estimated age"), "report": birth, "case": _age_range(case),
+        {"feature": "sex", "label": words(FACT_LABELS["sex"]), "report": _sex(report.sex), "case": _sex(case.sex)},
+        {"feature": "age", "label": words(FACT_LABELS["age"]), "report": birth, "case": _age_range(case),
          "ltr": True},
-        {"feature": "time", "label": _("Arrested / photographed"),
+        {"feature": "time", "label": words(FACT_LABELS["time"]),
          "report": partial_date(report.arrest_date, report.arrest_date_precision),
          "case": partial_date(case.photographed, case.photographed_precision)},
-        {"feature": "facility", "label": _("Branch named / facility of the case"),
+        {"feature": "facility", "label": words(FACT_LABELS["facility"]),
          "report": report.arresting_agency, "case": facility_label(case.facility)},
-        {"feature": "place", "label": _("Place of arrest / home town"),
+        {"feature": "place", "label": words(FACT_LABELS["place"]),
          "report": " · ".join(v for v in (arrest_place, town) if v), "case": ""},
-        {"feature": "number", "label": _("Detainee number"), "report": report.detainee_number,
+        {"feature": "number", "label": words(FACT_LABELS["number"]), "report": report.detainee_number,
          "case": case.detainee_number, "ltr": True},
-        {"feature": "marks", "label": _("Distinguishing marks"), "report": report.distinguishing_marks,
+        {"feature": "marks", "label": words(FACT_LABELS["marks"]), "report": report.distinguishing_marks,
          "case": case.marks, "as_written": bool(case.marks), "lang": written_language(case.marks)},
     ]
