@@ -89,7 +89,7 @@ def build(n_families: int = 85, seed: int = 2811) -> list[dict[str, str]]:
         family = rng.choice(list(FAMILY))
         compound = [n for n in MALE if n.startswith("عبد ")]
         father = rng.choice(compound) if rng.random() < 0.4 else rng.choice([n for n in MALE if n not in compound])
-        grandfather = rng.choice(list(MALE))
+        _grandfather = rng.choice(list(MALE))  # drawn, not written (the draws of the seed stay as committed)
         mother = f"{rng.choice(list(FEMALE))} {rng.choice(list(FAMILY))}"
         gov, towns = rng.choice(PLACES)
         town = rng.choice(towns)
