@@ -105,3 +105,27 @@ def test_one_slip_set_links_every_one_slip_person_and_no_siblings() -> None:
     split = df.assign(cluster=clusters).groupby("person_id")["cluster"].nunique()
     missed = {p: slip_of[p] for p in split[split > 1].index}
     assert {p: k for p, k in missed.items() if k in CARRIED} == {}
+
+
+def test_one_wrong_fact_costs_weight_not_the_link() -> None:
+    """A governorate wrong on one report was −14 bits (EM never saw one on the synthetic training
+    reports): the same common full name, town and arrest date were not even scored above the floor."""
+    background = template_to_linkage_input(generate_reports(1200, seed=1))
+    base = {"full_name": "محمد أحمد النجار", "city": "حلب", "arrest_date": "2012-05-14", "sex": "M"}
+    rows = pd.DataFrame([{**base, "unique_id": "a", "governorate": "حلب"},
+                         {**base, "unique_id": "b", "governorate": "إدلب"}])
+    result = link_reports(pd.concat([background, rows], ignore_index=True).fillna(""))
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["a"] == cluster["b"]
+
+
+def test_every_disagreeing_fact_level_weighs_at_most_a_slip() -> None:
+    import math
+
+    from athar.matching.linkage.model import FACT_COMPARISONS, FACT_SLIP_M, default_model, effective_parameters
+
+    params = effective_parameters(default_model())
+    for comp in FACT_COMPARISONS:
+        for label, level in params[comp].items():
+            if level["m"] is not None and level["u"] is not None and level["m"] < level["u"]:
+                assert math.log2(level["m"] / level["u"]) >= math.log2(FACT_SLIP_M) - 1e-9, (comp, label)
