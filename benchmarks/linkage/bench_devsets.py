@@ -8,7 +8,9 @@ held-out spellings; 400 persons), real_cross_attested (the same draw, 400 person
 held-out spellings that pass an independent attestation rule: ``devset.attested_pairs``), ofac (OFAC Syria name variants), google_cross (the Google
 transliteration eval split composed into three-word names; 2,000 persons), slips (slips.py, 1,300
 persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
-data/written_kinds.csv). ``--write FOLDER``
+data/written_kinds.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
+and sibling families: data/one_slip.csv). Review pairs and recall with review are printed too.
+``--write FOLDER``
 also writes each set as an import-template CSV with a ``person_id`` column for
 ``athar eval linkage FILE --truth-column person_id --json`` (the product path). The figures
 go to docs/linkage.md with this command.
@@ -33,6 +35,7 @@ from athar.matching.linkage.devset import (
     shared_pool,
     sibling_merges,
 )
+from athar.matching.linkage.evaluate import recall_with_review
 from athar.matching.linkage.slips import generate_slips
 from athar.matching.names import detect_script
 
@@ -70,6 +73,13 @@ def written_kinds() -> pd.DataFrame:
     return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds.csv", dtype=str, keep_default_na=False))
 
 
+def one_slip() -> pd.DataFrame:
+    """Persons whose reports differ by one slip, and sibling families (data/one_slip.csv, written by
+    make_one_slip.py from issue 28's description; the ``slip`` column names the slip)."""
+    df = pd.read_csv(Path(__file__).parent / "data" / "one_slip.csv", dtype=str, keep_default_na=False)
+    return _template(df.drop(columns=["slip"]))
+
+
 SETS = {
     "phenomena": lambda: _template(generate_devset(4000, seed=11, pool=shared_pool("dev", shared_data_dir()))),
     "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
@@ -80,6 +90,7 @@ SETS = {
     "ofac": ofac,
     "google_cross": google_cross,
     "written_kinds": written_kinds,
+    "one_slip": one_slip,
 }
 
 
@@ -89,7 +100,11 @@ def run(name: str) -> dict[str, object]:
     result = link_reports(template_to_linkage_input(df), explain=False)
     clusters = result.cluster_ids(df["report_id"].astype(str))
     scores = evaluate_clusters(clusters, df["person_id"].astype(str).tolist())
+    ids = df["report_id"].astype(str).tolist()
+    review = list(zip(result.review["unique_id_l"].astype(str), result.review["unique_id_r"].astype(str)))
+    with_review = recall_with_review(dict(zip(ids, clusters)), dict(zip(ids, df["person_id"].astype(str))), review)
     out: dict[str, object] = {"set": name, "records": len(df), **{k: round(v, 4) for k, v in scores.items()},
+                              "review_pairs": len(review), "recall_with_review": round(with_review, 4),
                               "seconds": round(time.time() - start, 1)}
     if "family_id" in df.columns:
         out["sibling_merges"] = sibling_merges(df, clusters)

@@ -20,6 +20,12 @@ whole family into one person. A cluster must never hold two reports that are inc
   never share a given name, so a sex that contradicts the name is a slip of one report;
 * birth years more than ``MAX_YEAR_GAP`` apart (both stated).
 
+(v5, third issue-28 session) **One slip is weighed, not a veto** (:func:`one_slip`): a contradiction
+in ONE of the father's name, the mother's name or the birth year does not keep two reports apart
+when the rest of the two reports names one person — the same own given name (strictly), the family
+name agreeing, and the facts a cousin or a namesake does not share (below). Siblings differ in their
+own given names, which stay strict; the model still weighs the contradicting field.
+
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
 """
 
@@ -32,7 +38,7 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from athar.matching.names.phonetic import dotless
 
-CONSTRAINTS_VERSION = "incompatible-reports v4"
+CONSTRAINTS_VERSION = "incompatible-reports v5"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -213,34 +219,119 @@ class ReportFacts:
     names: tuple[NameKey | None, ...]
     sex: str | None
     birth_year: int | None
+    family: NameKey | None = None
+    city: str | None = None
+    arrest_ym: int | None = None
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     """unique_id → the facts the constraints compare (from the prepared table)."""
     out: dict[str, ReportFacts] = {}
-    columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "mother")]
-    for row in prepared[["unique_id", "sex", "birth_year", *columns]].to_dict("records"):
+    columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "mother", "family")]
+    extra = [c for c in ("city_key", "arrest_ym") if c in prepared.columns]
+    for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
         sex = row.get("sex")
+        city = row.get("city_key")
+        ym = row.get("arrest_ym")
         out[str(row["unique_id"])] = ReportFacts(
             tuple(_key(row, part) for part in NAME_PARTS),
             sex if sex in ("M", "F") else None,
-            None if year is None or pd.isna(year) else int(year))
+            None if year is None or pd.isna(year) else int(year),
+            _key(row, "family"),
+            city if isinstance(city, str) and city else None,
+            None if ym is None or pd.isna(ym) else int(ym))
     return out
 
 
-def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
-    """Why two reports cannot be one person, or None when nothing says so."""
+def contradictions(a: ReportFacts, b: ReportFacts) -> list[tuple[str, str]]:
+    """Every field on which two reports say they are different people: (field, reason)."""
+    out: list[tuple[str, str]] = []
     for (part, reason), x, y in zip(NAME_PARTS.items(), a.names, b.names):
         if names_agree(x, y) or (part in SHARED_PARTS and slipped_copy(x, y)) or _loose_mothers(part, x, y):
             continue
         if not (part == "first" and garbled_name(x, y)):
-            return reason
+            out.append((part, reason))
     if a.sex and b.sex and a.sex != b.sex and not same_given_name(a.names[0], b.names[0]):
-        return "sexes differ"
+        out.append(("sex", "sexes differ"))
     if a.birth_year and b.birth_year and abs(a.birth_year - b.birth_year) > MAX_YEAR_GAP:
-        return f"birth years {a.birth_year} and {b.birth_year} are more than {MAX_YEAR_GAP} years apart"
-    return None
+        out.append(("birth_year",
+                    f"birth years {a.birth_year} and {b.birth_year} are more than {MAX_YEAR_GAP} years apart"))
+    return out
+
+
+def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:
+    """Why two reports cannot be one person, or None when nothing says so (one slip of an otherwise
+    identical pair says nothing: :func:`one_slip`)."""
+    found = contradictions(a, b)
+    if not found or (len(found) == 1 and one_slip(a, b, found[0][0])):
+        return None
+    return found[0][1]
+
+
+def _both_agree(x: NameKey | None, y: NameKey | None) -> bool:
+    return x is not None and y is not None and names_agree(x, y)
+
+
+def near_names(a: NameKey | None, b: NameKey | None) -> bool:
+    """Two spellings one slip of the pen apart: a slipped copy (:func:`slipped_copy`), or two Arabic
+    spellings one letter dropped, added, changed or two neighbours swapped apart on their letters
+    without dots (زياد / زيد، حسن / حسين), or, in any script, their cross-script keys or skeletons
+    when these are four consonants or more (عبالحميد / عبد الحميد: blhmd / bdhmd). Two real names can
+    be this close: it is a slip only when the rest of the pair says one person (:func:`one_slip`).
+    Short keys across scripts are not enough (Chihab / حبيب: shb / hbb, a namesake's father on the
+    phenomena set)."""
+    if a is None or b is None:
+        return False
+    if slipped_copy(a, b):
+        return True
+    if a.rasm and b.rasm and min(len(a.rasm), len(b.rasm)) >= 2 and max(len(a.rasm), len(b.rasm)) >= MIN_SLIP_LETTERS \
+            and OSA.distance(a.rasm, b.rasm) <= 1:
+        return True
+    return any(min(len(x), len(y)) >= LONG_SKELETON and OSA.distance(x, y) <= 1
+               for x, y in ((a.block, b.block), (a.skeleton, b.skeleton)))
+
+
+def typo_years(a: int, b: int) -> bool:
+    """Two birth years a typist's slip apart: one digit changed (1985 / 1995) or two neighbours
+    swapped (1985 / 1958)."""
+    x, y = str(a), str(b)
+    if len(x) != len(y):
+        return False
+    diff = [i for i in range(len(x)) if x[i] != y[i]]
+    return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]]
+                              and x[diff[1]] == y[diff[0]])
+
+
+def one_slip(a: ReportFacts, b: ReportFacts, field: str) -> bool:
+    """Is the one contradiction of two reports on ``field`` a slip of one report (issue 28)?
+
+    Only when the rest names one person: the very same own given name (a brother or a sister has
+    another one: siblings are never excused), the family name agreeing, and what a cousin or a
+    namesake of the same family does not share —
+    * a father's name: the two names a slip apart (:func:`near_names`: عبد / عبدالحميد, زيد / زياد)
+      and the mother's name or the birth year (±1) agreeing;
+    * a mother's name: the father's name agreeing, and the birth year (±1), the town or the arrest
+      month agreeing;
+    * a birth year: a typist's slip (:func:`typo_years`: 1985 / 1958, 1975 / 1995), the father's name
+      agreeing, and the mother's name, or the town *and* the arrest month (the same full name, town
+      and arrest date).
+    A sex contradicting the same given name is excused by ``contradictions`` already."""
+    first_a, father_a, mother_a = a.names
+    first_b, father_b, mother_b = b.names
+    if not same_given_name(first_a, first_b) or not _both_agree(a.family, b.family):
+        return False
+    years = a.birth_year is not None and b.birth_year is not None and abs(a.birth_year - b.birth_year) <= 1
+    town = a.city is not None and a.city == b.city
+    month = a.arrest_ym is not None and a.arrest_ym == b.arrest_ym
+    if field == "father":
+        return near_names(father_a, father_b) and (_both_agree(mother_a, mother_b) or years)
+    if field == "mother":
+        return _both_agree(father_a, father_b) and (years or town or month)
+    if field == "birth_year":
+        return (a.birth_year is not None and b.birth_year is not None and typo_years(a.birth_year, b.birth_year)
+                and _both_agree(father_a, father_b) and (_both_agree(mother_a, mother_b) or (town and month)))
+    return False
 
 
 def _loose_mothers(part: str, a: NameKey | None, b: NameKey | None) -> bool:

@@ -16,7 +16,15 @@ from athar.matching.linkage.clustering import (
     cluster_pairs,
     normalise_decisions,
 )
-from athar.matching.linkage.constraints import Constraints, ReportFacts, garbled_name, same_given_name, slipped_copy
+from athar.matching.linkage.constraints import (
+    Constraints,
+    ReportFacts,
+    contradictions,
+    garbled_name,
+    one_slip,
+    same_given_name,
+    slipped_copy,
+)
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
 from athar.matching.linkage.model import (
     TF_MIN_ROWS,
@@ -261,12 +269,32 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
                 delta[i] -= float(pairs.at[i, f"mw_{comp}"])
                 pairs.at[i, f"mw_{comp}"] = 0.0
                 pairs.at[i, col] = SLIP_LEVEL
+    _excuse_one_slip(pairs, facts)
     changed = delta != 0
     if changed.any():
         weight = pairs["match_weight"].to_numpy(dtype=float) + delta
         pairs["match_weight"] = weight
         pairs.loc[changed, "match_probability"] = 1.0 / (1.0 + np.power(2.0, -weight[changed]))
     return pairs
+
+
+# (third issue-28 session) A father's name one slip of the pen from the other's (زيد / زياد, عبد /
+# عبدالحميد) in a pair whose own given name, family name and mother's name or birth year agree is
+# weighed as "different" (its weight stays), but is no reason for the guard's cap: the rest of the
+# pair outweighs it, and a brother would have another own name (constraints.one_slip).
+ONE_SLIP_LEVEL = "different (one slip of one report: the rest of the pair agrees)"
+
+
+def _excuse_one_slip(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> None:
+    col = "level_father_name"
+    if col not in pairs.columns:
+        return
+    for i in np.flatnonzero((pairs[col] == "different").to_numpy()):
+        fa, fb = facts.get(pairs.at[i, "unique_id_l"]), facts.get(pairs.at[i, "unique_id_r"])
+        if fa is None or fb is None:
+            continue
+        if [f for f, _ in contradictions(fa, fb)] == ["father"] and one_slip(fa, fb, "father"):
+            pairs.at[i, col] = ONE_SLIP_LEVEL
 
 
 # Hard rules on top of the model: two reports whose first names (or fathers' names) are

@@ -130,7 +130,24 @@ def effective_parameters(model: LinkageModel) -> dict[str, dict[str, dict[str, f
             level = levels.get(label)
             if level and level["u"] is not None:
                 level["m"] = _round(max(level["m"] or 0.0, cons["m"] * share / CROSS_SCRIPT_EXACT))  # type: ignore[operator]
+    for comp in FACT_COMPARISONS:
+        for level in params.get(comp, {}).values():
+            m, u = level["m"], level["u"]
+            if m is not None and u is not None and m < u:
+                level["m"] = _round(max(m, min(FACT_SLIP_M, u)))
     return params
+
+
+# (third issue-28 session) A fact that disagrees costs weight, never a veto. The synthetic training
+# reports never carry a wrong governorate, so EM gave "governorate: different" m = 5e-5 (−14 bits:
+# one wrong field on one report outweighed the same full name, town and arrest date). Reports of one
+# person do disagree on a fact now and then — a slip, a governorate written for the town of arrest, a
+# sex entered wrongly, an arrest date from another source — so every disagreeing level of a fact
+# gets m ≥ FACT_SLIP_M (about one report in a hundred with a slip in that field, counted on both
+# reports of a pair): governorate −14.0 → −5.5 bits, arrest date one year apart −7.3 → −3.3, sex
+# −6.0 → −4.6. Names are not floored: a different name is what siblings and namesakes show.
+FACT_SLIP_M = 0.02
+FACT_COMPARISONS = ("sex", "governorate_id", "city_key", "birth_place_key", "birth_year", "arrest_date", "agency_id")
 
 
 # How one name written in Arabic script and in Latin letters compares, level by level:
