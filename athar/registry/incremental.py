@@ -118,10 +118,11 @@ def store_model(run: LinkageRun | None) -> Any:
     index (written before this code, or its index failed) or of another algorithm version."""
     from athar.matching.linkage.incremental import StoreModel
     from athar.matching.linkage.model import LinkageModel
+    from athar.matching.linkage.settings import run_version
 
     data = (run.parameters or {}).get("index") if run is not None else None
-    if not data:
-        return None
+    if not data or run.algorithm_version != run_version():  # type: ignore[union-attr]
+        return None  # other rules made the persons in force: the worker links everything again
     try:
         model = LinkageModel.from_dict(run.parameters)  # type: ignore[union-attr]
     except (KeyError, ValueError):

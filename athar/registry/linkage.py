@@ -102,14 +102,14 @@ def decisions_for(lineage: dict[str, str]) -> list[tuple[str, str, str]]:
 def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -> dict[str, Any]:
     """Link every current report; returns counts and timings."""
     from athar.matching.linkage import link_reports, prepare_reports
-    from athar.matching.linkage.settings import ALGORITHM, VERSION
+    from athar.matching.linkage.settings import ALGORITHM, run_version
     from athar.registry.incremental import sync_index
 
     if engine == "spark" and spark is None:
         from athar.registry.spark import local_session
 
         spark = local_session()
-    run = LinkageRun.objects.create(engine=engine, algorithm=ALGORITHM, algorithm_version=str(VERSION))
+    run = LinkageRun.objects.create(engine=engine, algorithm=ALGORITHM, algorithm_version=run_version())
     timings: dict[str, float] = {}
     try:
         started = time.perf_counter()
@@ -135,7 +135,7 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
         log.exception("the block index of linkage run %s was not written", run.pk)
     timings["index_seconds"] = round(time.perf_counter() - started, 2)
     prune_old_runs()
-    return {"run": run.pk, "engine": engine, "algorithm": f"{ALGORITHM} v{VERSION}", **counts, **timings}
+    return {"run": run.pk, "engine": engine, "algorithm": f"{ALGORITHM} v{run_version()}", **counts, **timings}
 
 
 def explain(pairs: pd.DataFrame, result: Any) -> list[str]:

@@ -82,9 +82,9 @@ def ensure_person(report: Report, actor: str = "system") -> MissingPerson:
             from django.utils import timezone
 
             # Here, not at the top: the linkage settings load Splink, which no other command needs.
-            from athar.matching.linkage.settings import ALGORITHM, VERSION
+            from athar.matching.linkage.settings import ALGORITHM, run_version
 
-            run = LinkageRun.objects.create(engine="provisional", algorithm=ALGORITHM, algorithm_version=str(VERSION),
+            run = LinkageRun.objects.create(engine="provisional", algorithm=ALGORITHM, algorithm_version=run_version(),
                                             status=LinkageRun.Status.DONE, is_current=True,
                                             finished_at=timezone.now(), counts={"provisional": True})
         person = MissingPerson.objects.create()

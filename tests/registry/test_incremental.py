@@ -122,3 +122,15 @@ def test_a_new_report_joins_or_opens_a_person_and_respects_decisions(write_csv: 
     assert _persons()[five.pk] not in (persons[one.pk], persons[three.pk])
     assert not ReviewPair.objects.filter(left_report=five).exclude(status="decided").filter(
         right_report__in=[one, three]).exists()
+
+
+def test_a_run_made_under_other_rules_is_not_extended(write_csv: object) -> None:
+    """The persons in force were made by other linkage rules (an upgrade): a new report is not
+    linked against them one by one; the worker runs the whole linkage again instead."""
+    import_reports(_file(write_csv, [SAMER], "a.csv"), source="s")
+    link_all()
+    run = current_run()
+    assert run is not None and run.algorithm_version.startswith("1, rules v")
+    import_reports(_file(write_csv, [("r3", *SAMER[1:])], "b.csv"), source="s")
+    type(run).objects.filter(pk=run.pk).update(algorithm_version="1")  # made before the rules' version was kept
+    assert link_waiting() is None

@@ -16,6 +16,14 @@ from splink import block_on
 ALGORITHM = "athar-linkage"
 VERSION = 1
 
+
+def run_version() -> str:
+    """What a linkage run records as its algorithm version: the model's and its rules' (the
+    incompatibility rules of constraints.py change persons without changing the trained model)."""
+    from athar.matching.linkage.constraints import CONSTRAINTS_VERSION
+
+    return f"{VERSION}, rules {CONSTRAINTS_VERSION.rsplit(' ', 1)[-1]}"
+
 NAME_LABELS = {
     "first": "first name", "father": "father's name", "grandfather": "grandfather's name",
     "family": "family name", "mother": "mother's first name", "mother_family": "mother's family name",
