@@ -16,6 +16,10 @@ A number reaches a stage when any of the reader's ink masks carries it there:
 - ``recognition``: they are, but no candidate reading over it has the right text;
 - ``threshold``: a candidate has the right text but below the threshold;
 - ``read``: returned, right.
+
+A number with a right candidate counts as ``threshold`` or ``read`` whatever its components (the
+reader cuts a component wider than a character into character-wide windows, so a number whose
+digits blur merged can still be read); only numbers without one are put in the first lost stage.
 """
 
 from __future__ import annotations
@@ -80,16 +84,14 @@ def diagnose(sample: Sample, reader: NumberReader) -> list[tuple[str, dict[str, 
     out = []
     for truth in sample.numbers:
         t = truth.as_dict()
-        stage = max((_stage_on_mask(sample, m, truth) for m in masks), key=order.index)
-        if stage == "lines":
-            near = [c for c in candidates if overlap(c["box"], t["box"]) >= 0.5]
-            right = [c for c in near if c["text"] == t["text"]]
-            if not right:
+        near = [c for c in candidates if overlap(c["box"], t["box"]) >= 0.5]
+        right = [c for c in near if c["text"] == t["text"]]
+        if right:  # read (or read below the threshold) even where a digit was not one component
+            stage = "read" if max(c["confidence"] for c in right) >= reader.threshold else "threshold"
+        else:
+            stage = max((_stage_on_mask(sample, m, truth) for m in masks), key=order.index)
+            if stage == "lines":
                 stage = "recognition"
-            elif max(c["confidence"] for c in right) < reader.threshold:
-                stage = "threshold"
-            else:
-                stage = "read"
         out.append((stage, t))
     return out
 

@@ -30,13 +30,13 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def reader(name: str) -> Reader:
+def reader(name: str, model: Path | None = None) -> Reader:
     """The reader called ``name``: ``athar`` (the product's) or ``tesseract`` (the plain baseline)."""
     if name == "tesseract":
         from benchmarks.numbers.tesseract_baseline import read as tesseract_read
         return tesseract_read
     from athar.matching.numbers.reader import NumberReader
-    product = NumberReader()
+    product = NumberReader(model) if model else NumberReader()
     return lambda path: [r.as_dict() for r in product.read_path(path)]
 
 
@@ -59,12 +59,13 @@ def main() -> None:
     parser.add_argument("--sets", nargs="*", default=["dev", "independent"])
     parser.add_argument("--readers", nargs="*", default=["athar", "tesseract"])
     parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--model", type=Path, default=None, help="weights other than the product's")
     parser.add_argument("--details", action="store_true", help="print some misses and wrong readings")
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     table = []
     for name in args.readers:
-        read = reader(name)
+        read = reader(name, args.model)
         for style in args.sets:
             result = run_set(args.root / style, read, args.limit)
             table.append({"reader": name, "set": style, **result})

@@ -1,14 +1,16 @@
 """Train the number reader's glyph classifier and choose its threshold on the dev set.
 
-    nice -n 10 python benchmarks/numbers/train.py data /tmp/athar-numbers/p0.npz --photos 200 --part 0
-    nice -n 10 python benchmarks/numbers/train.py fit /tmp/athar-numbers/p*.npz --seconds 600
+    nice -n 10 python benchmarks/numbers/train.py data /tmp/athar-numbers/p0.npz --photos 250 --part 0
+    nice -n 10 python benchmarks/numbers/train_cnn.py /tmp/athar-numbers/p*.npz --seconds 1200
     nice -n 10 python benchmarks/numbers/train.py threshold /tmp/athar-numbers/dev
 
 ``data`` renders training photos (``synthetic.TRAINING`` fonts and damage, seed 29100 + part;
-never the dev sets' seeds) and cuts out every candidate glyph as the reader does, under each of
-its ink masks; ``fit`` trains the network (numpy, CPU, bounded by ``--seconds`` of this process's
-CPU time, seed 0; 10 % of patches held out, seed 1) and writes
-``athar/matching/numbers/models/digits.npz``;
+never the dev sets' seeds) and cuts out every window the reader classifies, as the reader does,
+under each of its ink masks: two channels (the component's mask, the grey ink darkness), members
+whole and wide members also cut into character-wide pieces; ``train_cnn.py`` trains the
+convolutional network the reader uses (torch, training only); ``fit`` trains the older perceptron
+on the mask channel alone (numpy, CPU, bounded by ``--seconds`` of this process's CPU time, seed 0;
+10 % of patches held out, seed 1) — both write ``athar/matching/numbers/models/digits.npz``;
 ``threshold`` reads the dev set with every candidate kept and stores in the same file the lowest
 confidence threshold at which ≥ 95 % of returned readings are right and ≤ 5 % of number-free photos
 get a suggestion (the most numbers found under both).
@@ -24,7 +26,7 @@ from pathlib import Path
 import numpy as np
 
 from athar.matching.numbers.evaluation import score
-from athar.matching.numbers.reader import MODEL_PATH, NumberReader
+from athar.matching.numbers.reader import MODEL_PATH, PATCH, NumberReader
 from athar.matching.numbers.training import accuracy, make_training_set, train
 
 
@@ -39,7 +41,7 @@ def fit(sources: list[Path], seconds: float, epochs: int, hidden: list[int], out
     xs, ys = [], []
     for source in sources:
         with np.load(source) as d:
-            xs.append(d["x"].astype(np.float32) / 255.0)
+            xs.append(d["x"][:, :PATCH * PATCH].astype(np.float32) / 255.0)  # the mask channel
             ys.append(d["y"].astype(int))
     x, y = np.concatenate(xs), np.concatenate(ys)
     rng = np.random.default_rng(1)

@@ -58,12 +58,16 @@ class Reading:
 
 @dataclass
 class Glyphs:
-    """The candidate characters of one line: patches in both reading directions and their boxes."""
+    """The candidate characters of one line: two-channel patches (the component's mask, then the
+    grey ink darkness around it) in both reading directions, their boxes and their pixels."""
 
-    patches: np.ndarray          # (n, PATCH*PATCH) upright, in reading order
-    flipped: np.ndarray          # (n, PATCH*PATCH) the same line read the other way round
+    patches: np.ndarray          # (n, 2*PATCH*PATCH) upright, in reading order: mask, then grey
+    flipped: np.ndarray          # (n, 2*PATCH*PATCH) the same line read the other way round
     boxes: np.ndarray            # (n, 4) image boxes, in the upright reading order
     components: list[int]        # label of each member in the component image
+    pixels: list[tuple[np.ndarray, np.ndarray]]  # (xs, ys) of each window's ink, for the training labels
+    wide: list[bool]             # whether the window is a member wider than a character (maybe merged)
+    pieces: list[int]            # how many windows a member was cut into (1: whole)
 
 
 def ink_mask(gray: np.ndarray, window: int = 31, k: float = 0.2) -> np.ndarray:
@@ -126,20 +130,67 @@ def lines(kept: list[tuple[int, slice, slice, int]], link: float = 1.5) -> list[
             i = parent[i]
         return i
 
-    for i, j in tree.query_pairs(r=float(sides.max()) * link):
-        big, small = max(sides[i], sides[j]), min(sides[i], sides[j])
-        if big > 7 * small:  # an Arabic-Indic zero is a dot about a quarter of a digit's height
-            continue
-        if math.dist(centres[i], centres[j]) <= link * big and (small >= 0.45 * big or big <= 60):
-            parent[find(i)] = find(j)
+    pairs = tree.query_pairs(r=float(sides.max()) * link, output_type="ndarray")
+    if len(pairs):
+        i, j = pairs[:, 0], pairs[:, 1]
+        big, small = np.maximum(sides[i], sides[j]), np.minimum(sides[i], sides[j])
+        distance = np.hypot(*(centres[i] - centres[j]).T)
+        # An Arabic-Indic zero is a dot about a quarter of a digit's height: no more than 7× smaller.
+        linked = (big <= 7 * small) & (distance <= link * big) & ((small >= 0.45 * big) | (big <= 60))
+        for a, b in pairs[linked]:
+            parent[find(int(a))] = find(int(b))
     groups: dict[int, list[int]] = {}
     for i in range(len(kept)):
         groups.setdefault(find(i), []).append(i)
     return [g for g in groups.values() if 3 <= len(g) <= 40]
 
 
-def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group: list[int]) -> Glyphs | None:
-    """Upright patches of a line's members (scale: the line's character height)."""
+def grey_patches(gray: np.ndarray, gxs: np.ndarray, gys: np.ndarray, factor: float) -> np.ndarray:
+    """The ink darkness (0 background … 1 darkest ink) of the grey image sampled on each window's
+    grid (``gxs``, ``gys``: (n, PATCH, PATCH)), relative to the window's own background (its 70th
+    percentile) and darkest ink, so a faded stroke on dark skin and a black one on a card look
+    alike. Blurred digits stay readable here even where binarisation merged them into one blob.
+    The line's crop is smoothed once (``factor``: image pixels per patch pixel)."""
+    n = len(gxs)
+    pad = 2 + int(2 * factor)
+    r0 = max(0, int(np.floor(gys.min())) - pad)
+    r1 = min(gray.shape[0], int(np.ceil(gys.max())) + pad + 1)
+    c0 = max(0, int(np.floor(gxs.min())) - pad)
+    c1 = min(gray.shape[1], int(np.ceil(gxs.max())) + pad + 1)
+    if r1 <= r0 or c1 <= c0:
+        return np.zeros((n, PATCH * PATCH), np.float32)
+    local = gray[r0:r1, c0:c1]
+    if factor > 1.5:
+        local = ndimage.gaussian_filter(local, 0.5 * factor)
+    v = ndimage.map_coordinates(local, [gys.ravel() - r0, gxs.ravel() - c0], order=1, mode="nearest")
+    v = v.reshape(n, -1)
+    hi = np.percentile(v, 70, axis=1, keepdims=True)
+    lo = v.min(axis=1, keepdims=True)
+    return np.clip((hi - v) / np.maximum(hi - lo, 0.03), 0.0, 1.0).astype(np.float32)
+
+
+def blobs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], grouped: list[list[int]],
+          elongation: float = 2.2) -> list[list[int]]:
+    """Lone components, in no line, long and narrow like a few characters blur ran together: each
+    is read as a line of one member, cut into character-wide windows where it reads as none."""
+    inline = {i for group in grouped for i in group}
+    out = []
+    for i, (label, sl_r, sl_c, area) in enumerate(kept):
+        h, w = sl_r.stop - sl_r.start, sl_c.stop - sl_c.start
+        if i in inline or max(h, w) < 24 or area < 60:
+            continue
+        ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
+        values = np.linalg.eigvalsh(np.cov(np.stack([xs, ys]).astype(float)))
+        if values[0] > 0 and values[1] >= elongation ** 2 * values[0] and 2 * math.sqrt(values[0]) >= 3:
+            out.append([i])
+    return out
+
+
+def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group: list[int],
+           gray: np.ndarray | None = None, split: set[int] | None = None) -> Glyphs | None:
+    """Upright two-channel patches of a line's members (scale: the line's character height). A
+    member whose component label is in ``split`` is cut along the line into character-wide windows
+    (blur merges neighbouring digits into one component)."""
     pts = []
     for i in group:
         label, sl_r, sl_c, _ = kept[i]
@@ -150,14 +201,21 @@ def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group:
     big = weights >= 0.3 * np.median(weights)
     basis = centres[big] if big.sum() >= 2 else centres
     mean = basis.mean(axis=0)
-    cov = np.cov((basis - mean).T) if len(basis) >= 2 else np.eye(2)
+    if len(group) == 1:  # a lone blob (digits merged by blur): the axis of its own pixels
+        x, y = pts[0]
+        mean = np.array([float(x.mean()), float(y.mean())])
+        cov = np.cov(np.stack([x - mean[0], y - mean[1]]))
+    else:
+        cov = np.cov((basis - mean).T) if len(basis) >= 2 else np.eye(2)
     values, vectors = np.linalg.eigh(cov)
     ux, uy = vectors[:, int(np.argmax(values))]
     # Project every member on the line (u) and across it (v).
     extents = []
+    us = []
     for x, y in pts:
         u = (x - mean[0]) * ux + (y - mean[1]) * uy
         v = -(x - mean[0]) * uy + (y - mean[1]) * ux
+        us.append(u)
         extents.append((float(u.min()), float(u.max()), float(v.min()), float(v.max())))
     ext = np.array(extents)
     heights = ext[:, 3] - ext[:, 2]
@@ -166,32 +224,57 @@ def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group:
         return None
     line_v = float(np.median(((ext[:, 2] + ext[:, 3]) / 2)[big]))
     order = np.argsort((ext[:, 0] + ext[:, 1]) / 2)
-    patches, boxes, comps = [], [], []
+    patches, boxes, comps, pixels, wide, pieces = [], [], [], [], [], []
+    grids = []
     grid = (np.arange(PATCH) + 0.5) / PATCH - 0.5
     for k in order:
         label, sl_r, sl_c, _ = kept[group[k]]
         u0, u1, _v0, _v1 = ext[k]
-        side = 1.25 * max(height, u1 - u0 + 1)
-        cu = (u0 + u1) / 2
-        gu, gv = np.meshgrid(cu + grid * side, line_v + grid * side)
-        gx = mean[0] + gu * ux - gv * uy
-        gy = mean[1] + gu * uy + gv * ux
-        factor = side / PATCH  # image pixels per patch pixel
-        pad = 2 + int(factor)
-        r0, c0 = max(0, sl_r.start - pad), max(0, sl_c.start - pad)
-        local = (labels[r0:sl_r.stop + pad, c0:sl_c.stop + pad] == label).astype(np.float32)
-        if factor > 1.5:  # smooth before shrinking, or a thin stroke falls between the samples
-            local = ndimage.gaussian_filter(local, 0.5 * factor)
-        patch = ndimage.map_coordinates(local, [gy - r0, gx - c0], order=1, mode="constant", cval=0.0)
-        peak = float(patch.max())
-        if peak > 0:
-            patch = np.minimum(patch / max(peak, 0.25), 1.0)
-        patches.append(patch.ravel())
-        boxes.append((sl_c.start, sl_r.start, sl_c.stop, sl_r.stop))
-        comps.append(label)
-    upright = np.array(patches, np.float32)
-    flipped = upright.reshape(-1, PATCH, PATCH)[::-1, ::-1, ::-1].reshape(len(order), -1)
-    return Glyphs(upright, np.ascontiguousarray(flipped), np.array(boxes), comps)
+        width = u1 - u0 + 1
+        count = 1
+        if split and label in split:
+            count = max(2, min(8, round(width / (0.75 * height))))
+        for piece in range(count):
+            a = u0 + (u1 - u0 + 1) * piece / count
+            b = u0 + (u1 - u0 + 1) * (piece + 1) / count - 1
+            side = 1.25 * max(height, b - a + 1)
+            cu = (a + b) / 2
+            gu, gv = np.meshgrid(cu + grid * side, line_v + grid * side)
+            gx = mean[0] + gu * ux - gv * uy
+            gy = mean[1] + gu * uy + gv * ux
+            factor = side / PATCH  # image pixels per patch pixel
+            pad = 2 + int(factor)
+            r0, c0 = max(0, sl_r.start - pad), max(0, sl_c.start - pad)
+            local = (labels[r0:sl_r.stop + pad, c0:sl_c.stop + pad] == label).astype(np.float32)
+            if factor > 1.5:  # smooth before shrinking, or a thin stroke falls between the samples
+                local = ndimage.gaussian_filter(local, 0.5 * factor)
+            patch = ndimage.map_coordinates(local, [gy - r0, gx - c0], order=1, mode="constant", cval=0.0)
+            peak = float(patch.max())
+            if peak > 0:
+                patch = np.minimum(patch / max(peak, 0.25), 1.0)
+            patches.append(patch.ravel())
+            grids.append((gx, gy))
+            x, y = pts[k]
+            inside = (us[k] >= a - 0.5) & (us[k] <= b + 0.5) if count > 1 else np.ones(len(x), bool)
+            px, py = x[inside], y[inside]
+            if len(px):
+                boxes.append((int(px.min()), int(py.min()), int(px.max()) + 1, int(py.max()) + 1))
+            else:
+                boxes.append((sl_c.start, sl_r.start, sl_c.stop, sl_r.stop))
+            comps.append(label)
+            pixels.append((px, py))
+            wide.append(bool(width > 1.35 * height))
+            pieces.append(count)
+    mask_patches = np.array(patches, np.float32)
+    if gray is not None:
+        grey = grey_patches(gray, np.array([g[0] for g in grids]), np.array([g[1] for g in grids]),
+                            1.25 * height / PATCH)
+    else:
+        grey = np.zeros_like(mask_patches)
+    upright = np.concatenate([mask_patches, grey], axis=1)
+    n = len(upright)
+    flipped = upright.reshape(n, 2, PATCH, PATCH)[::-1, :, ::-1, ::-1].reshape(n, -1)
+    return Glyphs(upright, np.ascontiguousarray(flipped), np.array(boxes), comps, pixels, wide, pieces)
 
 
 HOG_CELLS, HOG_BINS = 5, 8
@@ -214,9 +297,12 @@ def features(x: np.ndarray) -> np.ndarray:
 
 
 def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
-    """The network's logits for rows of patches (ReLU layers ``w0 b0 w1 b1 …``)."""
+    """The network's logits for rows of two-channel patches: the convolutional network (weights
+    ``c0w c0b … f0w f0b …``) on both channels, or the older perceptron (``w0 b0 …``) on the mask."""
+    if "c0w" in weights:
+        return forward_cnn(weights, x)
     depth = sum(1 for k in weights if k.startswith("w"))
-    h = (features(x) - weights["mean"]) / weights["std"]
+    h = (features(x[:, :PATCH * PATCH]) - weights["mean"]) / weights["std"]
     for i in range(depth):
         h = h @ weights[f"w{i}"] + weights[f"b{i}"]
         if i < depth - 1:
@@ -224,20 +310,66 @@ def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     return h
 
 
+def _conv3_pool(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """A 3×3 convolution with one pixel of zero padding (as a matrix product over shifted copies,
+    im2col), then 2×2 max pooling and ReLU: x (n, c, h, w), w (out, c, 3, 3) → (n, out, h/2, w/2)."""
+    n, c, h, wd = x.shape
+    padded = np.zeros((n, c, h + 2, wd + 2), np.float32)
+    padded[:, :, 1:-1, 1:-1] = x
+    cols = np.empty((n, c, 9, h, wd), np.float32)
+    for dy in range(3):
+        for dx in range(3):
+            cols[:, :, dy * 3 + dx] = padded[:, :, dy:dy + h, dx:dx + wd]
+    out = np.matmul(w.reshape(len(w), -1), cols.reshape(n, c * 9, h * wd)) + b[:, None]
+    out = out.reshape(n, len(w), h // 2, 2, wd // 2, 2)
+    pooled = np.maximum(np.maximum(out[:, :, :, 0, :, 0], out[:, :, :, 0, :, 1]),
+                        np.maximum(out[:, :, :, 1, :, 0], out[:, :, :, 1, :, 1]))
+    return np.maximum(pooled, 0.0)
+
+
+def forward_cnn(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
+    """Logits of the small convolutional network (trained with torch by ``benchmarks/numbers/
+    train_cnn.py``, run here with numpy only): 3×3 convolutions with ReLU and 2×2 max pooling on
+    the two-channel 24×24 window, then fully connected ReLU layers."""
+    h = x.reshape(len(x), 2, PATCH, PATCH).astype(np.float32)
+    i = 0
+    while f"c{i}w" in weights:
+        h = _conv3_pool(h, weights[f"c{i}w"], weights[f"c{i}b"])
+        i += 1
+    flat = h.reshape(len(h), -1)
+    depth = sum(1 for k in weights if k.startswith("f") and k.endswith("w"))
+    for j in range(depth):
+        flat = flat @ weights[f"f{j}w"] + weights[f"f{j}b"]
+        if j < depth - 1:
+            flat = np.maximum(flat, 0.0)
+    return flat
+
+
 class Classifier:
-    """The small network on pixels and gradient histograms, ReLU, softmax (weights from ``train.py``)."""
+    """The glyph network, softmax: the small convolutional network on both channels (``c0w …``),
+    the older perceptron on the mask channel (``w0 …``), or both averaged when the file holds both."""
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
         with np.load(path) as data:
-            self.weights = {k: data[k] for k in data.files if k[0] in "wb" or k in ("mean", "std")}
+            self.weights = {k: data[k] for k in data.files if k != "threshold"}
             self.threshold = float(data["threshold"]) if "threshold" in data else 0.9
+        self.cnn = {k: v for k, v in self.weights.items() if k[0] in "cf"}
+        self.mlp = {k: v for k, v in self.weights.items() if k[0] in "wb" or k in ("mean", "std")}
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities for rows of patches."""
-        h = forward(self.weights, x.astype(np.float32))
-        h -= h.max(axis=1, keepdims=True)
-        e = np.exp(h)
-        return e / e.sum(axis=1, keepdims=True)
+        x = x.astype(np.float32)
+        nets = [w for w in (self.cnn, self.mlp) if w]
+        p = _softmax(forward(nets[0], x))
+        for w in nets[1:]:
+            p += _softmax(forward(w, x))
+        return p / len(nets)
+
+
+def _softmax(h: np.ndarray) -> np.ndarray:
+    h = h - h.max(axis=1, keepdims=True)
+    e = np.exp(h)
+    return e / e.sum(axis=1, keepdims=True)
 
 
 def _direction_score(p: np.ndarray) -> float:
@@ -315,7 +447,7 @@ class NumberReader:
         gray = np.asarray(gray_image, np.float32) / 255.0
         found: list[Reading] = []
         for mask in INK_MASKS:
-            for text, confidence, box, kind in self._read_mask(mask(gray)):
+            for text, confidence, box, kind in self._read_mask(mask(gray), gray):
                 if scale != 1.0:
                     box = [round(v / scale) for v in box]
                 found.append(Reading(text, confidence, box, kind))
@@ -326,23 +458,41 @@ class NumberReader:
                 kept.append(reading)
         return kept
 
-    def _read_mask(self, mask: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
+    def _read_mask(self, mask: np.ndarray, gray: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
         """Candidate numbers found on one ink mask."""
         labels, kept = components(mask)
         found = []
-        for group in lines(kept):
-            line = glyphs(labels, kept, group)
+        grouped = lines(kept)
+        # The grey channel, lone blobs and cut windows only for the convolutional network (trained
+        # on them); the perceptron reads the mask channel of whole members, as it was trained.
+        grey = bool(self.classifier.cnn)
+        for group in grouped + (blobs(labels, kept, grouped) if grey else []):
+            line = glyphs(labels, kept, group, gray if grey else None)
             if line is None:
                 continue
-            both = self.classifier.probabilities(np.concatenate([line.patches, line.flipped]))
-            n = len(line.patches)
-            upright, flipped = both[:n], both[n:]
+            upright, flipped = self._both(line)
+            # A member wider than a character that reads as no character either way round is
+            # probably digits merged by blur: cut it into character-wide windows and read again.
+            n = len(upright)
+            merged = {line.components[i] for i in range(n) if grey and line.wide[i]
+                      and upright[i].argmax() == NOISE and flipped[n - 1 - i].argmax() == NOISE}
+            if merged:
+                cut = glyphs(labels, kept, group, gray, split=merged)
+                if cut is not None:
+                    line = cut
+                    upright, flipped = self._both(line)
             if _direction_score(flipped) > _direction_score(upright):
                 p, boxes = flipped, line.boxes[::-1]
             else:
                 p, boxes = upright, line.boxes
             found.extend(decode(p, boxes))
         return found
+
+    def _both(self, line: Glyphs) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities of a line's windows read upright and the other way round."""
+        both = self.classifier.probabilities(np.concatenate([line.patches, line.flipped]))
+        n = len(line.patches)
+        return both[:n], both[n:]
 
 
 def _overlap(a: list[int], b: list[int]) -> float:

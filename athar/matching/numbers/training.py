@@ -1,11 +1,14 @@
-"""Training data and training for the number reader's glyph classifier (plain numpy, CPU).
+"""Training data for the number reader's glyph network, and the older perceptron's training (numpy).
 
 Training photos come from ``synthetic.make_image(style=TRAINING)`` (its own font list and seeds,
-never the dev sets' seeds): every candidate the reader would classify is cut out exactly as the
-reader cuts it (``reader.glyphs``) and labelled from the generator's per-glyph map — a digit, the
-word فرع, or NOISE (background, a fragment of a glyph, or two glyphs run together). The network is
-trained with Adam on cross-entropy; ``benchmarks/numbers/train.py`` runs it and writes
-``models/digits.npz`` with the threshold chosen on the dev set.
+never the dev sets' seeds): every window the reader would classify is cut out exactly as the
+reader cuts it (``reader.glyphs``: the component's mask and the grey ink darkness; members whole,
+and members wider than a character also cut into pieces) and labelled from the generator's
+per-glyph map at the window's ink pixels — a digit, the word فرع, or NOISE (background, a fragment
+of a glyph, a piece of the word, or two glyphs run together). The convolutional network the reader
+uses is trained with torch by ``benchmarks/numbers/train_cnn.py`` (training only); ``train`` below
+is the older perceptron on the mask channel. ``benchmarks/numbers/train.py`` writes the data and
+chooses the threshold on the dev set.
 """
 
 from __future__ import annotations
@@ -16,64 +19,91 @@ from collections.abc import Callable
 import numpy as np
 from scipy import ndimage
 
-from athar.matching.numbers.reader import CLASSES, INK_MASKS, NOISE, PATCH, components, features, forward, glyphs, lines
+from athar.matching.numbers.reader import (
+    CLASSES,
+    INK_MASKS,
+    NOISE,
+    PATCH,
+    Glyphs,
+    blobs,
+    components,
+    features,
+    forward,
+    glyphs,
+    lines,
+)
 from athar.matching.numbers.synthetic import TRAINING, Sample, make_image
 
 
-def _label(sample: Sample, labels: np.ndarray, label: int, sl_r: slice, sl_c: slice,
-           sizes: np.ndarray) -> tuple[int, int]:
-    """(class index, glyph id) of one component from the generator's glyph map."""
+def _label(sample: Sample, xs: np.ndarray, ys: np.ndarray, sizes: np.ndarray, piece: bool) -> tuple[int, int]:
+    """(class index, glyph id) of one window from the generator's glyph map at its ink pixels."""
     assert sample.glyphs is not None
-    mine = labels[sl_r, sl_c] == label
-    ids = sample.glyphs[sl_r, sl_c][mine]
+    if len(xs) == 0:
+        return NOISE, 0
+    ids = sample.glyphs[ys, xs]
     hits = ids[ids > 0]
-    if len(hits) < 0.3 * mine.sum() or len(hits) == 0:
+    if len(hits) < 0.3 * len(ids) or len(hits) == 0:
         return NOISE, 0
     counts = np.bincount(hits)
     glyph = int(counts.argmax())
     top = counts[glyph]
     counts[glyph] = 0
-    if counts.max() > 0.25 * top:  # two glyphs run together
+    if counts.max() > (0.35 if piece else 0.25) * top:  # two glyphs run together
         return NOISE, 0
     name = sample.glyph_labels[glyph - 1]
+    if name == "WORD" and piece:  # a piece of the word is not the word
+        return NOISE, 0
     if name != "WORD" and top < 0.45 * sizes[glyph]:  # a fragment of a glyph
         return NOISE, 0
     return CLASSES.index(name), glyph
 
 
 def harvest(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
-    """Patches and class indices of every candidate the reader would classify in the sample."""
+    """Patches and class indices of every window the reader would classify in the sample: each
+    line's members whole, and the wide ones also cut into character-wide pieces."""
     assert sample.glyphs is not None
     gray = np.asarray(sample.image.convert("L"), np.float32) / 255.0
     sizes = np.bincount(sample.glyphs.ravel(), minlength=len(sample.glyph_labels) + 1)
     xs: list[np.ndarray] = []
     ys: list[np.ndarray] = []
     for mask in INK_MASKS:
-        _harvest_mask(sample, mask(gray), sizes, xs, ys)
+        _harvest_mask(sample, gray, mask(gray), sizes, xs, ys)
     if not xs:
-        return np.zeros((0, PATCH * PATCH), np.float32), np.zeros(0, int)
+        return np.zeros((0, 2 * PATCH * PATCH), np.float32), np.zeros(0, int)
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _harvest_mask(sample: Sample, mask: np.ndarray, sizes: np.ndarray, xs: list[np.ndarray],
+def _harvest_mask(sample: Sample, gray: np.ndarray, mask: np.ndarray, sizes: np.ndarray, xs: list[np.ndarray],
                   ys: list[np.ndarray]) -> None:
     """The labelled patches of one ink mask, appended to ``xs`` and ``ys``."""
     labels, kept = components(mask)
-    for group in lines(kept):
-        line = glyphs(labels, kept, group)
+    grouped = lines(kept)
+    for group in grouped + blobs(labels, kept, grouped):
+        line = glyphs(labels, kept, group, gray)
         if line is None:
             continue
-        by_label = {kept[i][0]: kept[i] for i in group}
-        found = [_label(sample, labels, c, by_label[c][1], by_label[c][2], sizes) for c in line.components]
-        classes = np.array([f[0] for f in found])
-        ids = [f[1] for f in found if f[1] > 0]
-        steps = np.sign(np.diff(ids)).sum() if len(ids) >= 2 else 0
-        if steps < 0:  # glyphs were written in the other direction: the flipped reading is upright
-            xs.append(line.flipped)
-            ys.append(classes[::-1])
-        else:
-            xs.append(line.patches)
-            ys.append(classes)
+        _append(sample, line, sizes, xs, ys, pieces_only=False)
+        wide = {c for c, w in zip(line.components, line.wide, strict=True) if w}
+        if wide:
+            cut = glyphs(labels, kept, group, gray, split=wide)
+            if cut is not None:
+                _append(sample, cut, sizes, xs, ys, pieces_only=True)
+
+
+def _append(sample: Sample, line: Glyphs, sizes: np.ndarray, xs: list[np.ndarray], ys: list[np.ndarray],
+            pieces_only: bool) -> None:
+    """A line's labelled windows, read in the direction the glyphs were written."""
+    found = [_label(sample, px, py, sizes, count > 1) for (px, py), count in zip(line.pixels, line.pieces, strict=True)]
+    classes = np.array([f[0] for f in found])
+    ids = [f[1] for f in found if f[1] > 0]
+    steps = np.sign(np.diff(ids)).sum() if len(ids) >= 2 else 0
+    keep = np.array([count > 1 for count in line.pieces]) if pieces_only else np.ones(len(classes), bool)
+    if steps < 0:  # glyphs were written in the other direction: the flipped reading is upright
+        xs.append(line.flipped[keep[::-1]])
+        ys.append(classes[::-1][keep[::-1]])
+    else:
+        xs.append(line.patches[keep])
+        ys.append(classes[keep])
 
 
 def make_training_set(count: int, seed: int, width: int = 700, noise_ratio: float = 1.5,

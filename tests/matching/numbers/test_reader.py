@@ -11,7 +11,16 @@ from PIL import Image, ImageDraw, ImageFont
 
 from athar.matching.digits import ARABIC_INDIC
 from athar.matching.numbers.evaluation import overlap, score
-from athar.matching.numbers.reader import PATCH, NumberReader, components, glyphs, lines
+from athar.matching.numbers.reader import (
+    PATCH,
+    Classifier,
+    NumberReader,
+    blobs,
+    components,
+    forward_cnn,
+    glyphs,
+    lines,
+)
 from athar.matching.numbers.synthetic import DEV, INDEPENDENT, make_image
 
 FONT = Path("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf")
@@ -136,4 +145,115 @@ def test_thin_strokes_of_large_glyphs_survive_the_shrinking_to_a_patch():
     line = glyphs(labels, kept, group[0])
     assert line is not None and len(line.patches) == 4
     for patch in line.patches:
-        assert patch.reshape(PATCH, PATCH).max(axis=1)[4:20].min() > 0.3  # a vertical stroke, top to bottom
+        assert patch[:PATCH * PATCH].reshape(PATCH, PATCH).max(axis=1)[4:20].min() > 0.3  # a vertical stroke
+
+
+def random_cnn(seed: int = 0) -> dict[str, np.ndarray]:
+    """Weights shaped like ``train_cnn.py``'s (2→8→16→32 channels, 288 → 128 → 22), random."""
+    rng = np.random.default_rng(seed)
+    shapes = {"c0w": (8, 2, 3, 3), "c0b": (8,), "c1w": (16, 8, 3, 3), "c1b": (16,), "c2w": (32, 16, 3, 3),
+              "c2b": (32,), "f0w": (288, 128), "f0b": (128,), "f1w": (128, 22), "f1b": (22,)}
+    return {k: (rng.normal(0, 0.3, shape)).astype(np.float32) for k, shape in shapes.items()}
+
+
+def test_the_numpy_convolutional_network_matches_a_plain_convolution():
+    """The reader's numpy forward pass (im2col, pooling, ReLU) gives the logits a direct loop over
+    the 3×3 kernels gives, in torch's layout (what ``train_cnn.py`` exports)."""
+    weights = random_cnn()
+    rng = np.random.default_rng(0)
+    x = rng.random((3, 2 * PATCH * PATCH)).astype(np.float32)
+    h = x.reshape(3, 2, PATCH, PATCH).astype(np.float64)
+    i = 0
+    while f"c{i}w" in weights:
+        w, b = weights[f"c{i}w"].astype(np.float64), weights[f"c{i}b"].astype(np.float64)
+        padded = np.pad(h, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        side = h.shape[2]
+        out = np.zeros((3, len(w), side, side)) + b[None, :, None, None]
+        for dy in range(3):
+            for dx in range(3):
+                out += np.einsum("oc,nchw->nohw", w[:, :, dy, dx], padded[:, :, dy:dy + side, dx:dx + side])
+        h = np.maximum(out, 0).reshape(3, len(w), side // 2, 2, side // 2, 2).max(axis=(3, 5))
+        i += 1
+    h = np.maximum(h.reshape(3, -1) @ weights["f0w"] + weights["f0b"], 0)
+    expected = h @ weights["f1w"] + weights["f1b"]
+    assert np.allclose(forward_cnn(weights, x), expected, rtol=1e-4, atol=1e-4)
+
+
+def test_a_file_with_both_networks_averages_them(tmp_path):
+    """A weights file holding the convolutional network and the perceptron gives the mean of their
+    probabilities; the shipped file (the perceptron alone) gives the perceptron's."""
+    shipped = Classifier()
+    assert shipped.mlp and not shipped.cnn
+    both = tmp_path / "both.npz"
+    np.savez(both, **shipped.mlp, **random_cnn(), threshold=np.array(0.8, np.float32))
+    classifier = Classifier(both)
+    x = np.random.default_rng(1).random((4, 2 * PATCH * PATCH)).astype(np.float32)
+
+    def softmax(h: np.ndarray) -> np.ndarray:
+        e = np.exp(h - h.max(axis=1, keepdims=True))
+        return e / e.sum(axis=1, keepdims=True)
+
+    from athar.matching.numbers.reader import forward
+    expected = (softmax(forward_cnn(random_cnn(), x)) + softmax(forward(shipped.mlp, x))) / 2
+    assert np.allclose(classifier.probabilities(x), expected, atol=1e-5)
+    assert np.allclose(shipped.probabilities(x), softmax(forward(shipped.mlp, x)), atol=1e-5)
+    assert classifier.threshold == pytest.approx(0.8)
+
+
+def test_the_reader_does_not_need_torch():
+    """torch trains the network; the product reads with numpy alone."""
+    import subprocess
+    import sys
+
+    code = ("import sys, numpy as np; from PIL import Image; "
+            "from athar.matching.numbers.reader import NumberReader; "
+            "NumberReader().read(Image.new('RGB', (300, 200), (200, 180, 160))); "
+            "assert 'torch' not in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_grey_channel_makes_faded_and_dark_ink_alike():
+    """The second channel is ink darkness relative to the window's background: the same digit in
+    black on a card and in ink 15 % darker than dark skin give nearly the same grey patch."""
+    layer = Image.new("L", (300, 120), 0)
+    ImageDraw.Draw(layer).text((20, 20), "508", font=ImageFont.truetype(str(FONT), 60), fill=255)
+    ink = np.asarray(layer, np.float32) / 255.0
+    patches = []
+    for paper, depth in ((0.92, 0.85), (0.37, 0.15)):
+        gray = paper * (1 - depth * ink)
+        mask = ink > 0.5
+        labels, kept = components(mask)
+        line = glyphs(labels, kept, lines(kept)[0], gray)
+        assert line is not None and len(line.patches) == 3
+        patches.append(line.patches[:, PATCH * PATCH:])
+    assert np.abs(patches[0] - patches[1]).mean() < 0.05
+    assert patches[0].max() > 0.9
+
+
+def test_a_blob_of_merged_digits_is_a_line_and_is_cut_into_character_windows():
+    """Blur can join a whole number into one component: it is still read as a line (a lone long,
+    narrow blob) and, where it reads as no character, cut into character-wide windows."""
+    mask = np.zeros((200, 400), bool)
+    for k in range(5):  # five 20×36 "digits" touching their neighbours, tilted by the rows' offset
+        mask[60 + 3 * k:96 + 3 * k, 100 + 18 * k:120 + 18 * k] = True
+    labels, kept = components(mask)
+    assert len(kept) == 1
+    grouped = lines(kept)
+    assert grouped == []
+    lone = blobs(labels, kept, grouped)
+    assert lone == [[0]]
+    whole = glyphs(labels, kept, lone[0])
+    assert whole is not None and whole.wide == [True] and len(whole.patches) == 1
+    cut = glyphs(labels, kept, lone[0], split={kept[0][0]})
+    assert cut is not None and 3 <= len(cut.patches) <= 5
+    assert cut.pieces == [len(cut.patches)] * len(cut.patches)
+    lefts = [box[0] for box in cut.boxes]
+    assert lefts == sorted(lefts) or lefts == sorted(lefts, reverse=True)
+
+
+def test_a_round_blob_is_not_a_line():
+    mask = np.zeros((200, 200), bool)
+    yy, xx = np.mgrid[:200, :200]
+    mask[(yy - 100) ** 2 + (xx - 100) ** 2 < 30 ** 2] = True
+    labels, kept = components(mask)
+    assert blobs(labels, kept, lines(kept)) == []
