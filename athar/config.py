@@ -64,8 +64,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("ATHAR_CSRF_TRUSTED_ORIGINS", (), "comma-separated origins (behind a proxy)."),
     Setting("ATHAR_DEBUG", False, "never in production."),
     Setting("DATABASE_URL", "", "e.g. `postgres://athar@127.0.0.1:5432/athar`.", shown="SQLite in `ATHAR_HOME`"),
-    Setting("ATHAR_DB_CONN_MAX_AGE", 60, "seconds a database connection (from `DATABASE_URL`) is kept open for "
-            "reuse."),
+    Setting("ATHAR_DB_CONN_MAX_AGE", 60, "seconds a database connection (PostgreSQL or SQLite) is kept open "
+            "for reuse between requests."),
     Setting("ATHAR_DB_PREPARE_THRESHOLD", 2, "PostgreSQL: a query is prepared on the server (planned once per "
             "connection) after this many uses; 0 sends every query with its values written in (no prepared "
             "statements: for a pooler such as PgBouncer in transaction mode)."),

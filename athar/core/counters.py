@@ -30,11 +30,19 @@ class AtomicStore(Protocol):
     def add(self, key: str, ttl: int) -> bool:
         """Set ``key`` for ``ttl`` seconds if it is not set; True for the first caller only."""
 
+    def incr_many(self, items: list[tuple[str, int, int]]) -> list[int]:
+        """``incr`` of each (key, ttl, amount), in one transaction or round trip; the new counts."""
+
 
 class DatabaseStore:
-    """The ``core_counter`` table; one statement per call, so concurrent callers never lose a count."""
+    """The ``core_counter`` table; one statement per counter, so concurrent callers never lose a count."""
 
     def incr(self, key: str, ttl: int, amount: int = 1) -> int:
+        return self.incr_many([(key, ttl, amount)])[0]
+
+    def incr_many(self, items: list[tuple[str, int, int]]) -> list[int]:
+        """One write transaction for all of them: a rate-limited request counts its account and its
+        address under one lock of SQLite's database, not two."""
         now = time.time()
         table = connection.ops.quote_name("core_counter")
         sql = (f"INSERT INTO {table} (key, count, expires_at) VALUES (%s, %s, %s) "
@@ -43,14 +51,16 @@ class DatabaseStore:
                f"expires_at = CASE WHEN {table}.expires_at <= %s THEN excluded.expires_at "
                f"ELSE {table}.expires_at END RETURNING count")
         own = connection.vendor == "postgresql" and not connection.in_atomic_block
+        counts = []
         with transaction.atomic(), connection.cursor() as cursor:
             if own:  # a counter of its own transaction need not survive a crash: no wait for fsync
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
-            cursor.execute(sql, [key, amount, now + ttl, now, now])
-            count = int(cursor.fetchone()[0])
+            for key, ttl, amount in items:
+                cursor.execute(sql, [key, amount, now + ttl, now, now])
+                counts.append(int(cursor.fetchone()[0]))
         if random.randrange(PURGE_ONE_IN) == 0:  # noqa: S311 - not a secret
             self.purge(now)
-        return count
+        return counts
 
     def add(self, key: str, ttl: int) -> bool:
         return self.incr(key, ttl) == 1
@@ -68,11 +78,15 @@ class RedisStore:
         self.client: Any = redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
 
     def incr(self, key: str, ttl: int, amount: int = 1) -> int:
+        return self.incr_many([(key, ttl, amount)])[0]
+
+    def incr_many(self, items: list[tuple[str, int, int]]) -> list[int]:
         pipe = self.client.pipeline(transaction=True)
-        pipe.incrby(f"athar:{key}", amount)
-        pipe.expire(f"athar:{key}", ttl, nx=True)
-        count, _ = pipe.execute()
-        return int(count)
+        for key, ttl, amount in items:
+            pipe.incrby(f"athar:{key}", amount)
+            pipe.expire(f"athar:{key}", ttl, nx=True)
+        replies = pipe.execute()
+        return [int(count) for count in replies[::2]]
 
     def add(self, key: str, ttl: int) -> bool:
         return bool(self.client.set(f"athar:{key}", 1, nx=True, ex=ttl))
@@ -91,6 +105,11 @@ def store() -> AtomicStore:
 
 def incr(key: str, ttl: int, amount: int = 1) -> int:
     return store().incr(key, ttl, amount)
+
+
+def incr_many(items: list[tuple[str, int, int]]) -> list[int]:
+    """Several counters at once (key, ttl, amount): one transaction, or one Redis round trip."""
+    return store().incr_many(items) if items else []
 
 
 def add(key: str, ttl: int) -> bool:

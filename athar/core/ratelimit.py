@@ -91,11 +91,17 @@ def _namespace_prefixes(namespace: str) -> list[str]:
 
 def hit(key: str, rate: Rate, now: float | None = None) -> tuple[bool, int]:
     """Count one request in the atomic store (athar.core.counters); (allowed, seconds until the window ends)."""
+    return hit_all([(key, rate)], now)[0]
+
+
+def hit_all(subjects: list[tuple[str, Rate]], now: float | None = None) -> list[tuple[bool, int]]:
+    """``hit`` for each (key, rate), counted together (one transaction of the database store)."""
     now = time.time() if now is None else now
-    window_start = int(now // rate.window) * rate.window
-    retry_after = int(window_start + rate.window - now) + 1
-    count = counters.incr(f"rl:{key}:{rate.window}:{window_start}", rate.window + 5)
-    return count <= rate.limit, retry_after
+    starts = [int(now // rate.window) * rate.window for _key, rate in subjects]
+    counts = counters.incr_many([(f"rl:{key}:{rate.window}:{start}", rate.window + 5, 1)
+                                 for (key, rate), start in zip(subjects, starts, strict=True)])
+    return [(count <= rate.limit, int(start + rate.window - now) + 1)
+            for (_key, rate), start, count in zip(subjects, starts, counts, strict=True)]
 
 
 def subjects(request: HttpRequest, bucket: Bucket) -> list[tuple[str, Rate]]:
@@ -118,12 +124,7 @@ def check(request: HttpRequest, bucket: Bucket) -> int:
     """0 when the request may go on, else the seconds to wait. Every counter is incremented."""
     if bucket.methods is not None and request.method not in bucket.methods:
         return 0
-    wait = 0
-    for key, rate in subjects(request, bucket):
-        allowed, retry_after = hit(key, rate)
-        if not allowed:
-            wait = max(wait, retry_after)
-    return wait
+    return max((retry_after for allowed, retry_after in hit_all(subjects(request, bucket)) if not allowed), default=0)
 
 
 def account_wait(request: HttpRequest, subject: str) -> int:

@@ -90,7 +90,8 @@ def restore(options: dict[str, Any]) -> dict[str, Any]:
 def _serve_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--workers", type=int, default=2, help="web server processes")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="web server processes (default: two per core, at least two)")
     _worker_choice(parser)
 
 
@@ -99,7 +100,7 @@ def _worker_choice(parser: ArgumentParser) -> None:
                         help="do not run the matching worker beside the web server (run 'athar worker' yourself)")
 
 
-def _serve_with_worker(host: str, port: int, workers: int, with_worker: bool) -> None:
+def _serve_with_worker(host: str, port: int, workers: int | None, with_worker: bool) -> None:
     with supervised_worker(with_worker):
         serve(host, port, workers)
 

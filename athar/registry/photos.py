@@ -134,8 +134,8 @@ def _charge_quota(uploader: Any, size: int) -> None:
     if getattr(uploader, "role", "") != "family":
         return
     day = timezone.now().strftime("%Y%m%d")
-    files = counters.incr(f"upload-files:{uploader.pk}:{day}", QUOTA_TTL)
-    total = counters.incr(f"upload-bytes:{uploader.pk}:{day}", QUOTA_TTL, max(size, 0))
+    files, total = counters.incr_many([(f"upload-files:{uploader.pk}:{day}", QUOTA_TTL, 1),
+                                       (f"upload-bytes:{uploader.pk}:{day}", QUOTA_TTL, max(size, 0))])
     if files > settings.ATHAR_UPLOAD_DAILY_FILES or total > settings.ATHAR_UPLOAD_DAILY_MB * 1024 * 1024:
         raise UploadRefused("daily upload limit reached", code="daily_limit")
 

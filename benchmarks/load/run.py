@@ -65,8 +65,8 @@ def main() -> None:
             built = prepare(home, env, args, say)
             load_before = os.getloadavg()
             with _server(home, env, args) as server:
-                server_cpu = run_locust(home, env, args, server.pid)
-            result = summarise(home, args, built, load_before, server_cpu)
+                server_cpu, client_cpu = run_locust(home, env, args, server.pid)
+            result = summarise(home, args, built, load_before, server_cpu, client_cpu)
     finally:
         if args.keep:
             sys.stderr.write(f"kept: ATHAR_HOME={home} (accounts.json)\n")
@@ -81,7 +81,8 @@ def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--users", type=int, default=50)
     parser.add_argument("--seconds", type=int, default=60, help="measured, from the moment every user has signed in")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (4 threads each)")
+    parser.add_argument("--workers", type=int, default=0,
+                        help="gunicorn worker processes, 4 threads each (default: athar serve's, two per core)")
     parser.add_argument("--port", type=int, default=8765)
     parser.add_argument("--cases-per-facility", type=int, default=40, help="synthetic archive: 5 facilities")
     parser.add_argument("--server", choices=("athar", "gunicorn"), default="athar",
@@ -155,6 +156,11 @@ def prepare(home: Path, env: dict[str, str], args: argparse.Namespace, say: Any)
 
 @contextmanager
 def _server(home: Path, env: dict[str, str], args: argparse.Namespace) -> Any:
+    if not args.workers:
+        sys.path.insert(0, str(ROOT))
+        from athar.ops.server import default_workers
+
+        args.workers = default_workers()
     if args.server == "athar":
         command = [str(BIN / "athar"), "serve", "--host", "127.0.0.1", "--port", str(args.port),
                    "--workers", str(args.workers)]
@@ -191,9 +197,11 @@ def wait_for(url: str, server: subprocess.Popen[bytes], log: Path, timeout: floa
     raise SystemExit(f"server did not start: {url}")
 
 
-def run_locust(home: Path, env: dict[str, str], args: argparse.Namespace, server_pid: int) -> float | None:
-    """Run locust; returns the CPU seconds the server (gunicorn and its workers) spent in the measured
-    window (from the moment every user had signed in), or None when psutil is missing."""
+def run_locust(home: Path, env: dict[str, str], args: argparse.Namespace,
+               server_pid: int) -> tuple[float | None, float | None]:
+    """Run locust; returns the CPU seconds the server (gunicorn and its workers) and the load generator
+    (locust, on the same machine) spent in the measured window (from the moment every user had signed
+    in), each None when psutil is missing."""
     spawn = max(10, args.users // 10)
     mark = home / "signed-in.mark"
     locust = subprocess.Popen(
@@ -205,13 +213,16 @@ def run_locust(home: Path, env: dict[str, str], args: argparse.Namespace, server
              "ATHAR_LOAD_KEEP_RAMP": "1" if args.include_ramp else "0", "ATHAR_LOAD_SECONDS": str(args.seconds),
              "ATHAR_LOAD_BROKEN": str(home / "broken.txt"), "ATHAR_LOAD_MARK": str(mark)},
         stdout=subprocess.DEVNULL, stderr=open(home / "locust.log", "wb"))  # noqa: SIM115
-    cpu_at_mark = None
+    cpu_at_mark = client_at_mark = client_at_end = None
     while locust.poll() is None:
         if cpu_at_mark is None and mark.exists():
-            cpu_at_mark = _server_cpu(server_pid)
+            cpu_at_mark, client_at_mark = _server_cpu(server_pid), _server_cpu(locust.pid)
+        client_at_end = _server_cpu(locust.pid) or client_at_end  # read while it runs: gone once it ends
         time.sleep(0.2)
     cpu_at_end = _server_cpu(server_pid)
-    return None if cpu_at_mark is None or cpu_at_end is None else cpu_at_end - cpu_at_mark
+    server = None if cpu_at_mark is None or cpu_at_end is None else cpu_at_end - cpu_at_mark
+    client = None if client_at_mark is None or client_at_end is None else client_at_end - client_at_mark
+    return server, client
 
 
 def _server_cpu(pid: int) -> float | None:
@@ -220,7 +231,10 @@ def _server_cpu(pid: int) -> float | None:
         import psutil
     except ImportError:
         return None
-    root = psutil.Process(pid)
+    try:
+        root = psutil.Process(pid)
+    except psutil.NoSuchProcess:
+        return None
     total = 0.0
     for process in [root, *root.children(recursive=True)]:
         try:
@@ -232,7 +246,8 @@ def _server_cpu(pid: int) -> float | None:
 
 
 def summarise(home: Path, args: argparse.Namespace, built: dict[str, Any],
-              load_before: tuple[float, float, float], server_cpu: float | None) -> dict[str, Any]:
+              load_before: tuple[float, float, float], server_cpu: float | None,
+              client_cpu: float | None = None) -> dict[str, Any]:
     pages, total = [], {}
     if not (home / "locust_stats.csv").exists():
         raise SystemExit("locust wrote no figures:\n" + (home / "locust.log").read_text(errors="replace")[-3000:])
@@ -262,6 +277,8 @@ def summarise(home: Path, args: argparse.Namespace, built: dict[str, Any],
             "server_cpu_seconds": None if server_cpu is None else round(server_cpu, 1),
             "server_cpu_ms_per_request": None if not server_cpu or not total.get("requests")
             else round(1000 * server_cpu / total["requests"], 1),
+            # the load generator shares the machine's cores with the server
+            "client_cpu_seconds": None if client_cpu is None else round(client_cpu, 1),
             "server_log": _server_log_problems(home / "server.log"),
             "pages": pages, "total": total, "failures": failures, "broken_flows": broken,
             "sign_ins_never_answered": unanswered,
@@ -291,6 +308,8 @@ def report(result: dict[str, Any], as_json: bool) -> None:
     if result["server_cpu_ms_per_request"] is not None:
         out.write(f"server CPU: {result['server_cpu_seconds']} s in the measured window, "
                   f"{result['server_cpu_ms_per_request']} ms per request (gunicorn and its workers)\n")
+    if result.get("client_cpu_seconds") is not None:
+        out.write(f"load generator CPU (locust, same machine): {result['client_cpu_seconds']} s in the measured window\n")
     for line in result["server_log"]:
         out.write(f"server: {line}\n")
     if result["sign_ins_never_answered"]:

@@ -61,3 +61,17 @@ def test_postgresql_prepares_repeated_queries_unless_told_not_to(monkeypatch):
     assert "server_side_binding" not in athar_settings._database().get("OPTIONS", {})
     monkeypatch.delenv("DATABASE_URL")
     assert "server_side_binding" not in athar_settings._database()["OPTIONS"]
+
+
+def test_database_connections_are_kept_between_requests_on_sqlite_as_on_postgresql(monkeypatch):
+    """A new SQLite connection per request read the schema again with an empty page cache: ~6 ms of
+    CPU on every page of the load test (docs/security.md, "Load")."""
+    from athar import settings as athar_settings
+
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("ATHAR_DB_CONN_MAX_AGE", raising=False)
+    assert athar_settings._database()["CONN_MAX_AGE"] == 60
+    monkeypatch.setenv("ATHAR_DB_CONN_MAX_AGE", "0")
+    assert athar_settings._database()["CONN_MAX_AGE"] == 0
+    monkeypatch.setenv("DATABASE_URL", "postgres://athar@127.0.0.1:5432/athar")
+    assert athar_settings._database()["CONN_MAX_AGE"] == 0

@@ -47,6 +47,30 @@ def test_incr_counts_and_add_is_true_once(store):
     assert store.add(used2, 60) is True
 
 
+def test_incr_many_counts_each_key_as_incr_does(store):
+    a, b = unique("a"), unique("b")
+    assert store.incr_many([(a, 60, 1), (b, 60, 5)]) == [1, 5]
+    assert store.incr_many([(a, 60, 1), (b, 60, 5), (a, 60, 2)]) == [2, 10, 4]
+    assert store.incr(b, 60) == 11
+
+
+def test_a_rate_limited_request_counts_its_account_and_address_in_one_transaction(db, rf, settings):
+    """Two write transactions per page were two waits for SQLite's one write lock under load."""
+    from django.test.utils import CaptureQueriesContext
+
+    from athar.accounts.models import User
+    from athar.core.ratelimit import check, parse_bucket
+
+    request = rf.get("/")
+    request.user = User.objects.create_user(login="counted", password="a long password 1")
+    bucket = parse_bucket("stats", {"rate": "5/m", "address_rate": "9/m"})
+    with CaptureQueriesContext(connection) as captured:
+        assert check(request, bucket) == 0
+    statements = [q["sql"] for q in captured.captured_queries]
+    assert sum("core_counter" in sql for sql in statements) == 2
+    assert sum(sql.upper().startswith(("BEGIN", "SAVEPOINT")) for sql in statements) <= 1
+
+
 def test_an_expired_database_counter_starts_again(db, monkeypatch):
     store, now = DatabaseStore(), [1000.0]
     monkeypatch.setattr(counters.time, "time", lambda: now[0])

@@ -30,3 +30,13 @@ def test_no_connection_stays_with_one_worker_process(settings, tmp_path: Path) -
     for key, value in server_options("127.0.0.1", 8765, 2).items():
         config.set(key, value)
     assert config.keepalive == 0 and config.worker_class_str == "gthread" and config.workers == 2
+
+
+def test_two_web_processes_per_core_by_default(monkeypatch) -> None:
+    """One process per core left requests waiting on a busy process's GIL while a core idled."""
+    from athar.ops import server
+
+    monkeypatch.setattr(server.os, "sched_getaffinity", lambda _pid: {0, 1, 2})
+    assert server.default_workers() == 6
+    monkeypatch.setattr(server.os, "sched_getaffinity", lambda _pid: {0})
+    assert server.default_workers() == 2
