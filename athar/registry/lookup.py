@@ -77,19 +77,32 @@ def ensure_person(report: Report, actor: str = "system") -> MissingPerson:
         person = person_of(report)
         if person is not None:
             return person
-        run = current_run()
-        if run is None:
-            from django.utils import timezone
-
-            # Here, not at the top: the linkage settings load Splink, which no other command needs.
-            from athar.matching.linkage.settings import ALGORITHM, run_version
-
-            run = LinkageRun.objects.create(engine="provisional", algorithm=ALGORITHM, algorithm_version=run_version(),
-                                            status=LinkageRun.Status.DONE, is_current=True,
-                                            finished_at=timezone.now(), counts={"provisional": True})
+        run = current_run() or _open_provisional_run()
         person = MissingPerson.objects.create()
         ReportLink.objects.create(run=run, report=report, person=person,
                                   explanation={"why": "provisional: filed after the last linkage run"})
         record("registry.provisional_person", object_type="report", object_id=report.pk, actor=actor,
                data={"person": person.pk, "run": run.pk})
     return person
+
+
+def _open_provisional_run() -> LinkageRun:
+    """The first current run, opened for a report filed before any linkage run. Two first reports
+    filed at once on PostgreSQL both find no run: the database lets one current run in
+    (``linkage_one_current_run``), and the other uses it."""
+    from django.db import IntegrityError, transaction
+    from django.utils import timezone
+
+    # Here, not at the top: the linkage settings load Splink, which no other command needs.
+    from athar.matching.linkage.settings import ALGORITHM, run_version
+
+    try:
+        with transaction.atomic():
+            return LinkageRun.objects.create(engine="provisional", algorithm=ALGORITHM, algorithm_version=run_version(),
+                                             status=LinkageRun.Status.DONE, is_current=True,
+                                             finished_at=timezone.now(), counts={"provisional": True})
+    except IntegrityError:
+        run = current_run()
+        if run is None:
+            raise
+        return run

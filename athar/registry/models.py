@@ -279,6 +279,14 @@ class LinkageRun(models.Model):
     parameters = models.JSONField(default=dict, blank=True)
     counts = models.JSONField(default=dict, blank=True)
 
+    class Meta:
+        constraints = [
+            # Every "which person is this report" reads the current run: two current runs would give
+            # one report two persons, depending on which row a query met first.
+            models.UniqueConstraint(fields=["is_current"], condition=models.Q(is_current=True),
+                                    name="linkage_one_current_run"),
+        ]
+
 
 class ReportLink(models.Model):
     """Report → missing person, as decided by one run, with the probability and the reasons."""
