@@ -139,7 +139,7 @@ def _database() -> dict[str, object]:
         "ENGINE": "django.db.backends.sqlite3",
         "NAME": ATHAR_HOME / "athar.sqlite3",
         # Kept open between requests as on PostgreSQL: a new SQLite connection reads the schema again
-        # and starts with an empty page cache, ~6 ms of CPU a request (docs/security.md, "Load").
+        # and starts with an empty page cache, 3–6 ms of CPU a request (docs/security.md, "Load").
         "CONN_MAX_AGE": env_int("ATHAR_DB_CONN_MAX_AGE"),
         "OPTIONS": {
             # WAL lets readers work during an ingest; IMMEDIATE takes the write lock up front so

@@ -1,6 +1,11 @@
 """Where a page's time goes, one request at a time: SQL queries, their time, and CPU time per page
-of the load test's flows, in-process (Django's test client), on a site kept by ``run.py --keep``.
-CPU time is little affected by other work on the machine, unlike the latency under load.
+of the load test's flows, in-process, on a site kept by ``run.py --keep``. CPU time is little
+affected by other work on the machine, unlike the latency under load.
+
+Each request goes through Django's WSGI handler with the session cookie of a signed-in account, as
+gunicorn calls it: the request's start and end signals close or keep the database connection as in
+serving (``ATHAR_DB_CONN_MAX_AGE``). Django's test client keeps one connection open whatever that
+setting says, so it never showed what a new connection per request cost (3–6 ms on SQLite).
 
     ATHAR_HOME=/tmp/athar-load-… [DATABASE_URL=…] .venv/bin/python benchmarks/load/pages.py [--repeat 5] [--json]
 
@@ -63,26 +68,55 @@ def _measure(name: str, who: str, path: str, accounts: dict[str, Any], repeat: i
 
     from athar.accounts.models import User
 
-    client, headers = Client(), {}
+    headers = {}
     if who.startswith("api:"):
         headers = {"HTTP_AUTHORIZATION": f"Bearer {accounts['api'][int(who[4:])]['token']}"}
     else:
+        client = Client()
         client.force_login(User.objects.get(login=who))
-    client.get(path, **headers)  # warm: templates, caches
-    backend = _backend_pid(connection)
-    cpu, wall, sql, queries, status = [], [], [], 0, 0
+        headers = {"HTTP_COOKIE": "; ".join(f"{k}={v.value}" for k, v in client.cookies.items())}
+    _get(path, headers)  # warm: templates, caches
+    # The database server's share, when the connection is kept between requests (PostgreSQL on this
+    # machine): the CPU time of the one server process that served them all.
+    backend = _backend_pid(connection) if connection.connection is not None else None
     db_started = _process_cpu_ms(backend)
+    cpu, wall, sql, queries, status = [], [], [], 0, 0
     for _ in range(repeat):
         with CaptureQueriesContext(connection) as captured:
             started, started_cpu = time.perf_counter(), time.process_time()
-            response = client.get(path, **headers)
+            status = _get(path, headers)
             wall.append((time.perf_counter() - started) * 1000)
             cpu.append((time.process_time() - started_cpu) * 1000)
-        status, queries = response.status_code, len(captured.captured_queries)
+        queries = len(captured.captured_queries)
         sql.append(sum(float(q["time"]) for q in captured.captured_queries) * 1000)
-    db_cpu = (_process_cpu_ms(backend) - db_started) / repeat if backend else None
+    same = backend is not None and connection.connection is not None and _backend_pid(connection) == backend
+    db_cpu = (_process_cpu_ms(backend) - db_started) / repeat if same else None
     return {"page": name, "status": status, "queries": queries, "sql_ms": statistics.median(sql),
             "cpu_ms": statistics.median(cpu), "wall_ms": statistics.median(wall), "db_cpu_ms": db_cpu}
+
+
+def _get(path: str, headers: dict[str, str]) -> int:
+    """One GET through the WSGI handler, as gunicorn calls it; the status code."""
+    import io
+    import sys
+
+    from django.core.handlers.wsgi import WSGIHandler
+
+    handler = getattr(_get, "handler", None) or WSGIHandler()
+    _get.handler = handler  # type: ignore[attr-defined]
+    route, _, query = path.partition("?")
+    environ = {"REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
+               "SERVER_PORT": "8000", "HTTP_HOST": "127.0.0.1:8000", "REMOTE_ADDR": "127.0.0.1",
+               "wsgi.url_scheme": "http", "wsgi.input": io.BytesIO(b""), "wsgi.errors": sys.stderr,
+               "wsgi.version": (1, 0), "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
+               **headers}
+    statuses: list[str] = []
+    body = handler(environ, lambda status, _headers, *_: statuses.append(status))
+    try:
+        b"".join(body)
+    finally:
+        body.close()
+    return int(statuses[0].split()[0])
 
 
 def _backend_pid(connection: Any) -> int | None:

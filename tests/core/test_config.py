@@ -64,7 +64,7 @@ def test_postgresql_prepares_repeated_queries_unless_told_not_to(monkeypatch):
 
 
 def test_database_connections_are_kept_between_requests_on_sqlite_as_on_postgresql(monkeypatch):
-    """A new SQLite connection per request read the schema again with an empty page cache: ~6 ms of
+    """A new SQLite connection per request read the schema again with an empty page cache: 3–6 ms of
     CPU on every page of the load test (docs/security.md, "Load")."""
     from athar import settings as athar_settings
 
