@@ -186,16 +186,21 @@ def _status_code(report: Any, viewer: Any, told_idents: list[Any], informed: dic
 
 def candidate_view(candidate: Any, reports: QuerySet[Any] | None = None) -> dict[str, Any]:
     """A candidate for a page: its case, the report it belongs to (among ``reports``), the reasons."""
-    ranking = candidate.ranking
-    report = ranking.report
-    if report is None:
-        linked = Report.objects.filter(links__run__is_current=True, links__person_id=ranking.person_id)
-        if reports is not None:
-            linked = linked.filter(pk__in=reports.values("pk"))
-        report = linked.order_by("pk").first()
-    return {"obj": candidate, "pk": candidate.pk, "case": candidate.case, "report": report,
-            "person": ranking.person, "reasons": [reason_text(r) for r in candidate.reasons or []],
+    return {"obj": candidate, "pk": candidate.pk, "case": candidate.case, "report": candidate_report(candidate, reports),
+            "person": candidate.ranking.person, "reasons": [reason_text(r) for r in candidate.reasons or []],
             "likely": candidate.likely_match}
+
+
+def candidate_report(candidate: Any, reports: QuerySet[Any] | None = None) -> Any:
+    """The report a candidate was ranked for: its ranking's own, or for a person's ranking the first
+    report of that person among ``reports`` (the ones the reader may see)."""
+    ranking = candidate.ranking
+    if ranking.report is not None:
+        return ranking.report
+    linked = Report.objects.filter(links__run__is_current=True, links__person_id=ranking.person_id)
+    if reports is not None:
+        linked = linked.filter(pk__in=reports.values("pk"))
+    return linked.order_by("pk").first()
 
 
 def candidate_scale(candidate: Any) -> dict[str, Any]:

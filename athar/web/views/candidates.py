@@ -69,10 +69,11 @@ def candidate_list(request: HttpRequest, report_id: int) -> HttpResponse:
     """The likely matches for one report; when there are none, that is all the family sees."""
     report = visible_report(request, report_id)
     candidates = list(policy.candidates_visible_to(request.user).filter(ranking__report=report, likely_match=True))
+    visible = policy.reports_visible_to(request.user)
     return render(request, "web/family/candidates.html", {  # the status is said only when no case is listed
         "report": report, "summary": None if candidates else ident.report_summary(report, request.user),
         "faces_compared": any(ident.faces_compared(c) for c in candidates),
-        "candidates": [ident.candidate_view(c, policy.reports_visible_to(request.user)) for c in candidates],
+        "candidates": [ident.candidate_view(c, visible) for c in candidates],
     })
 
 
