@@ -572,7 +572,9 @@ def unfinished_drafts(user: Any) -> list[Unfinished]:
     """This account's drafts, newest first: a new report once a step was saved, and changes to
     filed reports. A caseworker's draft is theirs (``owner``), whichever family it is for; the
     family it names is shown only while the caseworker still looks after that family."""
-    drafts = ReportDraft.objects.filter(owner=user).select_related("amends__reporter_user").order_by("-updated_at")
+    drafts = list(ReportDraft.objects.filter(owner=user).select_related("amends__reporter_user").order_by("-updated_at"))
+    if not drafts:  # most homes: no query for families and reports nobody will look up
+        return []
     families = {f.pk: f for f in policy.families_of(user)}
     visible = set(policy.reports_visible_to(user).filter(drafts__owner=user).values_list("pk", flat=True))
     out: list[Unfinished] = []
