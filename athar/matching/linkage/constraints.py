@@ -26,6 +26,12 @@ when the rest of the two reports names one person — the same own given name (s
 name agreeing, and the facts a cousin or a namesake does not share (below). Siblings differ in their
 own given names, which stay strict; the model still weighs the contradicting field.
 
+(v6, fourth issue-28 session) **A spelling of two names names both** (:func:`one_of_names`): the
+variants table may give one Latin spelling to two names (KAMEL: كامل, and the Maghrebi كمال); such a
+spelling is a name of the table whose id lists both ("kamal|kamil"), and agrees with either of them
+and with no other name of the table (KAMEL / جميل stay two given names; before, an ambiguous spelling
+counted as unknown and met any name of its block or coarse key, Salim / Salma).
+
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
 """
 
@@ -36,9 +42,10 @@ from dataclasses import dataclass
 import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
+from athar.matching.linkage.prepare import SHARED_SPELLING
 from athar.matching.names.phonetic import dotless
 
-CONSTRAINTS_VERSION = "incompatible-reports v5"
+CONSTRAINTS_VERSION = "incompatible-reports v6"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -74,7 +81,9 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     if a is None or b is None or a.text == b.text:
         return True
     if a.known and b.known:
-        return False  # two different names of the variants table (Mahmoud, Muhammad: one skeleton)
+        # two different names of the variants table (Mahmoud, Muhammad: one skeleton), unless one is
+        # a spelling of two names and the other one of them (KAMEL: كمال or كامل)
+        return one_of_names(a, b)
     if len(a.rasm) >= 2 and a.rasm == b.rasm:
         return True  # one Arabic name misread by a dot (غلاء / علاء): the skeleton drops ع, not غ
     if min(len(a.rasm), len(b.rasm)) >= 2 and OSA.distance(a.rasm, b.rasm) > 1:
@@ -177,10 +186,21 @@ def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
         return a.text == b.text and a.rasm == b.rasm  # خيري and خيرية are both "khiri")
     if a.text == b.text:
         return True
+    if a.known and b.known and one_of_names(a, b):
+        return len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block  # KAMEL / كمال، كامل
     # across scripts or Latin spellings (رشيد / Rashid, Aymen / Ayman): the same cross-script key of
     # three consonants or more, unless both are names of the table (جميل / Jamila: jml, two names)
     return (len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block and not (a.known and b.known)
             and not _feminine_of(a.text, b.text) and not _feminine_of(b.text, a.text))
+
+
+def one_of_names(a: NameKey, b: NameKey) -> bool:
+    """Both names of the variants table and one of them a spelling of two names that the other is
+    one of: KAMEL ("kamal|kamil", prepare.SHARED_SPELLING) and كمال or كامل; not جميل."""
+    if not (a.known and b.known) or (SHARED_SPELLING not in a.text and SHARED_SPELLING not in b.text):
+        return False
+    names_a, names_b = set(a.text.split(SHARED_SPELLING)), set(b.text.split(SHARED_SPELLING))
+    return names_a <= names_b or names_b <= names_a
 
 
 FEMININE_ENDINGS = ("a", "ah", "at", "e", "ia", "iya", "iyya", "iyah")

@@ -128,6 +128,8 @@ def _parsed_full(order: WrittenOrder, family_first: bool) -> dict[str, NameToken
 
 
 Keys = tuple[str | None, str | None, str | None, int, str | None, str | None]
+# joins the names of a spelling the variants table gives to two names, in the id (Kamel: "kamal|kamil")
+SHARED_SPELLING = "|"
 KEY_NAMES = ("id", "blk", "skel", "known", "cblk", "rasm")
 # The letters without their dots, kept for the names the constraints compare (constraints.py).
 RASM_PARTS = ("first", "father", "mother")
@@ -148,6 +150,11 @@ def _token_keys(token: NameToken | None) -> Keys:
     if token is None:
         return None, None, None, 0, None, None
     known = token.canonical
+    if not known and len(token.candidates) > 1:
+        # a spelling of two names of the table (KAMEL: كمال and كامل): a name of the table, whose id
+        # lists them ("kamal|kamil"); "same consonants" accepts either (settings._names_meet),
+        # the fuzzy levels, the guard and the constraints treat it as a known name like any other
+        known = SHARED_SPELLING.join(token.candidates)
     coarse = coarse_skeleton(token.block_key) or None
     # the core (عبد الرحمن and عبدالرحمن alike: inner article and spaces gone), without its dots
     rasm = arabic_rasm(token.core) or None if token.script == "ar" else None

@@ -35,6 +35,14 @@ def _not_both_known(part: str) -> cll.CustomLevel:
     return cll.CustomLevel(f"({part}_known_l + {part}_known_r) < 2")
 
 
+def _names_meet(part: str) -> cll.CustomLevel:
+    # not two different names of the variants table: either not both are names of it, or one is a
+    # spelling of two names (its id "kamal|kamil", prepare.SHARED_SPELLING) and the other is one of them
+    left, right = f"concat('|', {part}_id_l, '|')", f"concat('|', {part}_id_r, '|')"
+    return cll.CustomLevel(f"(({part}_known_l + {part}_known_r) < 2 OR instr({left}, {right}) > 0 "
+                           f"OR instr({right}, {left}) > 0)")
+
+
 SAME_NAME = "same name"
 SAME_CONSONANTS = "same consonants (other script or spelling)"
 
@@ -42,8 +50,9 @@ SAME_CONSONANTS = "same consonants (other script or spelling)"
 def _same_consonants(part: str, tf: bool) -> Any:
     # The same name written in another script or spelling: the same evidence as "same name"
     # (model.effective_parameters gives it that level's m and u), term-frequency adjusted on
-    # the cross-script key that agreed (a rare name says more than "Muhammad").
-    level = cll.And(cll.ExactMatchLevel(f"{part}_blk"), _not_both_known(part))
+    # the cross-script key that agreed (a rare name says more than "Muhammad"). A spelling of two
+    # names (KAMEL: كمال or كامل) is the same name written otherwise as either of them.
+    level = cll.And(cll.ExactMatchLevel(f"{part}_blk"), _names_meet(part))
     if tf:
         return level.configure(label_for_charts=SAME_CONSONANTS, tf_adjustment_column=f"{part}_blk",
                                tf_adjustment_weight=1.0, disable_tf_exact_match_detection=True)

@@ -51,6 +51,13 @@ class NameToken:
         return _token_keys(self.text, self.script)[3]
 
     @property
+    def candidates(self) -> tuple[str, ...]:
+        """The names of the variants table this spelling may write: its canonical name, or the names
+        an ambiguous spelling writes (KAMEL: كمال and كامل), sorted; () when unknown."""
+        canon = self.canonical
+        return (canon,) if canon else variant_index().names_of(self.index_key)
+
+    @property
     def skeleton(self) -> str:
         """Cross-script consonant skeleton of the surface form."""
         return _token_keys(self.text, self.script)[4]

@@ -101,6 +101,15 @@ class VariantIndex:
         """The table lists this spelling (for one name, or for two: ambiguous)."""
         return key in self.exact or key in self.ambiguous
 
+    def names_of(self, key: str) -> tuple[str, ...]:
+        """Every name a spelling writes: its one canonical name, or the names that share an ambiguous
+        spelling (Kamel: Kamal كمال and Kamil كامل; Salim: Salem and Saleem). A comparison accepts any
+        of them (linkage, prepare.py), where ``canonical`` resolves an ambiguous spelling to none."""
+        if key in self.ambiguous:
+            return tuple(self.ambiguous[key])
+        found = self.exact.get(key)
+        return (found,) if found else ()
+
     def canonical(self, key: str) -> str | None:
         """Canonical name of an index key, or None. The loose (vowel-blind) lookup is used
         only for names with at least three consonants: short names are too close."""
