@@ -35,8 +35,8 @@ def default_workers() -> int:
 
     Each process serves its four threads under one GIL: a process that happens to accept more of
     the requests arriving together runs them on one core while another waits. With one process per
-    core the load benchmark (50 users, 2 cores) had p95 330 ms and p99 780 ms at 72 % of the CPU;
-    with two per core, on the same code, 170 and 440 ms (docs/security.md, "Load")."""
+    core the load benchmark (50 users, 2 cores) had p95 300 ms and p99 1,100 ms; with two per core,
+    on the same code, 150 and 270 ms (docs/security.md, "Load")."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(2, WORKERS_PER_CORE * cores)
 

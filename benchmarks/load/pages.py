@@ -16,10 +16,13 @@ connection (``database cpu``).
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
 import statistics
+import sys
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -95,15 +98,16 @@ def _measure(name: str, who: str, path: str, accounts: dict[str, Any], repeat: i
             "cpu_ms": statistics.median(cpu), "wall_ms": statistics.median(wall), "db_cpu_ms": db_cpu}
 
 
-def _get(path: str, headers: dict[str, str]) -> int:
-    """One GET through the WSGI handler, as gunicorn calls it; the status code."""
-    import io
-    import sys
-
+@lru_cache(maxsize=1)
+def _handler() -> Any:
+    """The WSGI application gunicorn serves (built once: middleware, URL patterns)."""
     from django.core.handlers.wsgi import WSGIHandler
 
-    handler = getattr(_get, "handler", None) or WSGIHandler()
-    _get.handler = handler  # type: ignore[attr-defined]
+    return WSGIHandler()
+
+
+def _get(path: str, headers: dict[str, str]) -> int:
+    """One GET through the WSGI handler, as gunicorn calls it; the status code."""
     route, _, query = path.partition("?")
     environ = {"REQUEST_METHOD": "GET", "PATH_INFO": route, "QUERY_STRING": query, "SERVER_NAME": "127.0.0.1",
                "SERVER_PORT": "8000", "HTTP_HOST": "127.0.0.1:8000", "REMOTE_ADDR": "127.0.0.1",
@@ -111,7 +115,7 @@ def _get(path: str, headers: dict[str, str]) -> int:
                "wsgi.version": (1, 0), "wsgi.multithread": True, "wsgi.multiprocess": True, "wsgi.run_once": False,
                **headers}
     statuses: list[str] = []
-    body = handler(environ, lambda status, _headers, *_: statuses.append(status))
+    body = _handler()(environ, lambda status, _headers, *_: statuses.append(status))
     try:
         b"".join(body)
     finally:

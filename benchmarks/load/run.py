@@ -94,7 +94,13 @@ def _arguments() -> argparse.Namespace:
                              "database is made there and dropped afterwards (default: SQLite in the scratch home)")
     parser.add_argument("--keep", action="store_true", help="keep the scratch site (its path goes to stderr)")
     parser.add_argument("--json", action="store_true", help="the figures as one JSON object on the last line")
-    return parser.parse_args()
+    args = parser.parse_args()
+    if not args.workers:  # the same number `athar serve` chooses (this checkout's athar)
+        sys.path.insert(0, str(ROOT))
+        from athar.ops.server import default_workers
+
+        args.workers = default_workers()
+    return args
 
 
 @contextmanager
@@ -156,11 +162,6 @@ def prepare(home: Path, env: dict[str, str], args: argparse.Namespace, say: Any)
 
 @contextmanager
 def _server(home: Path, env: dict[str, str], args: argparse.Namespace) -> Any:
-    if not args.workers:
-        sys.path.insert(0, str(ROOT))
-        from athar.ops.server import default_workers
-
-        args.workers = default_workers()
     if args.server == "athar":
         command = [str(BIN / "athar"), "serve", "--host", "127.0.0.1", "--port", str(args.port),
                    "--workers", str(args.workers)]
@@ -216,17 +217,17 @@ def run_locust(home: Path, env: dict[str, str], args: argparse.Namespace,
     cpu_at_mark = client_at_mark = client_at_end = None
     while locust.poll() is None:
         if cpu_at_mark is None and mark.exists():
-            cpu_at_mark, client_at_mark = _server_cpu(server_pid), _server_cpu(locust.pid)
-        client_at_end = _server_cpu(locust.pid) or client_at_end  # read while it runs: gone once it ends
+            cpu_at_mark, client_at_mark = _tree_cpu(server_pid), _tree_cpu(locust.pid)
+        client_at_end = _tree_cpu(locust.pid) or client_at_end  # read while it runs: gone once it ends
         time.sleep(0.2)
-    cpu_at_end = _server_cpu(server_pid)
+    cpu_at_end = _tree_cpu(server_pid)
     server = None if cpu_at_mark is None or cpu_at_end is None else cpu_at_end - cpu_at_mark
     client = None if client_at_mark is None or client_at_end is None else client_at_end - client_at_mark
     return server, client
 
 
-def _server_cpu(pid: int) -> float | None:
-    """CPU seconds (user + system) of the server process and every process under it."""
+def _tree_cpu(pid: int) -> float | None:
+    """CPU seconds (user + system) of a process (the server, locust) and every process under it."""
     try:
         import psutil
     except ImportError:
