@@ -135,6 +135,25 @@ def test_bulk_keys_reuse_an_existing_key() -> None:
 
 
 @pytest.mark.django_db
+def test_bulk_keys_a_key_written_in_between_wins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Another writer creates an owner's key after the read, before the insert: its key is the one
+    returned (the values it encrypted stay readable), and still one key per owner."""
+    real_insert = keys._insert_new
+
+    def racing(wrapped: dict[str, bytes], master_id: str) -> int:
+        keys.encrypt_for("report-lineage:raced", "written by the other import")
+        return real_insert(wrapped, master_id)
+
+    monkeypatch.setattr(keys, "_insert_new", racing)
+    found = keys.data_keys(["report-lineage:raced", "report-lineage:calm"])
+    theirs = DataKey.objects.get(owner_ref="report-lineage:raced")
+    sealed = keys.encrypt_with(found["report-lineage:raced"], "report-lineage:raced", "0944")
+    assert keys.decrypt_for("report-lineage:raced", sealed) == "0944"
+    assert DataKey.objects.filter(owner_ref="report-lineage:raced").get().pk == theirs.pk
+    assert DataKey.objects.count() == 2
+
+
+@pytest.mark.django_db
 def test_an_xlsx_formula_without_a_saved_value_is_kept_as_written(tmp_path: Path) -> None:
     book = Workbook()
     sheet = book.active
