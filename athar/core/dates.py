@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from athar.core.errors import UserError
 from athar.matching.digits import ARABIC_DIGITS
@@ -79,6 +80,7 @@ def _named_month(value: str, text: str) -> PartialDate | None:
     return _build(parts, "day" if match.group(1) else "month", text)
 
 
+@lru_cache(maxsize=8192)  # a file repeats its dates (years above all); the result is immutable
 def parse_partial_date(text: str) -> PartialDate | None:
     """Parse ``2012-03-14``, ``14/03/2012``, ``2012-03``, ``03/2012``, ``2012``, or a month by name
     (``آذار 2012``, ``14 آذار 2012``, ``March 2012``).

@@ -36,7 +36,7 @@ from athar.core.crypto import master_key
 from athar.core.csvio import CsvRow
 from athar.core.errors import UserError
 from athar.registry import keys
-from athar.registry.bulk import insert_reports
+from athar.registry.bulk import insert_reports, new_report
 from athar.registry.columns import SDF_COLUMNS, map_header
 from athar.registry.models import ImportBatch, Report
 from athar.registry.names import read_written_names
@@ -408,9 +408,10 @@ def _current_versions(chunk: list[ParsedRow]) -> dict[tuple[str, str], Report]:
 def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch,
             resolver: PlaceResolver | _MemoResolver, contact_keys: dict[str, bytes]) -> Report:
     lineage = lineage_of(item.source, item.report_id)
-    report = Report(source=item.source, report_id=item.report_id, lineage=lineage,
-                    version=old.version + 1 if old else 1, supersedes=old, content_hash=digest,
-                    batch=batch, row_number=item.number, extra=item.extra, **item.fields)
+    report = new_report(source=item.source, report_id=item.report_id, lineage=lineage,
+                        version=old.version + 1 if old else 1, supersedes_id=old.pk if old else None,
+                        content_hash=digest, batch_id=batch.pk, row_number=item.number, extra=item.extra,
+                        **item.fields)
     for text_field, ref_field in PLACE_FIELDS.items():
         value = item.fields.get(text_field)
         if value:

@@ -65,6 +65,7 @@ class ParsedRow:
     consent: str = ""  # the publication consent cell as written (registry.consent reads it)
 
 
+@lru_cache(maxsize=4096)  # a file writes sex and status in a handful of ways
 def _fold(text: str) -> str:
     value = normalize_arabic(text).strip().lower()
     return re.sub(r"[\s\-_.]+", " ", value).strip()

@@ -101,8 +101,17 @@ def _brackets(text: str, rules: list[str]) -> tuple[str, list[str], list[str]]:
     return _BRACKETS.sub(" ", text).strip(), kunya, notes
 
 
+@lru_cache(maxsize=1)
+def _marker_heads() -> frozenset[str]:
+    """The first word of every nickname marker, keyed."""
+    return frozenset(marker.split()[0] for marker in _words("nickname_markers") if marker.split())
+
+
 def _nickname(text: str, rules: list[str]) -> tuple[str, str]:
     words = text.split()
+    heads = _marker_heads()
+    if not any(token in heads for word in words[1:] for token in _key(word).split()):
+        return text, ""  # no word can start a marker: skip keying every one-, two- and three-word phrase
     markers = _words("nickname_markers")
     for i in range(1, len(words)):
         for size in (3, 2, 1):
