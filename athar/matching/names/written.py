@@ -64,6 +64,7 @@ def sex_of_titles(titles: tuple[str, ...]) -> str | None:
     return said.pop() if len(said) == 1 else None
 
 
+@lru_cache(maxsize=100_000)  # words repeat from name to name: each is keyed once
 def _key(word: str) -> str:
     return normalize_name(word.strip(".:;"))
 
