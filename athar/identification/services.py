@@ -161,6 +161,35 @@ def report_summaries(reports: list[Any], viewer: Any = None) -> list[dict[str, A
     return out
 
 
+DECIDED_STATUSES = ("verified", "published")
+
+
+def group_by_person(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``report_summaries`` gathered by the missing person the current linkage run gives each
+    report, in the list's order (a person where its first report is): three reports of one man
+    read as one person, each with its source and its own status, not as three unrelated rows.
+
+    Only regrouping: the reports are those the list already holds (what the viewer may see), and
+    each keeps its own status, since a link is the registry's guess and never moves another
+    family's outcome. A person with a decided report (verified or published) and another still
+    open says so (``decided_elsewhere``): the caseworker checks that it is the same person before
+    telling that family anything. One query."""
+    run = current_run()
+    ids = [s["report"].pk for s in summaries]
+    person_of_report = dict(ReportLink.objects.filter(run=run, report_id__in=ids).values_list(
+        "report_id", "person_id")) if run is not None and ids else {}
+    groups: dict[Any, dict[str, Any]] = {}
+    for summary in summaries:
+        report_id = summary["report"].pk
+        key = person_of_report.get(report_id, ("report", report_id))
+        groups.setdefault(key, {"person_id": person_of_report.get(report_id), "items": []})["items"].append(summary)
+    for group in groups.values():
+        codes = [s["status_code"] for s in group["items"]]
+        group["decided_elsewhere"] = (len(codes) > 1 and any(c in DECIDED_STATUSES for c in codes)
+                                      and any(c not in DECIDED_STATUSES for c in codes))
+    return list(groups.values())
+
+
 def _status_code(report: Any, viewer: Any, told_idents: list[Any], informed: dict[str, set[int]],
                  concerned: dict[int, set[str]], claimed: set[str], set_aside: set[str], ranked: set[int],
                  counts: dict[int, int]) -> str:

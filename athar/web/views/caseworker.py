@@ -49,7 +49,8 @@ def home(request: HttpRequest) -> HttpResponse:
     _require_caseworker(request)
     reports = policy.reports_visible_to(request.user).select_related("reporter_user").order_by("-filed_at")[:200]
     return render(request, "web/caseworker/home.html", {
-        "reports": ident.report_summaries(list(reports)), "families": _families_with_reports(request.user),
+        "persons": ident.group_by_person(ident.report_summaries(list(reports))),
+        "families": _families_with_reports(request.user),
         "notices": notices.notices_of(request.user)[:30], "unread": notices.unread_count(request.user),
         "tasks": ident.open_inform_tasks(request.user),
         "waiting": _waiting_families(), "drafts": ident.unfinished_drafts(request.user),
