@@ -89,6 +89,18 @@ class VerdictIn(StrEnum):
     UNSURE = "unsure"
 
 
+class LinkedReportOut(Schema):
+    """Another report the registry links to the same missing person (one the caller may already
+    see): its id, source, who reported, and the facts it states differently."""
+
+    id: str
+    source: str
+    full_name_ar: str
+    full_name_latin: str
+    reporter_relation: str
+    differs: list[str]
+
+
 class ReportOut(Schema):
     id: str
     source: str
@@ -103,6 +115,7 @@ class ReportOut(Schema):
     candidates: int
     face_consent: bool
     photos: int
+    same_person: list[LinkedReportOut] | None = None  # one report read alone (GET /reports/{id}), staff only
 
 
 class ReasonOut(Schema):
@@ -208,7 +221,13 @@ def _visible_candidate(request: HttpRequest, candidate_id: str) -> Any:
 @api.get("/reports/{report_id}", response={200: ReportOut, **REFUSALS}, url_name="report",
          openapi_extra=_links("/id", "report_id", "list_candidates", "add_photos"))
 def get_report(request: HttpRequest, report_id: str) -> dict[str, Any]:
-    return _report_out(_visible_report(request, report_id), request.user)
+    """One report; for staff, with the other reports of its missing person they may already see."""
+    report = _visible_report(request, report_id)
+    return {**_report_out(report, request.user), "same_person": [
+        {"id": sign_id("report", other.report.pk), "source": other.report.source,
+         "full_name_ar": other.report.full_name_ar, "full_name_latin": other.report.full_name_latin,
+         "reporter_relation": other.report.reporter_relation, "differs": list(other.differs)}
+        for other in ident.reports_of_same_person(report, request.user)]}
 
 
 class PhotosOut(Schema):

@@ -650,7 +650,10 @@ def reports_of_same_person(report: Report, user: Any) -> list[LinkedReport]:
 
     The linkage is a guess: it never widens what anyone sees (a caseworker sees its own families'
     reports, a reviewer all), it only groups them, so three reports of one man read as one person,
-    each saying which source said what."""
+    each saying which source said what. A family gets none: the grouping is a staff judgement (a
+    family that filed two reports of one man sees each as it filed it)."""
+    if policy.is_family(user):
+        return []
     run = current_run()  # three queries, whatever the number of reports (the page is read often)
     person_id = None if run is None else (
         ReportLink.objects.filter(run=run, report=report).values_list("person_id", flat=True).first())

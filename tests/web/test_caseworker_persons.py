@@ -73,3 +73,27 @@ def test_without_a_linkage_run_every_report_is_its_own_group(world: Any) -> None
     groups = group_by_person([{"report": world.report, "status_code": "not_compared"},
                               {"report": second, "status_code": "not_compared"}])
     assert [len(g["items"]) for g in groups] == [1, 1]
+
+
+def _api_get(user: Any, path: str) -> Any:
+    from django.test import Client
+
+    from athar.api.models import ApiToken
+
+    client = Client()
+    _, token = ApiToken.issue(user, "test")
+    return client.get(path, HTTP_AUTHORIZATION=f"Bearer {token}")
+
+
+def test_the_api_gives_staff_the_other_reports_of_the_person_and_a_family_none(world: Any) -> None:
+    from athar.core.signed_ids import sign_id
+
+    person = link_person(world.report)
+    second = make_report(world.family, world.caseworker, name="محمد أحمد السالم", birth_year=1986)
+    _link(second, person)
+    _link(world.other_report, person)  # another caseworker's family: never listed to this one
+    path = f"/api/reports/{sign_id('report', world.report.pk)}"
+    staff = _api_get(world.caseworker, path).json()
+    assert [r["id"] for r in staff["same_person"]] == [sign_id("report", second.pk)]
+    assert staff["same_person"][0]["differs"] == ["full_name_ar", "birth_year"]
+    assert _api_get(world.family, path).json()["same_person"] == []
