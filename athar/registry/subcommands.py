@@ -143,6 +143,40 @@ def registry_review(options: dict[str, Any]) -> dict[str, Any]:
         for p in pairs[: options["limit"]]]}
 
 
+PERSON_FACTS = ("full_name_ar", "full_name_latin", "father_name", "mother_name", "sex", "birth_year", "governorate",
+                "city", "arrest_date", "arresting_agency", "reporter_relation")
+
+
+def _person_arguments(parser: ArgumentParser) -> None:
+    _privacy_arguments(parser)
+
+
+def _describe_person(result: dict[str, Any]) -> str:
+    if result["person"] is None:
+        return f"report {result['report']}: not linked yet (run 'athar registry link', or wait for the worker)"
+    lines = [f"missing person {result['person']}: {len(result['reports'])} report(s) (linked by the registry: "
+             "its judgement, not a fact)"]
+    for item in result["reports"]:
+        said = ", ".join(f"{k}={v}" for k, v in item["facts"].items())
+        lines.append(f"  report {item['id']} ({item['source']} / {item['report_id']}): {said}")
+    return "\n".join(lines)
+
+
+@subcommand("registry", "person", "Show the missing person a report belongs to and all its reports, with which "
+            "source said what (operator's view: every report).", arguments=_person_arguments,
+            describe=_describe_person)
+def registry_person(options: dict[str, Any]) -> dict[str, Any]:
+    from athar.registry.lookup import person_of, reports_of
+
+    report = find_report(options["report"], options.get("source"))
+    person = person_of(report)
+    reports = reports_of(person) if person is not None else [report]
+    return {"report": report.pk, "person": str(person.public_id) if person is not None else None,
+            "reports": [{"id": r.pk, "source": r.source, "report_id": r.report_id,
+                         "facts": {f: str(getattr(r, f)) for f in PERSON_FACTS if getattr(r, f) not in (None, "", "U")}}
+                        for r in reports if r.is_current and r.erased_at is None]}
+
+
 def _reasons(explanation: Any) -> str:
     if isinstance(explanation, dict):
         return "; ".join(str(v) for v in explanation.get("reasons", explanation.values()))[:300]
