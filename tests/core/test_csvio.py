@@ -57,5 +57,5 @@ def test_plain_arabic_line_skips_the_badness_test(monkeypatch):
 
 
 def test_mojibake_still_repaired():
-    garbled = "1,محمد أحمد\n".encode("utf-8").decode("cp1252", errors="replace")
+    garbled = "1,محمد أحمد\n".encode().decode("cp1252", errors="replace")
     assert csvio._repair_line(garbled)[0] == "1,محمد أحمد\n"
