@@ -25,6 +25,7 @@ from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
 from athar.matching.names.written import read_written_name, sex_of_titles
 
+COMPOUND_COLUMN = "first_compound"  # 1: a second reading of the given names (readings.py)
 NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
 INPUT_COLUMNS = [
     "unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name",
@@ -176,6 +177,20 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
     return out
 
 
+def compound_first(first: str, father: str, order: WrittenOrder | None, votes: OrderVotes) -> int:
+    """1 when a full name begins with Muhammad and a given name follows it, the parts not given in
+    their own columns: "محمد عمار الساعاتي", "SAATI, Mohammad Ammar" may be Muhammad son of Ammar or
+    Ammar, whose given name is the compound "Muhammad Ammar" (readings.py); else 0."""
+    if first or father or order is None:
+        return 0
+    parsed = _parsed_full(order, votes.family_first(order))
+    head, second = parsed.get("first"), parsed.get("father")
+    return int(head is not None and second is not None and head.canonical == MUHAMMAD)
+
+
+MUHAMMAD = "muhammad"
+
+
 @lru_cache(maxsize=100_000)
 def _mother_keys(mother: str) -> tuple[tuple, tuple]:
     tokens = name_tokens(mother) if mother else ()
@@ -243,8 +258,10 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
                     get["mother_name"], full))
     orders, title_sexes, written_places = read_full_names(full)
     votes = order_votes(rows, orders)
+    compound: list[int] = []
     for row, order in zip(rows, orders):
         first, father, grandfather, family, mother, _full = row
+        compound.append(compound_first(first, father, order, votes))
         for part, keys in zip(NAME_PARTS, _name_columns(first, father, grandfather, family, mother, order, votes)):
             for k, value in zip(KEY_NAMES, keys):
                 if k != "rasm" or part in RASM_PARTS:
@@ -257,6 +274,7 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
         out[f"{part}_dblk"] = pd.Series([(dotless(b) or None) if isinstance(b, str) else None
                                          for b in columns[f"{part}_blk"]], dtype=object)
+    out[COMPOUND_COLUMN] = pd.Series(compound, dtype="int64")
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
     # written with the name, used only where the report's own column is empty.
