@@ -97,9 +97,22 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
         return True
+    if _latin_consonant_changed(a, b):
+        return False
     if _one_edit_apart(a, b):
         return True
     return not a.known and not b.known and _foreign_alike(a, b)
+
+
+def _latin_consonant_changed(a: NameKey, b: NameKey) -> bool:
+    """Two Latin spellings whose consonant skeletons differ by one consonant changed (Borhane /
+    Barhom: brhn / brhm). The skeleton's classes already absorb the ways one Arabic letter is written
+    in Latin letters (q/k, dh/z, ou/w …); a consonant changed beyond them is how two names differ — a
+    brother's name, on the phenomena set (issue 28) —, not how one name is spelled."""
+    x, y = a.skeleton, b.skeleton
+    if a.rasm or b.rasm or len(x) != len(y) or len(x) < MIN_SKELETON:
+        return False
+    return sum(c != d for c, d in zip(x, y)) == 1
 
 
 MIN_SLIP_LETTERS = 3

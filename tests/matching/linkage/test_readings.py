@@ -131,3 +131,15 @@ def test_a_fuzzy_name_level_never_weighs_more_than_agreement() -> None:
 
 def test_a_dropped_final_letter_is_a_slip_not_a_masculine_form() -> None:
     assert _why({"full_name": "فاطمة سامي الحلبي"}, {"full_name": "فاطم سامي الحلبي"}) is None
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "apart"),
+    [
+        ("Borhane Saleh Darwish", "Barhom Saleh Darwish", True),  # brhn / brhm: a consonant changed
+        ("Khaled Saleh Kattan", "Khaled Saleh Qatan", False),  # q / k: one letter written two ways
+        ("Yasser Saleh Darwish", "Yaser Saleh Darwich", False),
+    ],
+)
+def test_a_consonant_changed_between_latin_spellings_is_another_name(one: str, other: str, apart: bool) -> None:
+    assert (_why({"full_name": one}, {"full_name": other}) is not None) is apart
