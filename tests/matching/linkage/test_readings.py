@@ -33,14 +33,14 @@ def _why(one: dict, other: dict) -> str | None:
     ],
 )
 def test_which_names_get_a_second_reading(name: str, compound: int) -> None:
-    assert _table(name)["first_compound"].tolist() == [compound]
+    assert _table(name)["second_reading"].tolist() == [compound]
 
 
 def test_a_name_in_its_own_columns_gets_no_second_reading() -> None:
     table = prepare_reports(
         pd.DataFrame([{"unique_id": "1", "first_name": "محمد", "father_name": "عمار", "family_name": "الساعاتي"}])
     )
-    assert table["first_compound"].tolist() == [0]
+    assert table["second_reading"].tolist() == [0]
     assert len(with_readings(table)) == 1
 
 
@@ -143,3 +143,38 @@ def test_a_dropped_final_letter_is_a_slip_not_a_masculine_form() -> None:
 )
 def test_a_consonant_changed_between_latin_spellings_is_another_name(one: str, other: str, apart: bool) -> None:
     assert (_why({"full_name": one}, {"full_name": other}) is not None) is apart
+
+
+def _yaqub_table() -> pd.DataFrame:
+    """Reports where يعقوب is both a given name and a family name, and عبد الحميد a given name."""
+    facts = {"birth_year": "1975", "city": "القصير", "mother_name": "نادية النجار"}
+    others = [
+        "أحمد عبد الحميد الخطيب",
+        "سامر عبد الحميد الحلبي",
+        "عبد الحميد محمد النجار",
+        "عبد الحميد علي السالم",
+        "يعقوب حسن الحلبي",
+        "خالد عبد الحميد العلي",
+    ]
+    rows = [
+        {"unique_id": "a", "full_name": "يعقوب عبد الحميد يعقوب", **facts},
+        {"unique_id": "b", "full_name": "يعقوب يعقوب عبد الحميد", **facts},
+    ]
+    rows += [{"unique_id": f"o{i}", "full_name": n, "birth_year": str(1960 + i)} for i, n in enumerate(others)]
+    return pd.DataFrame(rows)
+
+
+def test_a_family_name_that_is_also_a_given_name_written_first_gets_the_other_order() -> None:
+    table = prepare_reports(_yaqub_table())
+    assert table.set_index("unique_id").loc["b", "second_reading"] > 1
+    shadow = with_readings(table).set_index("unique_id").loc["b" + SHADOW]
+    assert (shadow["first_id"], shadow["father_id"], shadow["family_id"]) == ("yaqub", "abd al-hamid", "yaqub")
+    result = link_reports(_yaqub_table(), explain=True)
+    assert len(set(result.cluster_ids(["a", "b"]))) == 1
+    pair = result.pairs[(result.pairs["unique_id_l"] == "a") & (result.pairs["unique_id_r"] == "b")].iloc[0]
+    assert READING_NOTE in pair["explanation"]
+
+
+def test_a_name_whose_first_word_is_no_family_name_gets_no_other_order() -> None:
+    table = prepare_reports(_yaqub_table())
+    assert table.set_index("unique_id").loc["o0", "second_reading"] == 0
