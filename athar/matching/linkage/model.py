@@ -145,7 +145,7 @@ def _no_fuzzy_above_agreement(levels: dict[str, dict[str, float | None]], agree:
     measured on a table of varied names, "one consonant apart" is rare between strangers and weighed
     +6.5 bits against +4.8 for the same name: Mahar / Amar (two names) outweighed agreement, and a
     Maher joined an Ammar of another family (OFAC set)."""
-    ratio = agree["m"] / agree["u"] if agree["m"] and agree["u"] else None  # type: ignore[operator]
+    ratio = agree["m"] / agree["u"] if agree["m"] and agree["u"] else None
     for label in CROSS_SCRIPT_SHARE:
         level = levels.get(label)
         if ratio and level and level["m"] and level["u"] and level["m"] / level["u"] > ratio:

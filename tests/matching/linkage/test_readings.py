@@ -112,7 +112,7 @@ def test_a_fuzzy_name_level_never_weighs_more_than_agreement() -> None:
     model = default_model()
     params = {c: {lab: dict(v) for lab, v in levels.items()} for c, levels in model.parameters.items()}
     levels = params["first_name"]
-    levels["one consonant apart"]["u"] = levels["one consonant apart"]["u"] / 1000  # rare among strangers
+    levels["one consonant apart"]["u"] = _num(levels["one consonant apart"]["u"]) / 1000  # rare among strangers
     changed = type(model)(
         model.algorithm,
         model.version,
@@ -123,10 +123,15 @@ def test_a_fuzzy_name_level_never_weighs_more_than_agreement() -> None:
         model.trained_rows,
     )
     effective = effective_parameters(changed)["first_name"]
-    agree = effective[SAME_CONSONANTS]["m"] / effective[SAME_CONSONANTS]["u"]
+    agree = _num(effective[SAME_CONSONANTS]["m"]) / _num(effective[SAME_CONSONANTS]["u"])
     for label in CROSS_SCRIPT_SHARE:
         if effective.get(label) and effective[label]["m"] and effective[label]["u"]:
-            assert effective[label]["m"] / effective[label]["u"] <= agree * (1 + 1e-6)
+            assert _num(effective[label]["m"]) / _num(effective[label]["u"]) <= agree * (1 + 1e-6)
+
+
+def _num(value: float | None) -> float:
+    assert value is not None
+    return value
 
 
 def test_a_dropped_final_letter_is_a_slip_not_a_masculine_form() -> None:
