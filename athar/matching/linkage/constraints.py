@@ -43,9 +43,10 @@ import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from athar.matching.linkage.prepare import SHARED_SPELLING
+from athar.matching.linkage.readings import SHADOW
 from athar.matching.names.phonetic import dotless
 
-CONSTRAINTS_VERSION = "incompatible-reports v6"
+CONSTRAINTS_VERSION = "incompatible-reports v7"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -94,15 +95,39 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return True
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
-    if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or len(dotless(a.skeleton)) >= 2
-                                 and dotless(a.skeleton) == dotless(b.skeleton)):
+    if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
         return True
+    if _latin_consonant_changed(a, b):
+        return False
     if _one_edit_apart(a, b):
         return True
     return not a.known and not b.known and _foreign_alike(a, b)
 
 
+def _latin_consonant_changed(a: NameKey, b: NameKey) -> bool:
+    """Two Latin spellings whose consonant skeletons differ by one consonant changed (Borhane /
+    Barhom: brhn / brhm). The skeleton's classes already absorb the ways one Arabic letter is written
+    in Latin letters (q/k, dh/z, ou/w …); a consonant changed beyond them is how two names differ — a
+    brother's name, on the phenomena set (issue 28) —, not how one name is spelled."""
+    x, y = a.skeleton, b.skeleton
+    if a.rasm or b.rasm or len(x) != len(y) or len(x) < MIN_SKELETON:
+        return False
+    return sum(c != d for c, d in zip(x, y)) == 1
+
+
 MIN_SLIP_LETTERS = 3
+
+
+def _misread_dots(a: NameKey, b: NameKey) -> bool:
+    """Skeletons that agree once dotted twins merge (قهد / فهد; an Arabic قهد against the Latin Fahd).
+    A dot is misread in Arabic handwriting, never between two Latin spellings; across scripts the
+    class d is not merged with s (``dotless(across_scripts=True)``): the Arabic دلال and the Latin
+    "Sali", a sister's name, were "one name misread" (issue 28)."""
+    if not a.rasm and not b.rasm:
+        return False
+    across = not (a.rasm and b.rasm)
+    merged = dotless(a.skeleton, across_scripts=across)
+    return len(merged) >= 2 and merged == dotless(b.skeleton, across_scripts=across)
 
 
 def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
@@ -264,10 +289,27 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     return out
 
 
+def feminine_form(a: NameKey | None, b: NameKey | None) -> bool:
+    """Two Arabic given names of which one is the other with a feminine ending ة (ه once folded):
+    خيري / خيرية، جميل / جميلة، نبيل / نبيلة — a brother's and a sister's names, which the variants
+    table files under one id (khiri) and compares as "same name" (issue 28: a sibling merge of the
+    phenomena set). The shorter must be a name of the table or end as the masculine of such pairs
+    does (ي, ن: خيري / خيرية، فوزي / فوزية، حسن / حسنة — the letters without dots): فاطم is فاطمة with
+    its last letter dropped (a slip), not a man's name."""
+    if a is None or b is None or not a.rasm or not b.rasm:
+        return False
+    short, long_ = sorted((a, b), key=lambda k: len(k.rasm))
+    masculine = short.known or short.rasm.endswith("ٮ")  # a name of the table, or ي / ن before ة
+    return masculine and len(short.rasm) >= MIN_SLIP_LETTERS - 1 and long_.rasm == short.rasm + "ه"
+
+
 def contradictions(a: ReportFacts, b: ReportFacts) -> list[tuple[str, str]]:
     """Every field on which two reports say they are different people: (field, reason)."""
     out: list[tuple[str, str]] = []
     for (part, reason), x, y in zip(NAME_PARTS.items(), a.names, b.names):
+        if part == "first" and feminine_form(x, y):
+            out.append((part, reason))  # خيري / خيرية: a brother's and a sister's name, one id
+            continue
         if names_agree(x, y) or (part in SHARED_PARTS and slipped_copy(x, y)) or _loose_mothers(part, x, y):
             continue
         if not (part == "first" and garbled_name(x, y)):
@@ -368,16 +410,19 @@ class Constraints:
     def __init__(self, prepared: pd.DataFrame) -> None:
         self.facts = facts_of(prepared)
 
+    def readings(self, uid: str) -> list[ReportFacts]:
+        """The report's facts as written, and as its second reading when it has one (readings.py)."""
+        return [f for f in (self.facts.get(uid), self.facts.get(uid + SHADOW)) if f is not None]
+
     def conflict(self, left: list[str], right: list[str]) -> str | None:
-        """The first incompatibility between a member of ``left`` and one of ``right``."""
+        """The first incompatibility between a member of ``left`` and one of ``right`` (two reports
+        are compatible when one reading of each is)."""
         for a in left:
-            fa = self.facts.get(a)
-            if fa is None:
+            ra = self.readings(a)
+            if not ra:
                 continue
             for b in right:
-                fb = self.facts.get(b)
-                if fb is not None:
-                    reason = incompatibility(fa, fb)
-                    if reason:
-                        return f"{reason} (reports {a} and {b})"
+                reasons = [incompatibility(fa, fb) for fa in ra for fb in self.readings(b)]
+                if reasons and all(reasons):
+                    return f"{reasons[0]} (reports {a} and {b})"
         return None

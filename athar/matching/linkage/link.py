@@ -26,6 +26,7 @@ from athar.matching.linkage.constraints import (
     slipped_copy,
 )
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
+from athar.matching.linkage.incremental import tf_columns
 from athar.matching.linkage.model import (
     TF_MIN_ROWS,
     LinkageModel,
@@ -35,6 +36,7 @@ from athar.matching.linkage.model import (
     model_from_splink,
 )
 from athar.matching.linkage.prepare import prepare_reports
+from athar.matching.linkage.readings import READING_NOTE, collapse, penalise, with_readings
 from athar.matching.linkage.settings import SAME_CONSONANTS, training_rules
 
 KEY_COLUMNS = [
@@ -87,11 +89,27 @@ def _populated(prepared: pd.DataFrame) -> set[str]:
 
 
 def _linker(prepared: pd.DataFrame, model: LinkageModel | None, engine: str, spark: Any, retain: bool,
-            memory_limit: str = DUCKDB_MEMORY_LIMIT) -> Linker:
+            memory_limit: str = DUCKDB_MEMORY_LIMIT, reports: pd.DataFrame | None = None) -> Linker:
+    """A Splink linker over ``prepared``; when it holds second readings (readings.py), ``reports``
+    is the table of the reports themselves: its size sets the prior, and its names the term
+    frequencies (a shadow row must not count a name twice)."""
+    reports = prepared if reports is None else reports
     db_api, dialect = make_db_api(engine, spark, memory_limit)
-    settings = build_settings(_populated(prepared), dialect, model, retain=retain, n_rows=len(prepared))
+    settings = build_settings(_populated(prepared), dialect, model, retain=retain, n_rows=len(reports))
     table = register(db_api, engine, prepared, "reports")
-    return Linker(table, settings, log_level=None)
+    linker = Linker(table, settings, log_level=None)
+    if len(reports) != len(prepared) and len(reports) >= TF_MIN_ROWS:
+        for col in tf_columns():
+            if col in reports.columns:
+                linker.table_management.register_term_frequency_lookup(
+                    register(db_api, engine, _tf_table(reports, col), f"tf_lookup_{col}"), col)
+    return linker
+
+
+def _tf_table(reports: pd.DataFrame, col: str) -> pd.DataFrame:
+    """Splink's term-frequency lookup of one column: each value's share of the non-null values."""
+    counts = reports[col].dropna().value_counts()
+    return pd.DataFrame({col: counts.index, f"tf_{col}": (counts / counts.sum()).to_numpy()})
 
 
 def level_weights(model: LinkageModel) -> dict[str, list[tuple[float, str]]]:
@@ -141,15 +159,16 @@ def link_reports(
     model = model or default_model()
     table = prepared if prepared is not None else prepare_reports(reports)
     model = measure_u(model, table, engine, spark, memory_limit)
-    linker = _linker(table, model, engine, spark, retain=True, memory_limit=memory_limit)
+    scored = with_readings(table)  # a second reading of "Muhammad X" names (readings.py)
+    linker = _linker(scored, model, engine, spark, retain=True, memory_limit=memory_limit, reports=table)
     floor = min(review_band[0], threshold)
     # Pairs a slip (weigh_slips) may lift above the floor are fetched too, then dropped if not lifted.
     pairs = linker.inference.predict(threshold_match_probability=_below(floor, SLIP_MARGIN_BITS)).as_pandas_dataframe()
-    constraints = Constraints(table)
+    constraints = Constraints(scored)
     pairs = add_levels(_tidy_pairs(pairs), model)
-    pairs = weigh_slips(pairs, constraints.facts)
+    pairs = penalise(weigh_slips(pairs, constraints.facts))
     pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
-    pairs = apply_guards(pairs, review_band[0], threshold)
+    pairs = collapse(apply_guards(pairs, review_band[0], threshold))
     decided = normalise_decisions(decisions)
     pairs = _apply_decisions(pairs, decided)
     outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided, constraints)
@@ -406,8 +425,10 @@ def explain_pairs(pairs: pd.DataFrame) -> list[str]:
                 parts[i].append(f"{name}: {level} ({weight[i]:+.1f})")
     guards = pairs["guard"] if "guard" in pairs.columns else [""] * len(pairs)
     splits = pairs["split"] if "split" in pairs.columns else [""] * len(pairs)
-    return ["; ".join(p + ([g] if g else []) + ([f"kept apart: {s}"] if s else [])) if p else "decided by a reviewer"
-            for p, g, s in zip(parts, guards, splits)]
+    readings = pairs["reading"] if "reading" in pairs.columns else [""] * len(pairs)
+    return ["; ".join(p + ([READING_NOTE] if r == "second" else []) + ([g] if g else [])
+                      + ([f"kept apart: {s}"] if s else [])) if p else "decided by a reviewer"
+            for p, g, s, r in zip(parts, guards, splits, readings)]
 
 
 def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs: float = 2e6,

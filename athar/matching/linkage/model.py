@@ -130,12 +130,26 @@ def effective_parameters(model: LinkageModel) -> dict[str, dict[str, dict[str, f
             level = levels.get(label)
             if level and level["u"] is not None:
                 level["m"] = _round(max(level["m"] or 0.0, cons["m"] * share / CROSS_SCRIPT_EXACT))  # type: ignore[operator]
+        _no_fuzzy_above_agreement(levels, cons)
     for comp in FACT_COMPARISONS:
         for level in params.get(comp, {}).values():
             m, u = level["m"], level["u"]
             if m is not None and u is not None and m < u:
                 level["m"] = _round(max(m, min(FACT_SLIP_M, u)))
     return params
+
+
+def _no_fuzzy_above_agreement(levels: dict[str, dict[str, float | None]], agree: dict[str, float | None]) -> None:
+    """(issue 28, fifth session) A name only alike never says more than the name agreeing: each fuzzy
+    level's m/u is at most that of "same consonants" (the same name in either writing). With u
+    measured on a table of varied names, "one consonant apart" is rare between strangers and weighed
+    +6.5 bits against +4.8 for the same name: Mahar / Amar (two names) outweighed agreement, and a
+    Maher joined an Ammar of another family (OFAC set)."""
+    ratio = agree["m"] / agree["u"] if agree["m"] and agree["u"] else None
+    for label in CROSS_SCRIPT_SHARE:
+        level = levels.get(label)
+        if ratio and level and level["m"] and level["u"] and level["m"] / level["u"] > ratio:
+            level["m"] = _round(level["u"] * ratio)
 
 
 # (third issue-28 session) A fact that disagrees costs weight, never a veto. The synthetic training

@@ -18,13 +18,14 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from athar.matching.linkage.order import OrderVotes, WrittenOrder, written_order
+from athar.matching.linkage.order import ORDER_MARGIN, OrderVotes, WrittenOrder, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
 from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
 from athar.matching.names.written import read_written_name, sex_of_titles
 
+READING_COLUMN = "second_reading"  # which second reading a report gets, 0 for none (readings.py)
 NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
 INPUT_COLUMNS = [
     "unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name",
@@ -176,6 +177,42 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
     return out
 
 
+def second_reading(first: str, father: str, order: WrittenOrder | None, votes: OrderVotes) -> int:
+    """Which second reading a full name gets (readings.py), the parts not given in their own columns:
+    COMPOUND when it begins with Muhammad and a given name follows it ("محمد عمار الساعاتي", "SAATI,
+    Mohammad Ammar" may be Muhammad son of Ammar or Ammar, whose given name is the compound "Muhammad
+    Ammar"); else the other order when it is in doubt (``_other_order``); else 0."""
+    if first or father or order is None:
+        return 0
+    flipped = votes.family_first(order)
+    parsed = _parsed_full(order, flipped)
+    head, second = parsed.get("first"), parsed.get("father")
+    if head is not None and second is not None and head.canonical == MUHAMMAD:
+        return COMPOUND
+    return _other_order(order, flipped, votes)
+
+
+COMPOUND = 1  # the second reading: "Muhammad X" called X
+FAMILY_FIRST = 2  # read as written; the second reading: the first word is the family name
+AS_WRITTEN = 3  # read family-name-first; the second reading: as written
+
+
+def _other_order(order: WrittenOrder, flipped: bool, votes: OrderVotes) -> int:
+    """A name of three or four words whose order the writing does not settle (no comma, no upper
+    case), whose first word the table also knows as a family name and whose last word it also knows
+    as a given name — "يعقوب يعقوب عبد الحميد": Yaqub (the family name, also a given name) first —
+    gets the other order as its second reading (readings.py); else 0."""
+    if not order.in_doubt or len(order.keys) not in (3, 4):
+        return 0
+    lead, last = order.keys[0], order.keys[-1]
+    if votes.family[lead] and votes.given[lead] and votes.lean(last) <= -ORDER_MARGIN:
+        return AS_WRITTEN if flipped else FAMILY_FIRST
+    return 0
+
+
+MUHAMMAD = "muhammad"
+
+
 @lru_cache(maxsize=100_000)
 def _mother_keys(mother: str) -> tuple[tuple, tuple]:
     tokens = name_tokens(mother) if mother else ()
@@ -243,8 +280,10 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
                     get["mother_name"], full))
     orders, title_sexes, written_places = read_full_names(full)
     votes = order_votes(rows, orders)
+    readings: list[int] = []
     for row, order in zip(rows, orders):
         first, father, grandfather, family, mother, _full = row
+        readings.append(second_reading(first, father, order, votes))
         for part, keys in zip(NAME_PARTS, _name_columns(first, father, grandfather, family, mother, order, votes)):
             for k, value in zip(KEY_NAMES, keys):
                 if k != "rasm" or part in RASM_PARTS:
@@ -257,6 +296,7 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
         out[f"{part}_dblk"] = pd.Series([(dotless(b) or None) if isinstance(b, str) else None
                                          for b in columns[f"{part}_blk"]], dtype=object)
+    out[READING_COLUMN] = pd.Series(readings, dtype="int64")
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
     # written with the name, used only where the report's own column is empty.

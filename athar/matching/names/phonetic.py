@@ -146,12 +146,17 @@ def skeleton(token: str, script: str) -> str:
 # ب/ت/ث/ن, س/ش, ص/ض, ط/ظ, ف/ق, د/ذ): one name misread in handwriting or by OCR.
 # ع/غ: ع leaves no consonant in the skeleton, so غ is dropped too.
 _DOTLESS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "d": "s", "k": "f", "g": None})
+# Across scripts (an Arabic spelling misread by a dot against a Latin one) the class d is د far more
+# often than ض, and د has no dotted twin among س/ص: d stays d (دلال and the Latin "Sali" share the
+# dotless key "sl" otherwise, issue 28).
+_DOTLESS_ACROSS = str.maketrans({"z": "r", "j": "h", "x": "h", "t": "b", "n": "b", "c": "s", "k": "f", "g": None})
 
 
-def dotless(skel: str) -> str:
+def dotless(skel: str, *, across_scripts: bool = False) -> str:
     """The skeleton with dotted twins merged (see ``_DOTLESS``), doubles and a final h dropped
-    again as the skeleton does (حبيث → hbt → hbb → hb, as حبيب)."""
-    merged = _DOUBLES.sub(r"\1", skel.translate(_DOTLESS))
+    again as the skeleton does (حبيث → hbt → hbb → hb, as حبيب); ``across_scripts``: for an
+    Arabic spelling against a Latin one (``_DOTLESS_ACROSS``)."""
+    merged = _DOUBLES.sub(r"\1", skel.translate(_DOTLESS_ACROSS if across_scripts else _DOTLESS))
     return merged[:-1] if len(merged) > 1 and merged.endswith("h") else merged
 
 

@@ -151,8 +151,8 @@ class VariantIndex:
                 found.add(canonical)
         for i, d in enumerate(_deletions(key)):
             if 0 < i < len(body) - 1:
-                if d in self._fuzzy and not _long_vowel(key, body[i]):  # extra letter
-                    found.add(self._fuzzy[d])
+                if d in self._fuzzy and not _long_vowel(key, body[i]) and len(body) >= _extra_floor(key):
+                    found.add(self._fuzzy[d])  # extra letter
                 if len(body) >= 6:  # changed or swapped letter
                     found |= {c for c, _letter in self._inner_deletions.get(d, ())}
         return next(iter(found)) if len(found) == 1 else None
@@ -167,6 +167,16 @@ def _latin_alternates() -> tuple[tuple[str, str], ...]:
 def _long_vowel(key: str, letter: str) -> bool:
     """An Arabic long vowel added or dropped in a short name: another name, not a typo."""
     return key.startswith("ar:") and letter in _LONG_VOWELS and len(key) - 3 < SHORT_BODY
+
+
+# (issue 28, fifth session) A letter too many is a typo only in a longer word: of four Arabic letters
+# (منجد, the family name Munajjid, read as مجد Majd) or five Latin ones (Asmar read as Ammar) the
+# "extra" letter is as often the name's own.
+EXTRA_LETTER_FLOOR = {"ar:": 5, "la:": 6}
+
+
+def _extra_floor(key: str) -> int:
+    return EXTRA_LETTER_FLOOR.get(key[:3], 0)
 
 
 def _deletions(key: str) -> list[str]:

@@ -117,10 +117,11 @@ def test_a_changed_letter_or_a_short_key_is_no_slip(one: str, other: str) -> Non
 
 
 def test_two_letters_swapped_is_a_slip_even_when_the_typo_reads_as_another_name() -> None:
-    """أحدم (أحمد with م and د swapped) is read as آدم by the one-typo lookup: two names of the
-    table, yet the letters say a swap."""
+    """أحدم (أحمد with م and د swapped) was read as آدم by the one-typo lookup (a letter too many in a
+    word of four letters: no longer a typo since the fifth issue-28 session): whatever the lookup
+    reads, the letters say a swap."""
     a, b = _facts("أحمد", "أحدم")
-    assert a.known and b.known and a.text != b.text
+    assert a.known and a.text != b.text
     assert slipped_copy(a, b)
 
 

@@ -1,0 +1,185 @@
+"""Issue 28, fifth session: a second reading of "Muhammad X" names, dotted twins across scripts,
+feminine forms of one given name, and fuzzy name levels never above agreement."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from athar.matching.linkage import default_model, link_reports, prepare_reports
+from athar.matching.linkage.constraints import Constraints, facts_of, incompatibility
+from athar.matching.linkage.model import CROSS_SCRIPT_SHARE, effective_parameters
+from athar.matching.linkage.readings import READING_NOTE, SHADOW, with_readings
+from athar.matching.linkage.settings import SAME_CONSONANTS
+
+
+def _table(*names: str, **facts: str) -> pd.DataFrame:
+    return prepare_reports(pd.DataFrame([{"unique_id": str(i), "full_name": n, **facts} for i, n in enumerate(names)]))
+
+
+def _why(one: dict, other: dict) -> str | None:
+    facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))
+    return incompatibility(facts["1"], facts["2"])
+
+
+@pytest.mark.parametrize(
+    ("name", "compound"),
+    [
+        ("محمد عمار الساعاتي", 1),  # Muhammad son of Ammar, or Ammar called by his compound name
+        ("SAATI, Mohammad Ammar", 1),  # the family name first, with a comma
+        ("Mhd Amer Alchwiki", 1),  # the abbreviation of Muhammad
+        ("محمد الساعاتي", 0),  # no second given name
+        ("عمار محمد الساعاتي", 0),  # Muhammad is the father
+    ],
+)
+def test_which_names_get_a_second_reading(name: str, compound: int) -> None:
+    assert _table(name)["second_reading"].tolist() == [compound]
+
+
+def test_a_name_in_its_own_columns_gets_no_second_reading() -> None:
+    table = prepare_reports(
+        pd.DataFrame([{"unique_id": "1", "first_name": "محمد", "father_name": "عمار", "family_name": "الساعاتي"}])
+    )
+    assert table["second_reading"].tolist() == [0]
+    assert len(with_readings(table)) == 1
+
+
+def test_the_second_reading_shifts_the_given_names() -> None:
+    table = with_readings(_table("محمد عمار خالد الساعاتي"))
+    shadow = table[table["unique_id"] == "0" + SHADOW].iloc[0]
+    assert (shadow["first_id"], shadow["father_id"], shadow["grandfather_id"]) == ("ammar", "khalid", None)
+    assert shadow["family_id"] == table.iloc[0]["family_id"]
+
+
+def test_muhammad_x_is_linked_to_x_with_the_reading_explained() -> None:
+    facts = {"birth_year": "1967", "city": "دمشق"}
+    df = pd.DataFrame(
+        [
+            {"unique_id": "a", "full_name": "محمد عمار الساعاتي", **facts},
+            {"unique_id": "b", "full_name": "Ammar Saati", **facts},
+        ]
+    )
+    result = link_reports(df, explain=True)
+    assert len(set(result.cluster_ids(["a", "b"]))) == 1
+    pair = result.pairs.iloc[0]
+    assert (pair["unique_id_l"], pair["unique_id_r"]) == ("a", "b")
+    assert READING_NOTE in pair["explanation"]
+
+
+def test_brothers_and_a_father_stay_apart_under_either_reading() -> None:
+    df = pd.DataFrame(
+        [
+            {"unique_id": "son", "full_name": "محمد عمار الساعاتي", "birth_year": "1990", "city": "دمشق"},
+            {"unique_id": "brother", "full_name": "خالد عمار الساعاتي", "birth_year": "1992", "city": "دمشق"},
+            {"unique_id": "father", "full_name": "عمار حسن الساعاتي", "birth_year": "1960", "city": "دمشق"},
+        ]
+    )
+    result = link_reports(df, explain=False)
+    assert len(set(result.cluster_ids(["son", "brother", "father"]))) == 3
+
+
+def test_constraints_accept_a_pair_when_one_reading_of_each_agrees() -> None:
+    constraints = Constraints(with_readings(_table("محمد عمار الساعاتي", "عمار الساعاتي", "خالد الساعاتي")))
+    assert constraints.conflict(["0"], ["1"]) is None
+    assert constraints.conflict(["0"], ["2"]) is not None
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "apart"),
+    [
+        ("دلال خويلد الطويل", "Sali Khaled Tawil", True),  # د and س: no dotted twins
+        ("قهد حسن الخطيب", "Fahd Hasan Khatib", False),  # ق misread for ف, against its Latin spelling
+        ("Dalal Hasan Tawil", "Sali Hasan Tawil", True),  # two Latin spellings: no dot to misread
+    ],
+)
+def test_dotted_twins_across_scripts(one: str, other: str, apart: bool) -> None:
+    assert (_why({"full_name": one}, {"full_name": other}) is not None) is apart
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "apart"),
+    [
+        ("خيري رضا الصالح", "خيرية رضا الصالح", True),  # a brother and a sister: one id, "khiri"
+        ("جميل سامي الحلبي", "جميلة سامي الحلبي", True),
+        ("خيري رضا الصالح", "خيري رضا الصالح", False),
+    ],
+)
+def test_a_feminine_form_is_another_given_name(one: str, other: str, apart: bool) -> None:
+    assert (_why({"full_name": one}, {"full_name": other}) is not None) is apart
+
+
+def test_a_fuzzy_name_level_never_weighs_more_than_agreement() -> None:
+    model = default_model()
+    params = {c: {lab: dict(v) for lab, v in levels.items()} for c, levels in model.parameters.items()}
+    levels = params["first_name"]
+    levels["one consonant apart"]["u"] = _num(levels["one consonant apart"]["u"]) / 1000  # rare among strangers
+    changed = type(model)(
+        model.algorithm,
+        model.version,
+        model.probability_two_random_records_match,
+        params,
+        model.trained_on,
+        model.splink_version,
+        model.trained_rows,
+    )
+    effective = effective_parameters(changed)["first_name"]
+    agree = _num(effective[SAME_CONSONANTS]["m"]) / _num(effective[SAME_CONSONANTS]["u"])
+    for label in CROSS_SCRIPT_SHARE:
+        if effective.get(label) and effective[label]["m"] and effective[label]["u"]:
+            assert _num(effective[label]["m"]) / _num(effective[label]["u"]) <= agree * (1 + 1e-6)
+
+
+def _num(value: float | None) -> float:
+    assert value is not None
+    return value
+
+
+def test_a_dropped_final_letter_is_a_slip_not_a_masculine_form() -> None:
+    assert _why({"full_name": "فاطمة سامي الحلبي"}, {"full_name": "فاطم سامي الحلبي"}) is None
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "apart"),
+    [
+        ("Borhane Saleh Darwish", "Barhom Saleh Darwish", True),  # brhn / brhm: a consonant changed
+        ("Khaled Saleh Kattan", "Khaled Saleh Qatan", False),  # q / k: one letter written two ways
+        ("Yasser Saleh Darwish", "Yaser Saleh Darwich", False),
+    ],
+)
+def test_a_consonant_changed_between_latin_spellings_is_another_name(one: str, other: str, apart: bool) -> None:
+    assert (_why({"full_name": one}, {"full_name": other}) is not None) is apart
+
+
+def _yaqub_table() -> pd.DataFrame:
+    """Reports where يعقوب is both a given name and a family name, and عبد الحميد a given name."""
+    facts = {"birth_year": "1975", "city": "القصير", "mother_name": "نادية النجار"}
+    others = [
+        "أحمد عبد الحميد الخطيب",
+        "سامر عبد الحميد الحلبي",
+        "عبد الحميد محمد النجار",
+        "عبد الحميد علي السالم",
+        "يعقوب حسن الحلبي",
+        "خالد عبد الحميد العلي",
+    ]
+    rows = [
+        {"unique_id": "a", "full_name": "يعقوب عبد الحميد يعقوب", **facts},
+        {"unique_id": "b", "full_name": "يعقوب يعقوب عبد الحميد", **facts},
+    ]
+    rows += [{"unique_id": f"o{i}", "full_name": n, "birth_year": str(1960 + i)} for i, n in enumerate(others)]
+    return pd.DataFrame(rows)
+
+
+def test_a_family_name_that_is_also_a_given_name_written_first_gets_the_other_order() -> None:
+    table = prepare_reports(_yaqub_table())
+    assert table.set_index("unique_id").loc["b", "second_reading"] > 1
+    shadow = with_readings(table).set_index("unique_id").loc["b" + SHADOW]
+    assert (shadow["first_id"], shadow["father_id"], shadow["family_id"]) == ("yaqub", "abd al-hamid", "yaqub")
+    result = link_reports(_yaqub_table(), explain=True)
+    assert len(set(result.cluster_ids(["a", "b"]))) == 1
+    pair = result.pairs[(result.pairs["unique_id_l"] == "a") & (result.pairs["unique_id_r"] == "b")].iloc[0]
+    assert READING_NOTE in pair["explanation"]
+
+
+def test_a_name_whose_first_word_is_no_family_name_gets_no_other_order() -> None:
+    table = prepare_reports(_yaqub_table())
+    assert table.set_index("unique_id").loc["o0", "second_reading"] == 0

@@ -1,0 +1,25 @@
+"""The one-typo lookup of the variants table (issue 28, fifth session): a letter too many is a typo
+only in a longer word; in a short one it is as often the name's own letter."""
+
+from __future__ import annotations
+
+import pytest
+
+from athar.matching.names import name_tokens
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical"),
+    [
+        ("منجد", None),  # the family name Munajjid, not مجد (Majd) with a letter too many
+        ("المنجد", None),
+        ("Asmar", None),  # a name of its own, not Ammar with a letter too many
+        ("Mohammmad", "muhammad"),  # long words: the extra letter is a typo
+        ("محممد", "muhammad"),
+        ("Yousssef", "yusuf"),
+        ("Khaleed", "khalid"),
+        ("Mohamd", "muhammad"),  # a letter missing is still a typo in a short word
+    ],
+)
+def test_a_letter_too_many_is_a_typo_only_in_a_longer_word(written: str, canonical: str | None) -> None:
+    assert name_tokens(written)[0].canonical == canonical
