@@ -186,18 +186,35 @@ def rendered(rng: np.random.Generator) -> tuple[np.ndarray, list[int]] | None:
             order.append(i)
     if not pts:
         return None
-    frame = L.frame_of(pts) if len(pts) > 1 else L.Frame(float(pts[0][0].mean()), float(pts[0][1].mean()), 1.0,
-                                                         0.0, float(pts[0][0].min() - pts[0][0].mean()),
-                                                         float(pts[0][0].max() - pts[0][0].mean()), 0.0,
-                                                         float(np.ptp(pts[0][1]) + 1))
+    frame = (
+        L.frame_of(pts)
+        if len(pts) > 1
+        else L.Frame(
+            float(pts[0][0].mean()),
+            float(pts[0][1].mean()),
+            1.0,
+            0.0,
+            float(pts[0][0].min() - pts[0][0].mean()),
+            float(pts[0][0].max() - pts[0][0].mean()),
+            0.0,
+            float(np.ptp(pts[0][1]) + 1),
+        )
+    )
     if frame is None:
         return None
     if frame.ux < 0:
         frame = frame.flipped()
     j = frame.height
-    frame = L.Frame(frame.x, frame.y, frame.ux, frame.uy, frame.u0 - rng.uniform(-0.1, 0.6) * j,
-                    frame.u1 + rng.uniform(-0.1, 0.6) * j, frame.v + rng.normal(0, 0.08) * j,
-                    j * float(rng.uniform(0.85, 1.2)))
+    frame = L.Frame(
+        frame.x,
+        frame.y,
+        frame.ux,
+        frame.uy,
+        frame.u0 - rng.uniform(-0.1, 0.6) * j,
+        frame.u1 + rng.uniform(-0.1, 0.6) * j,
+        frame.v + rng.normal(0, 0.08) * j,
+        j * float(rng.uniform(0.85, 1.2)),
+    )
     tokens = [token_of(labels[i - 1]) for i in order]
     if rng.random() < 0.15 and flippable(tokens):
         return L.crop(img, frame.flipped()), []
@@ -208,7 +225,9 @@ def save(out: Path, items: list[tuple[np.ndarray, list[int]]]) -> None:
     crops = np.concatenate([c for c, _ in items], axis=1)
     widths = np.array([c.shape[1] for c, _ in items], np.int32)
     tokens = np.array([",".join(map(str, t)) for _, t in items])
-    np.savez_compressed(out, crops=(crops * 255).round().astype(np.uint8), widths=widths, tokens=tokens)
+    partial = out.with_suffix(".partial.npz")  # written whole, then renamed: a reader never sees half a file
+    np.savez_compressed(partial, crops=(crops * 255).round().astype(np.uint8), widths=widths, tokens=tokens)
+    partial.replace(out)
     positives = sum(1 for _, t in items if t)
     print(f"{len(items)} lines ({positives} with tokens) -> {out}")
 

@@ -32,8 +32,12 @@ def frames(gray: np.ndarray) -> list[L.Frame]:
             frame = L.frame_of(pts)
             if frame is None:
                 continue
-            box = (min(int(x.min()) for x, _ in pts), min(int(y.min()) for _, y in pts),
-                   max(int(x.max()) for x, _ in pts) + 1, max(int(y.max()) for _, y in pts) + 1)
+            box = (
+                min(int(x.min()) for x, _ in pts),
+                min(int(y.min()) for _, y in pts),
+                max(int(x.max()) for x, _ in pts) + 1,
+                max(int(y.max()) for _, y in pts) + 1,
+            )
             if not any(_iou(box, other) >= 0.8 and 0.8 <= frame.height / f.height <= 1.25 for f, other in found):
                 found.append((frame, box))
     return [f for f, _ in found]
@@ -67,14 +71,14 @@ def read_lines(gray: np.ndarray, weights: dict[str, np.ndarray]) -> list[tuple[s
     order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1])
     out = []
     for start in range(0, len(order), BATCH):
-        chunk = order[start:start + BATCH]
+        chunk = order[start : start + BATCH]
         width = max(crops[i].shape[1] for i in chunk)
         x = np.zeros((len(chunk), L.HEIGHT, width), np.float32)
         for k, i in enumerate(chunk):
-            x[k, :, :crops[i].shape[1]] = crops[i]
+            x[k, :, : crops[i].shape[1]] = crops[i]
         logp = L.forward(weights, x)
         for k, i in enumerate(chunk):
-            own = logp[k, :crops[i].shape[1] // L.STRIDE]
+            own = logp[k, : crops[i].shape[1] // L.STRIDE]
             for text, confidence, first, last, kind in L.numbers_in(L.greedy(own), own):
                 out.append((text, confidence, box_of(both[i], first, last), kind))
     return out

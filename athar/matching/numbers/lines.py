@@ -21,11 +21,11 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import ndimage
 
-HEIGHT = 32            # crop height in pixels
-SPAN = 1.6             # the crop covers this many character heights across the line
-MARGIN = 0.5           # character heights of margin before and after the line's members
-MAX_WIDTH = 320           # crops wider than this are cut (a line of ~16 characters)
-STRIDE = 4             # crop columns per network output column
+HEIGHT = 32  # crop height in pixels
+SPAN = 1.6  # the crop covers this many character heights across the line
+MARGIN = 0.5  # character heights of margin before and after the line's members
+MAX_WIDTH = 320  # crops wider than this are cut (a line of ~16 characters)
+STRIDE = 4  # crop columns per network output column
 BLANK = 0
 TOKENS = ["", *[str(d) for d in range(10)], *[f"a{d}" for d in range(10)], "WORD", "OTHER"]
 WESTERN = range(1, 11)
@@ -131,13 +131,14 @@ def normalise(v: np.ndarray) -> np.ndarray:
 
 # ---------------------------------------------------------------- the network, in numpy
 
+
 def _conv(x: np.ndarray, w: np.ndarray, b: np.ndarray) -> np.ndarray:
     """A 3×3 convolution, one pixel of zero padding, ReLU, channels last: x (n, h, w, c), w as
     torch stores it (out, c, 3, 3). One matrix product over the nine shifted copies (im2col)."""
     n, h, wd, c = x.shape
     padded = np.zeros((n, h + 2, wd + 2, c), np.float32)
     padded[:, 1:-1, 1:-1] = x
-    cols = np.concatenate([padded[:, dy:dy + h, dx:dx + wd] for dy in range(3) for dx in range(3)], axis=3)
+    cols = np.concatenate([padded[:, dy : dy + h, dx : dx + wd] for dy in range(3) for dx in range(3)], axis=3)
     kernel = w.transpose(2, 3, 1, 0).reshape(9 * c, len(w))
     out = cols.reshape(-1, 9 * c) @ kernel
     out += b
@@ -168,7 +169,7 @@ def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
         k = w.shape[2]
         t = seq.shape[1]
         padded = np.pad(seq, ((0, 0), (k // 2, k // 2), (0, 0)))
-        cols = np.concatenate([padded[:, d:d + t] for d in range(k)], axis=2)
+        cols = np.concatenate([padded[:, d : d + t] for d in range(k)], axis=2)
         seq = cols @ w.transpose(2, 1, 0).reshape(-1, len(w)) + b
         if j == 0:
             seq = np.maximum(seq, 0.0)
@@ -177,6 +178,7 @@ def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
 
 
 # ---------------------------------------------------------------- decoding
+
 
 def greedy(logp: np.ndarray) -> list[tuple[int, int, int, float]]:
     """CTC best path of one line (T, tokens): the emitted tokens after merging repeats and
@@ -204,12 +206,14 @@ def digit_of(token: int) -> str | None:
     return None
 
 
-def numbers_in(tokens: list[tuple[int, int, int, float]], logp: np.ndarray,
-               lengths: tuple[int, int] = (3, 8)) -> list[tuple[str, float, int, int, str | None]]:
+def numbers_in(
+    tokens: list[tuple[int, int, int, float]], logp: np.ndarray, lengths: tuple[int, int] = (3, 8)
+) -> list[tuple[str, float, int, int, str | None]]:
     """Runs of ``lengths`` digits in one script among a line's tokens: (Western text, confidence,
-    first column, last column, kind). Confidence is the weakest digit's peak probability, capped
-    by how sure the columns just outside the run are not a digit (a partial reading is the wrong
-    suggestion to avoid). A run followed by the word فرع is a branch number."""
+    first column, last column, kind). Confidence is the best path's weakest column over the run
+    and three columns either side (a dropped digit is a blank that barely won), capped by how sure
+    the columns just outside the run are not a digit (a partial reading is the wrong suggestion to
+    avoid). A run followed by the word فرع is a branch number."""
     out = []
     i = 0
     while i < len(tokens):
@@ -221,11 +225,14 @@ def numbers_in(tokens: list[tuple[int, int, int, float]], logp: np.ndarray,
             j += 1
         run = tokens[i:j]
         if lengths[0] <= len(run) <= lengths[1] and _one_script(run):
-            confidence = min(p for *_, p in run)
             probs = np.exp(logp)
+            # The best path's weakest column over the run and three columns either side: a digit
+            # the path dropped (a blank that barely won) makes the reading unsure, as does a weak digit.
+            span = probs[max(0, run[0][1] - 3) : run[-1][2] + 4].max(axis=1)
+            confidence = min(min(p for *_, p in run), float(span.min()))
             digits = probs[:, 1:21].sum(axis=1)
-            before = digits[max(0, run[0][1] - 3):run[0][1]]
-            after = digits[run[-1][2] + 1:run[-1][2] + 4]
+            before = digits[max(0, run[0][1] - 3) : run[0][1]]
+            after = digits[run[-1][2] + 1 : run[-1][2] + 4]
             edge = max([0.0, *before.tolist(), *after.tolist()])
             confidence = min(confidence, 1.0 - edge)
             text = "".join(digit_of(t) or "" for t, *_ in run)

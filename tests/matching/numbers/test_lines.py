@@ -37,9 +37,9 @@ def test_a_run_of_arabic_indic_digits_followed_by_the_branch_word_is_a_branch_nu
 
 
 def test_runs_too_short_or_in_two_scripts_are_not_numbers():
-    two = path([2, 0, 3])                      # "12": too short
-    mixed = path([4, 0, 15, 0, 6, 0, 7])       # 3 ٤ 5 6: two scripts
-    one = path([2, 0, 13, 0, 14, 0, 15])       # a Western 1 among Arabic-Indic digits: one shape
+    two = path([2, 0, 3])  # "12": too short
+    mixed = path([4, 0, 15, 0, 6, 0, 7])  # 3 ٤ 5 6: two scripts
+    one = path([2, 0, 13, 0, 14, 0, 15])  # a Western 1 among Arabic-Indic digits: one shape
     assert L.numbers_in(L.greedy(two), two) == []
     assert L.numbers_in(L.greedy(mixed), mixed) == []
     assert [n[0] for n in L.numbers_in(L.greedy(one), one)] == ["1234"]
@@ -80,12 +80,14 @@ def test_the_numpy_network_matches_a_plain_convolution():
         out = np.zeros((h.shape[0], len(k), h.shape[2], h.shape[3]))
         for r in range(h.shape[2]):
             for c in range(h.shape[3]):
-                out[:, :, r, c] = np.einsum("nchw,ochw->no", padded[:, :, r:r + 3, c:c + 3], k) + b
+                out[:, :, r, c] = np.einsum("nchw,ochw->no", padded[:, :, r : r + 3, c : c + 3], k) + b
         out = np.maximum(out, 0)
         n, ch, hh, ww = out.shape
         h = out.reshape(n, ch, hh // ph, ph, ww // pw, pw).max(axis=(3, 5))
     seq = np.pad(h[:, :, 0], ((0, 0), (0, 0), (1, 1)))
-    hidden = np.maximum(sum(np.einsum("nit,oi->not", seq[:, :, d:d + 4], w["crnn_s0w"][:, :, d]) for d in range(3)), 0)
+    hidden = np.maximum(
+        sum(np.einsum("nit,oi->not", seq[:, :, d : d + 4], w["crnn_s0w"][:, :, d]) for d in range(3)), 0
+    )
     logits = np.einsum("nit,oi->nto", hidden, w["crnn_s1w"][:, :, 0])
     expected = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
     assert got.shape == (2, 4, len(L.TOKENS))
@@ -106,9 +108,50 @@ def test_a_line_at_an_angle_is_cut_upright_and_reads_the_other_way_when_flipped(
     frame = L.Frame(100.0, 100.0, float(ux), float(uy), -40.0, 40.0, 0.0, 12.0)
     crop = L.crop(gray, frame)
     assert crop.shape[0] == L.HEIGHT and crop.shape[1] % L.STRIDE == 0
-    middle = crop[L.HEIGHT // 2 - 2:L.HEIGHT // 2 + 2].mean()
+    middle = crop[L.HEIGHT // 2 - 2 : L.HEIGHT // 2 + 2].mean()
     assert middle > 0.3 > 0.1 > crop[:4].mean()  # the bar runs along the crop's middle row
     dot = int(np.argmax(crop[:8].sum(axis=0) + crop[-8:].sum(axis=0)))
     assert dot < crop.shape[1] // 2  # the dot (taller than the bar) is at the start
     flipped = L.crop(gray, frame.flipped())
     assert int(np.argmax(flipped[:8].sum(axis=0) + flipped[-8:].sum(axis=0))) > flipped.shape[1] // 2
+
+
+def test_a_digit_the_best_path_nearly_kept_makes_the_number_unsure():
+    # 1 _ 2 _ 3, but the blank between 1 and 2 barely beat a 7: perhaps "1723".
+    logp = path([2, 0, 3, 0, 4])
+    logp[1] = np.log(np.full(len(L.TOKENS), 0.05 / 21))
+    logp[1, 0], logp[1, 8] = np.log(0.5), np.log(0.45)
+    [(text, confidence, *_)] = L.numbers_in(L.greedy(logp), logp)
+    assert text == "123" and confidence == pytest.approx(0.5)
+
+
+def test_a_weights_file_with_a_line_network_reads_lines_instead_of_glyphs(tmp_path, monkeypatch):
+    from PIL import Image
+
+    from athar.matching.numbers import line_reader
+    from athar.matching.numbers.reader import NumberReader
+
+    rng = np.random.default_rng(1)
+    channels = [1, 4, 4, 4, 4, 4]
+    w = {f"crnn_c{i}w": rng.normal(0, 0.3, (channels[i + 1], channels[i], 3, 3)).astype(np.float32) for i in range(5)}
+    w |= {f"crnn_c{i}b": np.zeros(channels[i + 1], np.float32) for i in range(5)}
+    w |= {
+        "crnn_s0w": rng.normal(0, 0.3, (4, 4, 3)).astype(np.float32),
+        "crnn_s0b": np.zeros(4, np.float32),
+        "crnn_s1w": rng.normal(0, 0.3, (len(L.TOKENS), 4, 1)).astype(np.float32),
+        "crnn_s1b": np.zeros(len(L.TOKENS), np.float32),
+    }
+    np.savez(tmp_path / "lines.npz", **w, threshold=np.array(0.5, np.float32))
+    calls = []
+    monkeypatch.setattr(
+        line_reader,
+        "read_lines",
+        lambda gray, weights: (
+            calls.append(sorted(weights))
+            or [("12345", 0.9, [10, 10, 60, 30], None), ("999", 0.2, [100, 100, 130, 120], None)]
+        ),
+    )
+    reader = NumberReader(tmp_path / "lines.npz")
+    readings = reader.read(Image.new("RGB", (300, 200), (200, 180, 160)))
+    assert calls == [sorted(w)]
+    assert [(r.text, r.box) for r in readings] == [("12345", [10, 10, 60, 30])]  # below the threshold: not returned
