@@ -155,3 +155,15 @@ def test_a_weights_file_with_a_line_network_reads_lines_instead_of_glyphs(tmp_pa
     readings = reader.read(Image.new("RGB", (300, 200), (200, 180, 160)))
     assert calls == [sorted(w)]
     assert [(r.text, r.box) for r in readings] == [("12345", [10, 10, 60, 30])]  # below the threshold: not returned
+
+
+def test_the_product_reads_glyphs_and_the_experiment_file_holds_a_line_network():
+    from athar.matching.numbers.reader import MODEL_PATH, Classifier
+
+    assert not Classifier().lines  # the shipped weights: the glyph reader (the line reader is an experiment)
+    with np.load(MODEL_PATH.with_name("lines-experiment.npz")) as data:
+        weights = {k: data[k] for k in data.files if k.startswith("crnn_")}
+    logp = L.forward(weights, np.zeros((2, L.HEIGHT, 40), np.float32))
+    assert logp.shape == (2, 10, len(L.TOKENS))
+    np.testing.assert_allclose(np.exp(logp).sum(axis=2), 1.0, rtol=1e-5)
+    assert L.greedy(logp[0]) == []  # a blank crop reads as nothing
