@@ -353,7 +353,8 @@ class Classifier:
         with np.load(path) as data:
             self.weights = {k: data[k] for k in data.files if k != "threshold"}
             self.threshold = float(data["threshold"]) if "threshold" in data else 0.9
-        self.cnn = {k: v for k, v in self.weights.items() if k[0] in "cf"}
+        self.lines = {k: v for k, v in self.weights.items() if k.startswith("crnn_")}
+        self.cnn = {k: v for k, v in self.weights.items() if k[0] in "cf" and not k.startswith("crnn_")}
         self.mlp = {k: v for k, v in self.weights.items() if k[0] in "wb" or k in ("mean", "std")}
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
@@ -446,11 +447,16 @@ class NumberReader:
                                            Image.Resampling.BILINEAR)
         gray = np.asarray(gray_image, np.float32) / 255.0
         found: list[Reading] = []
-        for mask in INK_MASKS:
-            for text, confidence, box, kind in self._read_mask(mask(gray), gray):
-                if scale != 1.0:
-                    box = [round(v / scale) for v in box]
-                found.append(Reading(text, confidence, box, kind))
+        if self.classifier.lines:  # the CRNN line recogniser (line_reader.py) instead of glyphs
+            from athar.matching.numbers.line_reader import read_lines
+
+            candidates = read_lines(gray, self.classifier.lines)
+        else:
+            candidates = [c for mask in INK_MASKS for c in self._read_mask(mask(gray), gray)]
+        for text, confidence, box, kind in candidates:
+            if scale != 1.0:
+                box = [round(v / scale) for v in box]
+            found.append(Reading(text, confidence, box, kind))
         found.sort(key=lambda r: -r.confidence)
         kept: list[Reading] = []
         for reading in found:  # one reading per place: the most confident of the passes

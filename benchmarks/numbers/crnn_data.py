@@ -1,0 +1,264 @@
+"""Training lines for the CRNN line recogniser (``athar/matching/numbers/lines.py``), in numpy.
+
+    nice -n 10 python benchmarks/numbers/crnn_data.py photos /tmp/crnn/photos0.npz --photos 300 --part 0
+    nice -n 10 python benchmarks/numbers/crnn_data.py render /tmp/crnn/render0.npz --lines 20000 --part 0
+
+``photos``: training photos of ``synthetic.TRAINING`` (its fonts and damage; seeds 29500 + part, never
+the dev sets' 2901/2902), every candidate line the reader would read (both ink masks, the
+component lines and lone blobs) cut exactly as the reader cuts it (``lines.crop``), its tokens read
+from the generator's glyph map in order along the line (lines with no written glyph are negatives
+with no tokens; lines whose glyphs straddle the crop's edge or two text lines are dropped).
+``render``: single lines drawn with ``synthetic.render_line`` (training fonts, handwriting wobble)
+on grey backgrounds with textures, any dark or faded ink, blur, motion blur, noise, JPEG, a few
+degrees of rotation, framed with jitter, and cut with the same ``lines.crop``. Both write crops
+(uint8, concatenated along the width), their widths and their token strings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+from scipy import ndimage
+
+from athar.matching.numbers import lines as L
+from athar.matching.numbers.reader import INK_MASKS, blobs, components, lines
+from athar.matching.numbers.synthetic import (
+    ARABIC_WORDS,
+    BRANCH_WORD,
+    LATIN_WORDS,
+    TRAINING,
+    _noise,
+    font_file,
+    fonts_for,
+    make_image,
+    render_line,
+    to_script,
+)
+
+# Digit strings that read as digits upside down too (0 1 8 and 6↔9; Arabic-Indic ٠ ١ and ٧↔٨).
+SYMMETRIC_W = set("01689")
+SYMMETRIC_A = {0, 1, 7, 8}
+
+
+def token_of(label: str) -> int:
+    """The CTC token of a generator glyph label (W7 / A7 / WORD / NOISE)."""
+    if label[0] == "W" and label[1:].isdigit():
+        return 1 + int(label[1:])
+    if label[0] == "A" and label[1:].isdigit():
+        return 11 + int(label[1:])
+    return L.WORD if label == "WORD" else L.OTHER
+
+
+def flippable(tokens: list[int]) -> bool:
+    """Whether the line upside down can safely be taught as 'no text' (it does not read as digits)."""
+    w = [t - 1 for t in tokens if t in L.WESTERN]
+    a = [t - 11 for t in tokens if t in L.ARABIC]
+    return not (all(str(d) in SYMMETRIC_W for d in w) and all(d in SYMMETRIC_A for d in a))
+
+
+def label_line(glyph_map: np.ndarray, labels: list[str], frame: L.Frame) -> list[int] | None:
+    """Tokens in the crop, in order along the line, or None when the crop is ambiguous."""
+    gx, gy, scale = L.crop_grid(frame)
+    ex, ey, escale = L.crop_grid(frame, span=4.0, margin=2.0)
+
+    def counts(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        ids = ndimage.map_coordinates(glyph_map, [y, x], order=0, mode="constant", cval=0)
+        return np.bincount(ids.ravel().astype(np.int64), minlength=len(labels) + 1)
+
+    inside = counts(gx, gy) * scale * scale
+    around = counts(ex, ey) * escale * escale
+    ids = [i for i in range(1, len(labels) + 1) if inside[i] > 0.6 * around[i] and around[i] > 0]
+    if any(0.15 * around[i] < inside[i] <= 0.6 * around[i] for i in range(1, len(labels) + 1)):
+        return None
+    if not ids:
+        return []
+    if len(ids) == 1:
+        return None  # one glyph: its direction is unknown
+    gidx = ndimage.map_coordinates(glyph_map, [gy, gx], order=0, mode="constant", cval=0)
+    cols = np.arange(gidx.shape[1])[None, :].repeat(gidx.shape[0], axis=0)
+    position = {i: float(cols[gidx == i].mean()) for i in ids}
+    ordered = sorted(ids, key=lambda i: position[i])
+    if ordered != sorted(ids) and ordered != sorted(ids, reverse=True):
+        return None  # glyphs of two text lines, or out of order
+    if ordered[0] > ordered[-1]:
+        return None  # upside down in this frame: the caller flips the frame
+    return [token_of(labels[i - 1]) for i in ordered]
+
+
+def from_photo(rng: np.random.Generator) -> list[tuple[np.ndarray, list[int]]]:
+    """Every candidate line of one training photo, cut as the reader cuts it, with its tokens."""
+    sample = make_image(rng, TRAINING, width=int(rng.choice([700, 1000])))
+    gray = np.asarray(sample.image.convert("L"), np.float32) / 255.0
+    assert sample.glyphs is not None
+    out = []
+    for mask in INK_MASKS:
+        labels, kept = components(mask(gray))
+        grouped = lines(kept)
+        for group in grouped + blobs(labels, kept, grouped):
+            pts = []
+            for i in group:
+                label, sl_r, sl_c, _ = kept[i]
+                ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
+                pts.append((xs + sl_c.start, ys + sl_r.start))
+            frame = L.frame_of(pts)
+            if frame is None:
+                continue
+            for f in (frame, frame.flipped()):
+                tokens = label_line(sample.glyphs, sample.glyph_labels, f)
+                if tokens is None:
+                    continue
+                out.append((L.crop(gray, f), tokens))
+                if tokens and flippable(tokens) and rng.random() < 0.5:
+                    out.append((L.crop(gray, f.flipped()), []))
+                break
+    return out
+
+
+def _text(rng: np.random.Generator, script: str) -> str:
+    roll = rng.random()
+    if roll < 0.12:  # no digits: words only (a negative)
+        words = LATIN_WORDS if rng.random() < 0.5 else ARABIC_WORDS
+        return " ".join(str(rng.choice(words)) for _ in range(int(rng.integers(1, 3))))
+    length = int(rng.choice([1, 2, 3, 3, 4, 4, 4, 5, 5, 5, 5, 6, 7, 8]))
+    digits = "".join(str(int(d)) for d in rng.integers(0, 10, length))
+    text = to_script(digits, script)
+    if rng.random() < 0.2:
+        text = f"{text} {BRANCH_WORD}"
+    elif rng.random() < 0.12:
+        words = LATIN_WORDS if script == "western" else ARABIC_WORDS
+        text = f"{rng.choice(words)} {text}" if rng.random() < 0.5 else f"{text} {rng.choice(words)}"
+    return text
+
+
+def rendered(rng: np.random.Generator) -> tuple[np.ndarray, list[int]] | None:
+    """One line drawn, damaged and cut like a photo's line."""
+    script = "arabic" if rng.random() < 0.45 else "western"
+    hand = bool(rng.random() < 0.5)
+    text = _text(rng, script)
+    fonts = fonts_for(TRAINING, hand, text)
+    if not fonts:
+        return None
+    path = font_file(str(rng.choice(fonts)))
+    size = int(rng.uniform(16, 24) if rng.random() < 0.3 else rng.uniform(20, 44))  # the crop is 32 px high
+    layer, _extents, ids, labels = render_line(text, path, size, rng, hand)
+    pad = size
+    layer = np.pad(layer, pad)
+    ids = np.pad(ids, pad)
+    angle = float(rng.normal(0, 3))
+    layer = ndimage.rotate(layer, angle, reshape=False, order=1)
+    ids = ndimage.rotate(ids, angle, reshape=False, order=0)
+    h, w = layer.shape
+    base = float(rng.uniform(0.12, 0.95))
+    tex = (_noise(rng, h, w, 4) - 0.5) * float(rng.uniform(0.05, 0.5))
+    if rng.random() < 0.2:  # stripes (cloth, tiles)
+        period = rng.uniform(6, 40)
+        tex += 0.1 * np.sin(np.arange(w)[None, :] / period * 2 * np.pi + rng.uniform(0, 6))
+    background = np.clip(base * (1 + tex), 0.02, 1.0)
+    ink = base * float(rng.uniform(0.0, 0.6))
+    strength = float(rng.uniform(0.35, 1.0))
+    img = background - layer * strength * (background - ink)
+    sigma = rng.uniform(0, 2.4) if rng.random() < 0.7 else 0.0
+    if sigma > 0.3:
+        img = ndimage.gaussian_filter(img, sigma)
+    if rng.random() < 0.3:
+        length = int(rng.integers(3, 10))
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0
+        kernel = ndimage.rotate(kernel, rng.uniform(0, 180), reshape=False, order=1)
+        img = ndimage.convolve(img, kernel / max(float(kernel.sum()), 1e-6), mode="nearest")
+    img = img + rng.normal(0, rng.uniform(0.003, 0.035), img.shape)
+    img = np.clip(img, 0, 1)
+    if rng.random() < 0.4:
+        buffer = io.BytesIO()
+        Image.fromarray((img * 255).astype(np.uint8)).save(buffer, "JPEG", quality=int(rng.integers(30, 90)))
+        img = np.asarray(Image.open(io.BytesIO(buffer.getvalue())), np.float32) / 255.0
+    pts = []
+    order = []
+    for i in range(1, len(labels) + 1):
+        ys, xs = np.nonzero(ids == i)
+        if len(xs):
+            pts.append((xs, ys))
+            order.append(i)
+    if not pts:
+        return None
+    frame = (
+        L.frame_of(pts)
+        if len(pts) > 1
+        else L.Frame(
+            float(pts[0][0].mean()),
+            float(pts[0][1].mean()),
+            1.0,
+            0.0,
+            float(pts[0][0].min() - pts[0][0].mean()),
+            float(pts[0][0].max() - pts[0][0].mean()),
+            0.0,
+            float(np.ptp(pts[0][1]) + 1),
+        )
+    )
+    if frame is None:
+        return None
+    if frame.ux < 0:
+        frame = frame.flipped()
+    j = frame.height
+    frame = L.Frame(
+        frame.x,
+        frame.y,
+        frame.ux,
+        frame.uy,
+        frame.u0 - rng.uniform(-0.1, 0.6) * j,
+        frame.u1 + rng.uniform(-0.1, 0.6) * j,
+        frame.v + rng.normal(0, 0.08) * j,
+        j * float(rng.uniform(0.85, 1.2)),
+    )
+    tokens = [token_of(labels[i - 1]) for i in order]
+    if rng.random() < 0.15 and flippable(tokens):
+        return L.crop(img, frame.flipped()), []
+    return L.crop(img, frame), tokens
+
+
+def save(out: Path, items: list[tuple[np.ndarray, list[int]]]) -> None:
+    crops = np.concatenate([c for c, _ in items], axis=1)
+    widths = np.array([c.shape[1] for c, _ in items], np.int32)
+    tokens = np.array([",".join(map(str, t)) for _, t in items])
+    partial = out.with_suffix(".partial.npz")  # written whole, then renamed: a reader never sees half a file
+    np.savez_compressed(partial, crops=(crops * 255).round().astype(np.uint8), widths=widths, tokens=tokens)
+    partial.replace(out)
+    positives = sum(1 for _, t in items if t)
+    print(f"{len(items)} lines ({positives} with tokens) -> {out}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("kind", choices=["photos", "render"])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--photos", type=int, default=200)
+    parser.add_argument("--lines", type=int, default=10000)
+    parser.add_argument("--part", type=int, default=0)
+    args = parser.parse_args()
+    items: list[tuple[np.ndarray, list[int]]] = []
+    if args.kind == "photos":
+        rng = np.random.default_rng(29500 + args.part)
+        for i in range(args.photos):
+            items.extend(from_photo(rng))
+            if i % 25 == 0:
+                print(f"{i}/{args.photos}: {len(items)} lines", file=sys.stderr, flush=True)
+                save(args.out, items)
+    else:
+        rng = np.random.default_rng(29600 + args.part)
+        while len(items) < args.lines:
+            item = rendered(rng)
+            if item is not None and item[0].shape[1] >= 8:
+                items.append(item)
+            if len(items) % 1000 == 0 and item is not None:
+                print(f"{len(items)}/{args.lines}", file=sys.stderr, flush=True)
+                save(args.out, items)
+    save(args.out, items)
+
+
+if __name__ == "__main__":
+    main()

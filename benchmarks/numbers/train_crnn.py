@@ -1,0 +1,200 @@
+"""Train the CRNN line recogniser (``athar/matching/numbers/lines.py``) with torch and CTC, on CPU.
+
+    /tmp/torchvenv/bin/python benchmarks/numbers/train_crnn.py /tmp/crnn/*.npz --out /tmp/crnn/crnn.npz \
+        --seconds 1200
+
+Training only: torch is imported here, never by the product. Reads the crops written by
+``crnn_data.py`` (5 % held out, seed 1), trains for ``--seconds`` of wall time (one thread, seed 0,
+Adam, CTC loss with blank 0), and writes the weights as ``crnn_*`` numpy arrays that
+``lines.forward`` reads; checks that numpy and torch give the same log-probabilities on a few crops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import math
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from athar.matching.numbers import lines as L
+
+CHANNELS = [8, 16, 32, 32, 48]
+HIDDEN = 96
+
+
+class CRNN(nn.Module):
+    """Five 3×3 convolutions (batch-normalised while training) with max pooling to one row, then two
+    1-D convolutions over the columns (k 3, k 1)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        convs, norms = [], []
+        previous = 1
+        for c in CHANNELS:
+            convs.append(nn.Conv2d(previous, c, 3, padding=1))
+            norms.append(nn.BatchNorm2d(c))
+            previous = c
+        self.convs = nn.ModuleList(convs)
+        self.norms = nn.ModuleList(norms)  # folded into the convolutions on export
+        self.s0 = nn.Conv1d(previous, HIDDEN, 3, padding=1)
+        self.s1 = nn.Conv1d(HIDDEN, len(L.TOKENS), 1)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        h = x[:, None]
+        for conv, norm, pool in zip(self.convs, self.norms, L.POOLS, strict=True):
+            h = nn.functional.max_pool2d(torch.relu(norm(conv(h))), pool)
+        seq = torch.relu(self.s0(h[:, :, 0, :]))
+        return torch.log_softmax(self.s1(seq), dim=1).permute(2, 0, 1)  # T, n, tokens
+
+
+def load(paths: list[Path]) -> tuple[list[tuple[np.ndarray, list[int]]], list[tuple[np.ndarray, list[int]]]]:
+    """Training and held-out lines of the sources (5 % held out, by each line's place in its file,
+    so a file that grew while training keeps its held-out lines held out)."""
+    train, test = [], []
+    for number, path in enumerate(paths):
+        with np.load(path) as data:
+            crops, widths, tokens = data["crops"], data["widths"], data["tokens"]
+        offsets = np.concatenate([[0], np.cumsum(widths)])
+        held = np.random.default_rng(1 + number).random(len(widths)) < 0.05
+        for i, w in enumerate(widths):
+            toks = [int(t) for t in str(tokens[i]).split(",") if t]
+            if w // L.STRIDE >= 2 * len(toks) + 1:
+                (test if held[i] else train).append((crops[:, offsets[i] : offsets[i + 1]], toks))
+    return train, test
+
+
+def batches(items: list[tuple[np.ndarray, list[int]]], rng: np.random.Generator, size: int):
+    """Batches of similar widths (little padding), in random order."""
+    order = sorted(range(len(items)), key=lambda i: items[i][0].shape[1] + rng.uniform(0, 16))
+    chunks = [order[i : i + size] for i in range(0, len(order), size)]
+    rng.shuffle(chunks)
+    for chunk in chunks:
+        width = max(items[i][0].shape[1] for i in chunk)
+        x = np.zeros((len(chunk), L.HEIGHT, width), np.float32)
+        for k, i in enumerate(chunk):
+            crop = items[i][0].astype(np.float32) / 255.0
+            x[k, :, : crop.shape[1]] = crop
+        targets = [items[i][1] for i in chunk]
+        lengths = [items[i][0].shape[1] // L.STRIDE for i in chunk]
+        yield x, targets, lengths
+
+
+def loss_of(model: CRNN, x: np.ndarray, targets: list[list[int]], lengths: list[int], ctc: nn.CTCLoss) -> torch.Tensor:
+    logp = model(torch.from_numpy(x))
+    flat = torch.tensor([t for ts in targets for t in ts], dtype=torch.long)
+    return ctc(logp, flat, torch.tensor(lengths), torch.tensor([len(t) for t in targets]))
+
+
+def exact(model: CRNN, items: list[tuple[np.ndarray, list[int]]]) -> float:
+    """Share of held-out lines whose greedy decoding is exactly their tokens."""
+    right = 0
+    with torch.no_grad():
+        for x, targets, lengths in batches(items, np.random.default_rng(0), 64):
+            logp = model(torch.from_numpy(x)).permute(1, 0, 2).numpy()
+            for k, t in enumerate(targets):
+                got = [tok for tok, *_ in L.greedy(logp[k, : lengths[k]])]
+                right += got == t
+    return right / max(len(items), 1)
+
+
+def export(model: CRNN) -> dict[str, np.ndarray]:
+    weights = {}
+    for i, (conv, norm) in enumerate(zip(model.convs, model.norms, strict=True)):
+        gain = (norm.weight / torch.sqrt(norm.running_var + norm.eps)).detach()
+        weights[f"crnn_c{i}w"] = (conv.weight.detach() * gain[:, None, None, None]).numpy().astype(np.float32)
+        weights[f"crnn_c{i}b"] = (
+            ((conv.bias.detach() - norm.running_mean) * gain + norm.bias.detach()).numpy().astype(np.float32)
+        )
+    for j, layer in enumerate((model.s0, model.s1)):
+        weights[f"crnn_s{j}w"] = layer.weight.detach().numpy().astype(np.float32)
+        weights[f"crnn_s{j}b"] = layer.bias.detach().numpy().astype(np.float32)
+    return weights
+
+
+def load_weights(model: CRNN, weights: dict[str, np.ndarray]) -> None:
+    """Start from exported weights (the batch normalisation folded in: it restarts as identity)."""
+    for i, conv in enumerate(model.convs):
+        conv.weight.data = torch.from_numpy(weights[f"crnn_c{i}w"])
+        conv.bias.data = torch.from_numpy(weights[f"crnn_c{i}b"])
+    for j, layer in enumerate((model.s0, model.s1)):
+        layer.weight.data = torch.from_numpy(weights[f"crnn_s{j}w"])
+        layer.bias.data = torch.from_numpy(weights[f"crnn_s{j}b"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("sources", type=Path, nargs="+")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--seconds", type=float, default=1200)
+    parser.add_argument("--batch", type=int, default=32)
+    parser.add_argument("--lr", type=float, default=2e-3)
+    parser.add_argument("--init", type=Path, default=None, help="start from these weights")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    model = CRNN()
+    if args.init:
+        with np.load(args.init) as data:
+            load_weights(model, {k: data[k] for k in data.files})
+        for norm in model.norms:
+            norm.eps = 0.0
+    print(f"{sum(p.numel() for p in model.parameters())} parameters", flush=True)
+    optimiser = torch.optim.Adam(model.parameters(), lr=args.lr)
+    ctc = nn.CTCLoss(blank=L.BLANK, zero_infinity=True)
+    start = time.time()
+    epoch = 0
+    rng = np.random.default_rng(0)
+    train: list[tuple[np.ndarray, list[int]]] = []
+    test: list[tuple[np.ndarray, list[int]]] = []
+    while time.time() - start < args.seconds:
+        # The data files may still be growing; one being rewritten keeps the lines already loaded.
+        with contextlib.suppress(OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError):
+            train, test = load(args.sources)
+        print(f"{len(train)} training lines, {len(test)} held out", flush=True)
+        model.train()
+        if args.init:  # continuing from folded weights: the normalisation stays the identity
+            for norm in model.norms:
+                norm.eval()
+        total, count = 0.0, 0
+        for x, targets, lengths in batches(train, rng, args.batch):
+            if rng.random() < 0.5:  # fading and gain: the crops' contrast varies in photos
+                x = x * rng.uniform(0.6, 1.0) ** rng.uniform(0.7, 1.4)
+            loss = loss_of(model, x, targets, lengths, ctc)
+            for group in optimiser.param_groups:  # cosine decay over the time budget
+                group["lr"] = args.lr * 0.5 * (1 + math.cos(math.pi * min(1.0, (time.time() - start) / args.seconds)))
+            optimiser.zero_grad()
+            loss.backward()
+            nn.utils.clip_grad_norm_(model.parameters(), 5.0)
+            optimiser.step()
+            total += float(loss.detach()) * len(x)
+            count += len(x)
+            if time.time() - start > args.seconds:
+                break
+        epoch += 1
+        model.eval()
+        print(
+            f"epoch {epoch} loss {total / max(count, 1):.3f} held-out exact {exact(model, test):.3f} "
+            f"({time.time() - start:.0f} s)",
+            flush=True,
+        )
+        weights = export(model)
+        np.savez(args.out, **weights, threshold=np.array(0.9, np.float32))
+    model.eval()
+    weights = export(model)
+    x, _t, _l = next(batches(test[:8], np.random.default_rng(0), 8))
+    with torch.no_grad():
+        expected = model(torch.from_numpy(x)).permute(1, 0, 2).numpy()
+    got = L.forward(weights, x)
+    print(f"numpy vs torch max difference {float(np.abs(got - expected).max()):.2e}")
+    np.savez(args.out, **weights, threshold=np.array(0.9, np.float32))
+    print(f"-> {args.out}")
+
+
+if __name__ == "__main__":
+    main()

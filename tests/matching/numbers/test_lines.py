@@ -1,0 +1,169 @@
+"""The CRNN line recogniser's pieces that need no weights: CTC greedy decoding, the digit tokens
+mapped to Western text, runs of digits into numbers, the numpy network against a plain
+convolution, and the upright crop of a line at an angle."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from athar.matching.numbers import lines as L
+
+
+def path(tokens: list[int], sure: float = 0.9) -> np.ndarray:
+    """Log-probabilities (T, tokens) whose best path is ``tokens`` (0 is the CTC blank)."""
+    p = np.full((len(tokens), len(L.TOKENS)), (1 - sure) / (len(L.TOKENS) - 1))
+    p[np.arange(len(tokens)), tokens] = sure
+    return np.log(p)
+
+
+def test_greedy_merges_repeats_and_drops_blanks():
+    # 3 3 _ 3 _ 0 0 : "3", then after a blank "3" again, then "0"  (tokens: digit d is d + 1)
+    got = L.greedy(path([4, 4, 0, 4, 0, 1, 1]))
+    assert [t for t, *_ in got] == [4, 4, 1]
+    assert [(first, last) for _, first, last, _ in got] == [(0, 1), (3, 3), (5, 6)]
+
+
+def test_both_digit_scripts_map_to_western_digits():
+    assert [L.digit_of(t) for t in range(1, 11)] == list("0123456789")
+    assert [L.digit_of(t) for t in range(11, 21)] == list("0123456789")
+    assert L.digit_of(L.BLANK) is None and L.digit_of(L.WORD) is None and L.digit_of(L.OTHER) is None
+
+
+def test_a_run_of_arabic_indic_digits_followed_by_the_branch_word_is_a_branch_number():
+    # ٢٢٧ فرع : a2 _ a2 _ a7 _ WORD
+    logp = path([13, 0, 13, 0, 18, 0, 0, L.WORD])
+    assert [(text, kind) for text, _c, _a, _b, kind in L.numbers_in(L.greedy(logp), logp)] == [("227", "branch")]
+
+
+def test_runs_too_short_or_in_two_scripts_are_not_numbers():
+    two = path([2, 0, 3])  # "12": too short
+    mixed = path([4, 0, 15, 0, 6, 0, 7])  # 3 ٤ 5 6: two scripts
+    one = path([2, 0, 13, 0, 14, 0, 15])  # a Western 1 among Arabic-Indic digits: one shape
+    assert L.numbers_in(L.greedy(two), two) == []
+    assert L.numbers_in(L.greedy(mixed), mixed) == []
+    assert [n[0] for n in L.numbers_in(L.greedy(one), one)] == ["1234"]
+
+
+def test_a_number_is_as_sure_as_its_weakest_digit_and_its_ends():
+    logp = path([2, 0, 3, 0, 4, 0, 0, 0, 0])
+    logp[2] = np.log(np.full(len(L.TOKENS), 0.4 / 22))
+    logp[2, 3] = np.log(0.6)
+    [(text, confidence, *_)] = L.numbers_in(L.greedy(logp), logp)
+    assert text == "123" and confidence == pytest.approx(0.6)
+    # A column just after the run that might be a digit makes the reading possibly partial.
+    edge = path([2, 0, 3, 0, 4, 0, 0, 0, 0])
+    edge[5] = np.log(np.full(len(L.TOKENS), 0.3 / 21))
+    edge[5, 0], edge[5, 8] = np.log(0.55), np.log(0.15)
+    [(_t, capped, *_)] = L.numbers_in(L.greedy(edge), edge)
+    assert capped < 0.9
+
+
+def test_the_numpy_network_matches_a_plain_convolution():
+    rng = np.random.default_rng(0)
+    channels = [1, 2, 3, 3, 3, 3]
+    w = {}
+    for i in range(5):
+        w[f"crnn_c{i}w"] = rng.normal(0, 0.5, (channels[i + 1], channels[i], 3, 3)).astype(np.float32)
+        w[f"crnn_c{i}b"] = rng.normal(0, 0.1, channels[i + 1]).astype(np.float32)
+    w["crnn_s0w"] = rng.normal(0, 0.5, (4, 3, 3)).astype(np.float32)
+    w["crnn_s0b"] = np.zeros(4, np.float32)
+    w["crnn_s1w"] = rng.normal(0, 0.5, (len(L.TOKENS), 4, 1)).astype(np.float32)
+    w["crnn_s1b"] = np.zeros(len(L.TOKENS), np.float32)
+    x = rng.random((2, L.HEIGHT, 16)).astype(np.float32)
+    got = L.forward(w, x)
+    # The same network written out plainly: loops over output positions.
+    h = x[:, None]
+    for i, (ph, pw) in enumerate(L.POOLS):
+        k, b = w[f"crnn_c{i}w"], w[f"crnn_c{i}b"]
+        padded = np.pad(h, ((0, 0), (0, 0), (1, 1), (1, 1)))
+        out = np.zeros((h.shape[0], len(k), h.shape[2], h.shape[3]))
+        for r in range(h.shape[2]):
+            for c in range(h.shape[3]):
+                out[:, :, r, c] = np.einsum("nchw,ochw->no", padded[:, :, r : r + 3, c : c + 3], k) + b
+        out = np.maximum(out, 0)
+        n, ch, hh, ww = out.shape
+        h = out.reshape(n, ch, hh // ph, ph, ww // pw, pw).max(axis=(3, 5))
+    seq = np.pad(h[:, :, 0], ((0, 0), (0, 0), (1, 1)))
+    hidden = np.maximum(
+        sum(np.einsum("nit,oi->not", seq[:, :, d : d + 4], w["crnn_s0w"][:, :, d]) for d in range(3)), 0
+    )
+    logits = np.einsum("nit,oi->nto", hidden, w["crnn_s1w"][:, :, 0])
+    expected = logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))
+    assert got.shape == (2, 4, len(L.TOKENS))
+    np.testing.assert_allclose(got, expected, atol=1e-4)
+
+
+def test_a_line_at_an_angle_is_cut_upright_and_reads_the_other_way_when_flipped():
+    gray = np.ones((200, 200), np.float32)
+    angle = np.deg2rad(30)
+    ux, uy = np.cos(angle), np.sin(angle)
+    # A dark bar along the line, and a dark dot at its start (u = -40).
+    for t in np.linspace(-40, 40, 400):
+        gray[int(100 + t * uy), int(100 + t * ux)] = 0.1
+    for du in range(-2, 3):
+        for dv in range(-6, 7):
+            x, y = 100 - 40 * ux + du * ux - dv * uy, 100 - 40 * uy + du * uy + dv * ux
+            gray[int(round(y)), int(round(x))] = 0.0
+    frame = L.Frame(100.0, 100.0, float(ux), float(uy), -40.0, 40.0, 0.0, 12.0)
+    crop = L.crop(gray, frame)
+    assert crop.shape[0] == L.HEIGHT and crop.shape[1] % L.STRIDE == 0
+    middle = crop[L.HEIGHT // 2 - 2 : L.HEIGHT // 2 + 2].mean()
+    assert middle > 0.3 > 0.1 > crop[:4].mean()  # the bar runs along the crop's middle row
+    dot = int(np.argmax(crop[:8].sum(axis=0) + crop[-8:].sum(axis=0)))
+    assert dot < crop.shape[1] // 2  # the dot (taller than the bar) is at the start
+    flipped = L.crop(gray, frame.flipped())
+    assert int(np.argmax(flipped[:8].sum(axis=0) + flipped[-8:].sum(axis=0))) > flipped.shape[1] // 2
+
+
+def test_a_digit_the_best_path_nearly_kept_makes_the_number_unsure():
+    # 1 _ 2 _ 3, but the blank between 1 and 2 barely beat a 7: perhaps "1723".
+    logp = path([2, 0, 3, 0, 4])
+    logp[1] = np.log(np.full(len(L.TOKENS), 0.05 / 21))
+    logp[1, 0], logp[1, 8] = np.log(0.5), np.log(0.45)
+    [(text, confidence, *_)] = L.numbers_in(L.greedy(logp), logp)
+    assert text == "123" and confidence == pytest.approx(0.5)
+
+
+def test_a_weights_file_with_a_line_network_reads_lines_instead_of_glyphs(tmp_path, monkeypatch):
+    from PIL import Image
+
+    from athar.matching.numbers import line_reader
+    from athar.matching.numbers.reader import NumberReader
+
+    rng = np.random.default_rng(1)
+    channels = [1, 4, 4, 4, 4, 4]
+    w = {f"crnn_c{i}w": rng.normal(0, 0.3, (channels[i + 1], channels[i], 3, 3)).astype(np.float32) for i in range(5)}
+    w |= {f"crnn_c{i}b": np.zeros(channels[i + 1], np.float32) for i in range(5)}
+    w |= {
+        "crnn_s0w": rng.normal(0, 0.3, (4, 4, 3)).astype(np.float32),
+        "crnn_s0b": np.zeros(4, np.float32),
+        "crnn_s1w": rng.normal(0, 0.3, (len(L.TOKENS), 4, 1)).astype(np.float32),
+        "crnn_s1b": np.zeros(len(L.TOKENS), np.float32),
+    }
+    np.savez(tmp_path / "lines.npz", **w, threshold=np.array(0.5, np.float32))
+    calls = []
+    monkeypatch.setattr(
+        line_reader,
+        "read_lines",
+        lambda gray, weights: (
+            calls.append(sorted(weights))
+            or [("12345", 0.9, [10, 10, 60, 30], None), ("999", 0.2, [100, 100, 130, 120], None)]
+        ),
+    )
+    reader = NumberReader(tmp_path / "lines.npz")
+    readings = reader.read(Image.new("RGB", (300, 200), (200, 180, 160)))
+    assert calls == [sorted(w)]
+    assert [(r.text, r.box) for r in readings] == [("12345", [10, 10, 60, 30])]  # below the threshold: not returned
+
+
+def test_the_product_reads_glyphs_and_the_experiment_file_holds_a_line_network():
+    from athar.matching.numbers.reader import MODEL_PATH, Classifier
+
+    assert not Classifier().lines  # the shipped weights: the glyph reader (the line reader is an experiment)
+    with np.load(MODEL_PATH.with_name("lines-experiment.npz")) as data:
+        weights = {k: data[k] for k in data.files if k.startswith("crnn_")}
+    logp = L.forward(weights, np.zeros((2, L.HEIGHT, 40), np.float32))
+    assert logp.shape == (2, 10, len(L.TOKENS))
+    np.testing.assert_allclose(np.exp(logp).sum(axis=2), 1.0, rtol=1e-5)
+    assert L.greedy(logp[0]) == []  # a blank crop reads as nothing
