@@ -26,7 +26,7 @@ from PIL import Image
 from scipy import ndimage
 
 from athar.matching.numbers import lines as L
-from athar.matching.numbers.reader import INK_MASKS, blobs, components, lines
+from athar.matching.numbers.line_reader import candidate_lines
 from athar.matching.numbers.synthetic import (
     ARABIC_WORDS,
     BRANCH_WORD,
@@ -96,26 +96,15 @@ def from_photo(rng: np.random.Generator) -> list[tuple[np.ndarray, list[int]]]:
     gray = np.asarray(sample.image.convert("L"), np.float32) / 255.0
     assert sample.glyphs is not None
     out = []
-    for mask in INK_MASKS:
-        labels, kept = components(mask(gray))
-        grouped = lines(kept)
-        for group in grouped + blobs(labels, kept, grouped):
-            pts = []
-            for i in group:
-                label, sl_r, sl_c, _ = kept[i]
-                ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
-                pts.append((xs + sl_c.start, ys + sl_r.start))
-            frame = L.frame_of(pts)
-            if frame is None:
+    for frame, _pts in candidate_lines(gray):
+        for f in (frame, frame.flipped()):
+            tokens = label_line(sample.glyphs, sample.glyph_labels, f)
+            if tokens is None:
                 continue
-            for f in (frame, frame.flipped()):
-                tokens = label_line(sample.glyphs, sample.glyph_labels, f)
-                if tokens is None:
-                    continue
-                out.append((L.crop(gray, f), tokens))
-                if tokens and flippable(tokens) and rng.random() < 0.5:
-                    out.append((L.crop(gray, f.flipped()), []))
-                break
+            out.append((L.crop(gray, f), tokens))
+            if tokens and flippable(tokens) and rng.random() < 0.5:
+                out.append((L.crop(gray, f.flipped()), []))
+            break
     return out
 
 

@@ -9,6 +9,8 @@ the best CTC path is a candidate number, boxed by the part of the line it covers
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 
 from athar.matching.numbers import lines as L
@@ -17,9 +19,9 @@ from athar.matching.numbers.reader import INK_MASKS, blobs, components, lines
 BATCH = 48
 
 
-def frames(gray: np.ndarray) -> list[L.Frame]:
-    """The candidate lines of a photo under both ink masks, each once."""
-    found: list[tuple[L.Frame, tuple[int, int, int, int]]] = []
+def candidate_lines(gray: np.ndarray) -> Iterator[tuple[L.Frame, list[tuple[np.ndarray, np.ndarray]]]]:
+    """Every candidate line of a photo under each ink mask, with its components' pixels (x, y):
+    the lines the reader reads, and the training data cuts (``benchmarks/numbers/crnn_data.py``)."""
     for mask in INK_MASKS:
         labels, kept = components(mask(gray))
         grouped = lines(kept)
@@ -30,16 +32,22 @@ def frames(gray: np.ndarray) -> list[L.Frame]:
                 ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
                 pts.append((xs + sl_c.start, ys + sl_r.start))
             frame = L.frame_of(pts)
-            if frame is None:
-                continue
-            box = (
-                min(int(x.min()) for x, _ in pts),
-                min(int(y.min()) for _, y in pts),
-                max(int(x.max()) for x, _ in pts) + 1,
-                max(int(y.max()) for _, y in pts) + 1,
-            )
-            if not any(_iou(box, other) >= 0.8 and 0.8 <= frame.height / f.height <= 1.25 for f, other in found):
-                found.append((frame, box))
+            if frame is not None:
+                yield frame, pts
+
+
+def frames(gray: np.ndarray) -> list[L.Frame]:
+    """The candidate lines of a photo under both ink masks, each once."""
+    found: list[tuple[L.Frame, tuple[int, int, int, int]]] = []
+    for frame, pts in candidate_lines(gray):
+        box = (
+            min(int(x.min()) for x, _ in pts),
+            min(int(y.min()) for _, y in pts),
+            max(int(x.max()) for x, _ in pts) + 1,
+            max(int(y.max()) for _, y in pts) + 1,
+        )
+        if not any(_iou(box, other) >= 0.8 and 0.8 <= frame.height / f.height <= 1.25 for f, other in found):
+            found.append((frame, box))
     return [f for f, _ in found]
 
 
