@@ -31,6 +31,7 @@ from athar.identification.models import (
 )
 from athar.identification.policy import candidates_for_reports, current_rankings
 from athar.identification.ranking import adopt_report_ranking
+from athar.registry import lookup
 from athar.registry.consent import publication_consent
 from athar.registry.lookup import current_run, ensure_person, person_of
 from athar.registry.models import Report, ReportDraft, ReportLink
@@ -181,8 +182,9 @@ def group_by_person(summaries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     groups: dict[Any, dict[str, Any]] = {}
     for summary in summaries:
         report_id = summary["report"].pk
-        key = person_of_report.get(report_id, ("report", report_id))
-        groups.setdefault(key, {"person_id": person_of_report.get(report_id), "items": []})["items"].append(summary)
+        person_id = person_of_report.get(report_id)
+        key = person_id if person_id is not None else ("report", report_id)
+        groups.setdefault(key, {"person_id": person_id, "items": []})["items"].append(summary)
     for group in groups.values():
         codes = [s["status_code"] for s in group["items"]]
         group["decided_elsewhere"] = (len(codes) > 1 and any(c in DECIDED_STATUSES for c in codes)
@@ -625,11 +627,12 @@ def _written_name(values: dict[str, Any]) -> str:
 
 # ---- one person, several reports ---------------------------------------------------------------
 
-PERSON_FACTS = {"full_name_ar": gettext_lazy("Name in Arabic"), "full_name_latin": gettext_lazy("Name in Latin letters"),
+_FACT_LABELS = {"full_name_ar": gettext_lazy("Name in Arabic"), "full_name_latin": gettext_lazy("Name in Latin letters"),
                 "father_name": gettext_lazy("Father's name"), "mother_name": gettext_lazy("Mother's name"),
                 "sex": gettext_lazy("Sex"), "birth_year": gettext_lazy("Year of birth"),
                 "governorate": gettext_lazy("Governorate"), "city": gettext_lazy("City"),
                 "arrest_date": gettext_lazy("Arrested"), "arresting_agency": gettext_lazy("Arresting agency")}
+PERSON_FACTS = {name: _FACT_LABELS[name] for name in lookup.PERSON_FACTS}  # the registry's facts, labelled
 
 
 @dataclass(frozen=True)
@@ -661,11 +664,6 @@ def reports_of_same_person(report: Report, user: Any) -> list[LinkedReport]:
         return []
     others = (policy.reports_visible_to(user).filter(links__run=run, links__person_id=person_id)
               .exclude(pk=report.pk).order_by("filed_at", "pk"))
-    return [LinkedReport(other, tuple(f for f in PERSON_FACTS if _said(other, f) and _said(report, f)
+    return [LinkedReport(other, tuple(f for f in PERSON_FACTS if lookup.says(other, f) and lookup.says(report, f)
                                       and getattr(other, f) != getattr(report, f)))
             for other in others]
-
-
-def _said(report: Report, field: str) -> bool:
-    value = getattr(report, field)
-    return value not in (None, "", "U")

@@ -6,6 +6,16 @@ from athar.audit.chain import record
 from athar.core.errors import UserError
 from athar.registry.models import LinkageRun, MissingPerson, Report, ReportLink
 
+# The facts of a report that describe the missing person (not the report or who filed it): what
+# reports of one person are read side by side on (the web, the API, ``athar registry person``).
+PERSON_FACTS = ("full_name_ar", "full_name_latin", "father_name", "mother_name", "sex", "birth_year", "governorate",
+                "city", "arrest_date", "arresting_agency")
+
+
+def says(report: Report, field: str) -> bool:
+    """Whether the report gives this fact at all (an empty value or sex "U" says nothing)."""
+    return getattr(report, field) not in (None, "", "U")
+
 
 def find_report(report_id: str, source: str | None = None) -> Report:
     """The current version of a report by its imported ``report_id`` (and source when several

@@ -12,7 +12,7 @@ from athar.accounts.acting import acting_user
 from athar.core.command import subcommand
 from athar.core.errors import UserError
 from athar.registry import consent as consent_rules
-from athar.registry import decisions
+from athar.registry import decisions, lookup
 from athar.registry.evaluation import evaluate_file
 from athar.registry.importing import import_reports
 from athar.registry.lookup import find_report
@@ -143,40 +143,6 @@ def registry_review(options: dict[str, Any]) -> dict[str, Any]:
         for p in pairs[: options["limit"]]]}
 
 
-PERSON_FACTS = ("full_name_ar", "full_name_latin", "father_name", "mother_name", "sex", "birth_year", "governorate",
-                "city", "arrest_date", "arresting_agency", "reporter_relation")
-
-
-def _person_arguments(parser: ArgumentParser) -> None:
-    _privacy_arguments(parser)
-
-
-def _describe_person(result: dict[str, Any]) -> str:
-    if result["person"] is None:
-        return f"report {result['report']}: not linked yet (run 'athar registry link', or wait for the worker)"
-    lines = [f"missing person {result['person']}: {len(result['reports'])} report(s) (linked by the registry: "
-             "its judgement, not a fact)"]
-    for item in result["reports"]:
-        said = ", ".join(f"{k}={v}" for k, v in item["facts"].items())
-        lines.append(f"  report {item['id']} ({item['source']} / {item['report_id']}): {said}")
-    return "\n".join(lines)
-
-
-@subcommand("registry", "person", "Show the missing person a report belongs to and all its reports, with which "
-            "source said what (operator's view: every report).", arguments=_person_arguments,
-            describe=_describe_person)
-def registry_person(options: dict[str, Any]) -> dict[str, Any]:
-    from athar.registry.lookup import person_of, reports_of
-
-    report = find_report(options["report"], options.get("source"))
-    person = person_of(report)
-    reports = reports_of(person) if person is not None else [report]
-    return {"report": report.pk, "person": str(person.public_id) if person is not None else None,
-            "reports": [{"id": r.pk, "source": r.source, "report_id": r.report_id,
-                         "facts": {f: str(getattr(r, f)) for f in PERSON_FACTS if getattr(r, f) not in (None, "", "U")}}
-                        for r in reports if r.is_current and r.erased_at is None]}
-
-
 def _reasons(explanation: Any) -> str:
     if isinstance(explanation, dict):
         return "; ".join(str(v) for v in explanation.get("reasons", explanation.values()))[:300]
@@ -234,6 +200,31 @@ def registry_undecide(options: dict[str, Any]) -> dict[str, Any]:
 def _privacy_arguments(parser: ArgumentParser) -> None:
     parser.add_argument("--report", required=True, metavar="ID", help="the report's report_id (or #row id)")
     parser.add_argument("--source", default=None, help="when several sources use the same report_id")
+
+
+def _describe_person(result: dict[str, Any]) -> str:
+    if result["person"] is None:
+        return f"report {result['report']}: not linked yet (run 'athar registry link', or wait for the worker)"
+    lines = [f"missing person {result['person']}: {len(result['reports'])} report(s) (linked by the registry: "
+             "its judgement, not a fact)"]
+    for item in result["reports"]:
+        said = ", ".join(f"{k}={v}" for k, v in item["facts"].items())
+        lines.append(f"  report {item['id']} ({item['source']} / {item['report_id']}): {said}")
+    return "\n".join(lines)
+
+
+@subcommand("registry", "person", "Show the missing person a report belongs to and all its reports, with which "
+            "source said what (operator's view: every report).", arguments=_privacy_arguments,
+            describe=_describe_person)
+def registry_person(options: dict[str, Any]) -> dict[str, Any]:
+    report = find_report(options["report"], options.get("source"))
+    person = lookup.person_of(report)
+    reports = lookup.reports_of(person) if person is not None else [report]
+    facts = (*lookup.PERSON_FACTS, "reporter_relation")
+    return {"report": report.pk, "person": str(person.public_id) if person is not None else None,
+            "reports": [{"id": r.pk, "source": r.source, "report_id": r.report_id,
+                         "facts": {f: str(getattr(r, f)) for f in facts if lookup.says(r, f)}}
+                        for r in reports if r.is_current and r.erased_at is None]}
 
 
 def _export_data_arguments(parser: ArgumentParser) -> None:

@@ -19,7 +19,8 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import ndimage
+
+from athar.matching.numbers.reader import sample_smoothed  # the glyph reader's sampling, one way
 
 HEIGHT = 32  # crop height in pixels
 SPAN = 1.6  # the crop covers this many character heights across the line
@@ -108,18 +109,8 @@ def crop(gray: np.ndarray, frame: Frame) -> np.ndarray:
     relative to the crop's 70th percentile and its darkest pixel (faded ink on dark skin and black
     ink on a card look alike). The photo is smoothed before it is shrunk."""
     gx, gy, scale = crop_grid(frame)
-    pad = 3 + int(2 * scale)
-    r0 = max(0, int(np.floor(gy.min())) - pad)
-    r1 = min(gray.shape[0], int(np.ceil(gy.max())) + pad + 1)
-    c0 = max(0, int(np.floor(gx.min())) - pad)
-    c1 = min(gray.shape[1], int(np.ceil(gx.max())) + pad + 1)
-    if r1 <= r0 or c1 <= c0:
-        return np.zeros(gx.shape, np.float32)
-    local = gray[r0:r1, c0:c1]
-    if scale > 1.5:
-        local = ndimage.gaussian_filter(local, 0.5 * scale)
-    v = ndimage.map_coordinates(local, [gy - r0, gx - c0], order=1, mode="nearest")
-    return normalise(v)
+    v = sample_smoothed(gray, gx, gy, 3 + int(2 * scale), scale)
+    return np.zeros(gx.shape, np.float32) if v is None else normalise(v)
 
 
 def normalise(v: np.ndarray) -> np.ndarray:

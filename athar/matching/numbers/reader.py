@@ -145,6 +145,23 @@ def lines(kept: list[tuple[int, slice, slice, int]], link: float = 1.5) -> list[
     return [g for g in groups.values() if 3 <= len(g) <= 40]
 
 
+def sample_smoothed(gray: np.ndarray, gx: np.ndarray, gy: np.ndarray, pad: int, factor: float) -> np.ndarray | None:
+    """The grey image sampled (bilinear) at the points ``gx``, ``gy`` (any shape; the result has it),
+    from the window around them padded by ``pad`` pixels and smoothed first when it is shrunk by
+    more than 1.5 (``factor``: image pixels per sample), so a thin stroke does not fall between the
+    samples; None when the points lie outside the image."""
+    r0 = max(0, int(np.floor(gy.min())) - pad)
+    r1 = min(gray.shape[0], int(np.ceil(gy.max())) + pad + 1)
+    c0 = max(0, int(np.floor(gx.min())) - pad)
+    c1 = min(gray.shape[1], int(np.ceil(gx.max())) + pad + 1)
+    if r1 <= r0 or c1 <= c0:
+        return None
+    local = gray[r0:r1, c0:c1]
+    if factor > 1.5:
+        local = ndimage.gaussian_filter(local, 0.5 * factor)
+    return ndimage.map_coordinates(local, [gy - r0, gx - c0], order=1, mode="nearest")
+
+
 def grey_patches(gray: np.ndarray, gxs: np.ndarray, gys: np.ndarray, factor: float) -> np.ndarray:
     """The ink darkness (0 background … 1 darkest ink) of the grey image sampled on each window's
     grid (``gxs``, ``gys``: (n, PATCH, PATCH)), relative to the window's own background (its 70th
@@ -152,18 +169,10 @@ def grey_patches(gray: np.ndarray, gxs: np.ndarray, gys: np.ndarray, factor: flo
     alike. Blurred digits stay readable here even where binarisation merged them into one blob.
     The line's crop is smoothed once (``factor``: image pixels per patch pixel)."""
     n = len(gxs)
-    pad = 2 + int(2 * factor)
-    r0 = max(0, int(np.floor(gys.min())) - pad)
-    r1 = min(gray.shape[0], int(np.ceil(gys.max())) + pad + 1)
-    c0 = max(0, int(np.floor(gxs.min())) - pad)
-    c1 = min(gray.shape[1], int(np.ceil(gxs.max())) + pad + 1)
-    if r1 <= r0 or c1 <= c0:
+    sampled = sample_smoothed(gray, gxs, gys, 2 + int(2 * factor), factor)
+    if sampled is None:
         return np.zeros((n, PATCH * PATCH), np.float32)
-    local = gray[r0:r1, c0:c1]
-    if factor > 1.5:
-        local = ndimage.gaussian_filter(local, 0.5 * factor)
-    v = ndimage.map_coordinates(local, [gys.ravel() - r0, gxs.ravel() - c0], order=1, mode="nearest")
-    v = v.reshape(n, -1)
+    v = sampled.reshape(n, -1)
     hi = np.percentile(v, 70, axis=1, keepdims=True)
     lo = v.min(axis=1, keepdims=True)
     return np.clip((hi - v) / np.maximum(hi - lo, 0.03), 0.0, 1.0).astype(np.float32)
