@@ -59,17 +59,21 @@ def _insert_keys(rows: list[tuple[int, int]]) -> None:
     _executemany(f"INSERT INTO {table} (report_id, {connection.ops.quote_name('key')}) VALUES (%s, %s)", rows)
 
 
-def sync_index(run: LinkageRun, prepared: Any, model: Any) -> dict[str, int]:
+def sync_index(run: LinkageRun, prepared: Any, model: Any, votes: Any = None) -> dict[str, int]:
     """After a full run: the block index and term frequencies of the reports it linked (``prepared``:
-    its prepared table), and the run's index state. Keys of reports already indexed under the same
-    rules are kept; a change of rules (the store grew past a threshold) rebuilds them all."""
-    from athar.matching.linkage.incremental import StoreModel, block_keys, term_frequencies
+    its prepared table), its order votes (``votes``: where each name stood, order.py, which decide how
+    a new report's name is read), and the run's index state. Keys of reports already indexed under
+    the same rules are kept; a change of rules (the store grew past a threshold) rebuilds them all."""
+    from athar.matching.linkage.incremental import StoreModel, block_keys_by_report, term_frequencies, vote_counts
     from athar.matching.linkage.link import _populated
+    from athar.matching.linkage.readings import with_readings
     from athar.matching.linkage.settings import rule_columns
 
     rules = rule_columns(_populated(prepared), len(prepared))
-    counts, totals = term_frequencies(prepared)
-    state = StoreModel(model, len(prepared), rules, totals)
+    counts, totals = term_frequencies(with_readings(prepared))  # as the full run's Splink counts them
+    if votes is not None:
+        counts.update(vote_counts(votes))
+    state = StoreModel(model, len(prepared), rules, totals, order_votes=votes is not None)
     previous = (LinkageRun.objects.filter(status=LinkageRun.Status.DONE, parameters__has_key="index")
                 .exclude(pk=run.pk).order_by("-pk").first())
     same_rules = previous is not None and previous.parameters["index"].get("rules") == state.to_dict()["rules"]
@@ -86,7 +90,7 @@ def sync_index(run: LinkageRun, prepared: Any, model: Any) -> dict[str, int]:
             LinkageKey.objects.all().delete()
             indexed = set()
         todo = prepared[~prepared["unique_id"].isin(indexed)]
-        rows = [(int(uid), key) for uid, keys in zip(todo["unique_id"], block_keys(todo, rules)) for key in keys]
+        rows = [(int(uid), key) for uid, keys in block_keys_by_report(todo, rules).items() for key in sorted(keys)]
         _insert_keys(rows)
         NameFrequency.objects.all().delete()
         table = connection.ops.quote_name(NameFrequency._meta.db_table)
@@ -101,8 +105,8 @@ def sync_index(run: LinkageRun, prepared: Any, model: Any) -> dict[str, int]:
 def index_current_run() -> dict[str, int]:
     """The block index of the run in force, without linking again (a store linked before the index
     existed): the current reports prepared as the full run prepares them, the run's model."""
-    from athar.matching.linkage import prepare_reports
     from athar.matching.linkage.model import LinkageModel
+    from athar.matching.linkage.prepare import prepare_with_votes
     from athar.registry.linkage import load_input
     from athar.registry.lookup import current_run
 
@@ -110,7 +114,8 @@ def index_current_run() -> dict[str, int]:
     if run is None:
         raise ValueError("no linkage run is in force: run `athar registry link`")
     frame, _ = load_input()
-    return sync_index(run, prepare_reports(frame), LinkageModel.from_dict(run.parameters))
+    prepared, votes = prepare_with_votes(frame)
+    return sync_index(run, prepared, LinkageModel.from_dict(run.parameters), votes)
 
 
 def store_model(run: LinkageRun | None) -> Any:
@@ -127,7 +132,8 @@ def store_model(run: LinkageRun | None) -> Any:
         model = LinkageModel.from_dict(run.parameters)  # type: ignore[union-attr]
     except (KeyError, ValueError):
         return None
-    return StoreModel(model, int(data["n_rows"]), [tuple(r) for r in data["rules"]], dict(data["tf_totals"]))
+    return StoreModel(model, int(data["n_rows"]), [tuple(r) for r in data["rules"]], dict(data["tf_totals"]),
+                      order_votes=bool(data.get("order_votes")))
 
 
 def waiting(run: LinkageRun) -> list[int]:
@@ -197,6 +203,20 @@ def _candidates(keys: set[int], uid: int) -> list[int]:
     return sorted(Report.objects.current_kept().filter(pk__in=found).values_list("pk", flat=True))
 
 
+def _store_votes(state: Any, frame: Any, new_frame: Any) -> Any:
+    """How the names of ``frame`` are read (order.py): with the votes of the store the last full run
+    counted, plus the new report's own — as a full run over the store and the new report would read
+    them; None (the frame's own votes) for a run that kept none."""
+    from athar.matching.linkage.incremental import vote_key, votes_from
+    from athar.matching.linkage.prepare import table_votes, vote_keys
+
+    if not state.order_votes:
+        return None
+    ids = vote_keys(frame)
+    counts = _frequencies({vote_key(side, i) for i in ids for side in ("family", "given")})
+    return votes_from(counts, ids).plus(table_votes(new_frame))
+
+
 def _frequencies(keys: set[int]) -> dict[int, int]:
     out: dict[int, int] = {}
     ordered = sorted(keys)
@@ -213,16 +233,18 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
     from athar.matching.linkage import prepare_reports
     from athar.matching.linkage.clustering import normalise_decisions
     from athar.matching.linkage.constraints import Constraints
-    from athar.matching.linkage.incremental import block_keys, join_persons, score_new, tf_keys_of
+    from athar.matching.linkage.incremental import block_keys_by_report, join_persons, score_new, tf_keys_of
     from athar.matching.linkage.link import _apply_decisions, _mark_splits, _status, review_queue
+    from athar.matching.linkage.readings import with_readings
     from athar.registry.linkage import best_pairs, explain, load_input
 
     with transaction.atomic():
         frame, lineage = load_input([uid])
         if frame.empty:
             return None
-        own = prepare_reports(frame)
-        keys = block_keys(own, state.rules)[0]
+        new_frame = frame
+        own = prepare_reports(frame, votes=_store_votes(state, frame, new_frame))
+        keys = block_keys_by_report(own, state.rules)[str(uid)]
         candidates = _candidates(keys, uid)
         mine = lineage[str(uid)]
         partners = {b if a == mine else a for a, b, v in decisions if mine in (a, b) and v == "same"}
@@ -236,11 +258,11 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
             members[person].append(str(report))
         everyone = sorted({uid, *candidates, *partner_ids, *(int(r) for m in members.values() for r in m)})
         frame, lineage = load_input(everyone)
-        table = prepare_reports(frame)
+        table = prepare_reports(frame, votes=_store_votes(state, frame, new_frame))
         new = table[table["unique_id"] == str(uid)].reset_index(drop=True)
         others = table[table["unique_id"].isin({str(c) for c in candidates})].reset_index(drop=True)
-        constraints = Constraints(table)
-        counts = _frequencies(tf_keys_of(pd.concat([new, others])))
+        constraints = Constraints(with_readings(table))  # one reading of each report compatible suffices
+        counts = _frequencies(tf_keys_of(with_readings(pd.concat([new, others]))))
         pairs = score_new(new, others, state, counts, constraints.facts, threshold=threshold, review_band=review_band)
         current = {lin: rid for rid, lin in lineage.items()}
         decided = [(current[a], current[b], v) for a, b, v in decisions if a in current and b in current]

@@ -101,7 +101,8 @@ def decisions_for(lineage: dict[str, str]) -> list[tuple[str, str, str]]:
 
 def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -> dict[str, Any]:
     """Link every current report; returns counts and timings."""
-    from athar.matching.linkage import link_reports, prepare_reports
+    from athar.matching.linkage import link_reports
+    from athar.matching.linkage.prepare import prepare_with_votes
     from athar.matching.linkage.settings import ALGORITHM, run_version
     from athar.registry.incremental import sync_index
 
@@ -117,7 +118,7 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
         decisions = decisions_for(lineage)
         timings["read_seconds"] = round(time.perf_counter() - started, 2)
         started = time.perf_counter()
-        prepared = prepare_reports(frame)
+        prepared, votes = prepare_with_votes(frame)
         del frame
         result = link_reports(prepared, prepared=prepared, engine=engine, decisions=decisions, explain=False, spark=spark,
                               memory_limit=env_str("ATHAR_DUCKDB_MEMORY_LIMIT"))
@@ -130,7 +131,7 @@ def link_all(engine: str = "duckdb", actor: str = "system", spark: Any = None) -
         raise
     started = time.perf_counter()
     try:  # the run is in force; without its block index the worker's next link is a full run again
-        sync_index(run, prepared, result.model)
+        sync_index(run, prepared, result.model, votes)
     except Exception:  # noqa: BLE001 - logged; the assignment just written stands
         log.exception("the block index of linkage run %s was not written", run.pk)
     timings["index_seconds"] = round(time.perf_counter() - started, 2)

@@ -4,6 +4,7 @@ block index, with the full run's model, slips, guards, constraints and decisions
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,55 @@ def test_a_run_made_under_other_rules_is_not_extended(write_csv: object) -> None
     import_reports(_file(write_csv, [("r3", *SAMER[1:])], "b.csv"), source="s")
     type(run).objects.filter(pk=run.pk).update(algorithm_version="1")  # made before the rules' version was kept
     assert link_waiting() is None
+
+
+@pytest.mark.parametrize("first", ["compound", "short"])
+def test_a_second_reading_links_a_new_report_as_the_full_run_does(write_csv: object, first: str) -> None:
+    """"Muhammad Ammar" is called Ammar (readings.py): whichever of the two reports comes later, the
+    worker links it to the other through the second reading, as a full run over both does."""
+    header = ["report_id", "full_name_ar", "full_name_latin", "birth_year", "city"]
+    compound = ["m1", "محمد عمار الساعاتي", "", "1967", "دمشق"]
+    short = ["m2", "", "Ammar Saati", "1967", "دمشق"]
+    brother = ["b1", "خالد عمار الساعاتي", "", "1969", "دمشق"]
+    early, late = (compound, short) if first == "compound" else (short, compound)
+    import_reports(write_csv(header, [early, brother], name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    import_reports(write_csv(header, [late], name="b.csv"), source="s")  # type: ignore[operator]
+    done = link_waiting()
+    assert done is not None and done["reports"] == 1
+    one, two, three = (Report.objects.get(report_id=r) for r in ("m1", "m2", "b1"))
+    incremental = _persons()
+    assert incremental[one.pk] == incremental[two.pk] != incremental[three.pk]
+    link = ReportLink.objects.get(run__is_current=True, report=Report.objects.get(report_id=late[0]))
+    assert "second reading" in json.dumps(link.explanation, ensure_ascii=False)
+    link_all()
+    full = _persons()
+    assert full[one.pk] == full[two.pk] != full[three.pk]
+
+
+FAMILY_FIRST = ("s101b", "s131b", "s146b")  # "يعقوب يعقوب عبد الحميد": the family name written first
+
+
+def test_a_new_report_is_read_with_the_stores_order_votes(tmp_path: Path) -> None:
+    """Whether "حداد عبد الرزاق أحمد" is written family-name-first is what the store says of حداد
+    (order.py): the worker reads a new report with the votes the last full run counted, so the
+    family-first copies of three men join them as a full run over everything does."""
+    source = Path(__file__).parents[2] / "benchmarks" / "linkage" / "data" / "one_slip.csv"
+    with source.open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    header = [c for c in rows[0] if c not in ("person_id", "family_id", "slip")]
+    for name, keep in (("store.csv", lambda r: r["report_id"] not in FAMILY_FIRST),
+                       ("new.csv", lambda r: r["report_id"] in FAMILY_FIRST)):
+        with (tmp_path / name).open("w", encoding="utf-8", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=header, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(r for r in rows if keep(r))
+    import_reports(tmp_path / "store.csv", source="store")
+    link_all()
+    import_reports(tmp_path / "new.csv", source="new")
+    done = link_waiting()
+    assert done is not None and done["reports"] == len(FAMILY_FIRST)
+    persons = _persons()
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    apart = [r for r in FAMILY_FIRST if persons[pk[r]] != persons[pk[r[:-1] + "a"]]]
+    assert not apart, apart

@@ -14,7 +14,9 @@ them: athar/registry/incremental.py):
 
 :func:`score_new` then scores the new report against its candidates with Splink's own
 ``score_pairs`` (the same SQL as ``predict``, term frequencies given as ``tf_*`` columns) and
-applies what link_reports applies to a pair: the slips (weigh_slips), the review floor, the guards.
+applies what link_reports applies to a pair: the second readings of "Muhammad X" and family-first
+names (readings.py: shadow rows blocked and scored, the better reading kept), the slips
+(weigh_slips), the review floor, the guards.
 :func:`join_persons` clusters the new report into the persons of its candidates as the full run's
 clustering does (strongest edges first, "different" decisions and constraints refuse a join).
 
@@ -68,6 +70,19 @@ def block_keys(prepared: pd.DataFrame, rules: list[tuple[str, ...]]) -> list[set
     return out
 
 
+def block_keys_by_report(prepared: pd.DataFrame, rules: list[tuple[str, ...]]) -> dict[str, set[int]]:
+    """Per report of ``prepared``: the block keys of its row and of its second reading's shadow row
+    (readings.with_readings), which the full run blocks too: a report meets, through either reading,
+    the candidates the full run would have compared it with."""
+    from athar.matching.linkage.readings import base_id, with_readings
+
+    table = with_readings(prepared)
+    out: dict[str, set[int]] = {str(uid): set() for uid in prepared["unique_id"]}
+    for uid, keys in zip(table["unique_id"].astype(str), block_keys(table, rules)):
+        out.setdefault(base_id(uid), set()).update(keys)
+    return out
+
+
 @lru_cache(maxsize=1)
 def tf_columns() -> tuple[str, ...]:
     """The columns Splink adjusts on term frequencies (from the model's comparisons)."""
@@ -110,6 +125,38 @@ def tf_keys_of(prepared: pd.DataFrame) -> set[int]:
     return out
 
 
+def vote_key(side: str, name_id: str) -> int:
+    """The hash under which the store's order votes (order.py) of one name id are kept: ``side`` is
+    "family" or "given" (no name is stored)."""
+    return key_hash(f"vote:{side}={name_id}")
+
+
+def vote_counts(votes: Any) -> dict[int, int]:
+    """An OrderVotes as hash → count (kept beside the term frequencies)."""
+    out: dict[int, int] = {}
+    for side, counter in (("family", votes.family), ("given", votes.given)):
+        for name_id, n in counter.items():
+            if n > 0:
+                out[vote_key(side, name_id)] = int(n)
+    return out
+
+
+def votes_from(counts: dict[int, int], name_ids: Iterable[str]) -> Any:
+    """The store's order votes of ``name_ids`` (OrderVotes) from hash → count."""
+    from collections import Counter
+
+    from athar.matching.linkage.order import OrderVotes
+
+    family: Counter[str] = Counter()
+    given: Counter[str] = Counter()
+    for name_id in name_ids:
+        if n := counts.get(vote_key("family", name_id)):
+            family[name_id] = n
+        if n := counts.get(vote_key("given", name_id)):
+            given[name_id] = n
+    return OrderVotes(family, given)
+
+
 @dataclass
 class StoreModel:
     """What the last full run leaves for the incremental step."""
@@ -118,9 +165,11 @@ class StoreModel:
     n_rows: int  # reports the full run linked (λ and whether term frequencies apply)
     rules: list[tuple[str, ...]]
     tf_totals: dict[str, int] = field(default_factory=dict)
+    order_votes: bool = False  # the store's order votes are kept (vote_counts): names are read with them
 
     def to_dict(self) -> dict[str, Any]:
-        return {"n_rows": self.n_rows, "rules": [list(r) for r in self.rules], "tf_totals": self.tf_totals}
+        return {"n_rows": self.n_rows, "rules": [list(r) for r in self.rules], "tf_totals": self.tf_totals,
+                "order_votes": self.order_votes}
 
 
 class _Scorer:
@@ -208,9 +257,11 @@ def _tf_min_rows() -> int:
 def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, counts: dict[int, int],
               facts: dict[str, Any], *, threshold: float = 0.9,
               review_band: tuple[float, float] = (0.5, 0.9)) -> pd.DataFrame:
-    """Pairs (new row × candidate row) above the review floor, scored as link_reports scores them:
-    the model's weights, slips, the floor, the guards. Columns as in LinkageResult.pairs before
-    decisions (unique_id_l is the new report)."""
+    """Pairs (new report × candidate report) above the review floor, scored as link_reports scores
+    them: the model's weights, both readings of each name (the better kept, the second at its cost),
+    slips, the floor, the guards. Columns as in LinkageResult.pairs before decisions (unique_id_l is
+    the new report). ``facts``: the constraints' facts of every row, shadow rows included
+    (``Constraints(with_readings(table)).facts``)."""
     from athar.matching.linkage.link import (
         SLIP_MARGIN_BITS,
         _below,
@@ -219,18 +270,20 @@ def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, co
         apply_guards,
         weigh_slips,
     )
+    from athar.matching.linkage.readings import base_id, collapse, penalise, with_readings
 
     floor = min(review_band[0], threshold)
     if new.empty or candidates.empty:
         return pd.DataFrame(columns=["unique_id_l", "unique_id_r", "match_probability", "match_weight"])
+    new, candidates = with_readings(new), with_readings(candidates)
     left, right = _with_tf(new, state, counts), _with_tf(candidates, state, counts)
     pairs = _scorer(state, left, right).score(left, right)
-    pairs = pairs[pairs["unique_id_l"].astype(str) != pairs["unique_id_r"].astype(str)]
+    pairs = pairs[pairs["unique_id_l"].astype(str).map(base_id) != pairs["unique_id_r"].astype(str).map(base_id)]
     pairs = pairs[pairs["match_probability"] >= _below(floor, SLIP_MARGIN_BITS)]
     pairs = add_levels(_tidy_pairs(pairs), state.model)
-    pairs = weigh_slips(pairs, facts)
+    pairs = penalise(weigh_slips(pairs, facts))
     pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
-    return apply_guards(pairs, review_band[0], threshold)
+    return collapse(apply_guards(pairs, review_band[0], threshold), keep_sides=True).reset_index(drop=True)
 
 
 @dataclass

@@ -85,6 +85,18 @@ def _ends(text: str) -> tuple[str, ...]:
     return _ids(name_tokens(text))
 
 
+def name_vote_keys(first: str, father: str, family: str, order: WrittenOrder | None) -> set[str]:
+    """The vote keys one report's names count or read (OrderVotes.count_parts, count_full, lean)."""
+    out: set[str] = set()
+    for text, end in ((first, 0), (father, 0), (family, -1)):
+        keys = _ends(text) if text else ()
+        if keys:
+            out.update(_both(keys[end]))
+    if order is not None:
+        out.update(k for key in order.keys for k in _both(key))
+    return out
+
+
 @dataclass
 class OrderVotes:
     """How often each name (its id) stands as a family name and as a given name."""
@@ -110,6 +122,10 @@ class OrderVotes:
         if len(keys) >= 2:
             self.given.update(k for key in keys[:-1] for k in _both(key))
             self.family.update(_both(keys[-1]))
+
+    def plus(self, other: OrderVotes) -> OrderVotes:
+        """Both tables' votes (the store's, and a new report's own)."""
+        return OrderVotes(self.family + other.family, self.given + other.given)
 
     def lean(self, key: str) -> float:
         """log of (family + 1) / (given + 1): > 0 for a name mostly seen as a family name."""

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from athar.matching.linkage.order import ORDER_MARGIN, OrderVotes, WrittenOrder, written_order
+from athar.matching.linkage.order import ORDER_MARGIN, OrderVotes, WrittenOrder, name_vote_keys, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
 from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
@@ -266,8 +266,17 @@ def _clean(series: pd.Series) -> pd.Series:
     return pd.Series(values, index=series.index, dtype=object)
 
 
-def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
-    """Linkage input → the table the model compares (one row per report)."""
+def prepare_reports(records: pd.DataFrame | list[dict], *, votes: OrderVotes | None = None) -> pd.DataFrame:
+    """Linkage input → the table the model compares (one row per report). ``votes``: where names
+    stand in the store (order.py), when the records are a few reports read against a store (the
+    incremental step); by default the records' own."""
+    return prepare_with_votes(records, votes=votes)[0]
+
+
+def prepare_with_votes(records: pd.DataFrame | list[dict], *,
+                       votes: OrderVotes | None = None) -> tuple[pd.DataFrame, OrderVotes]:
+    """:func:`prepare_reports`, and the records' own order votes (a full run keeps them for the
+    incremental step, which reads a new report's name order with the store's votes)."""
     df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
     if "unique_id" not in df.columns:
         raise ValueError("reports need a unique_id column")
@@ -279,7 +288,8 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
                     get["mother_name"], full))
     orders, title_sexes, written_places = read_full_names(full)
-    votes = order_votes(rows, orders)
+    own_votes = order_votes(rows, orders)
+    votes = own_votes if votes is None else votes
     readings: list[int] = []
     for row, order in zip(rows, orders):
         first, father, grandfather, family, mother, _full = row
@@ -312,4 +322,30 @@ def prepare_reports(records: pd.DataFrame | list[dict]) -> pd.DataFrame:
     out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64").reset_index(drop=True)
     out["arrest_precision"] = dates.map(lambda d: d[2]).to_numpy()
     out["agency_id"] = get["arresting_agency"].map(agency_id).to_numpy()
-    return pd.DataFrame(out)
+    return pd.DataFrame(out), own_votes
+
+
+def table_votes(records: pd.DataFrame | list[dict]) -> OrderVotes:
+    """The order votes of ``records`` alone (what :func:`prepare_with_votes` counts)."""
+    df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
+    empty = pd.Series([""] * len(df), index=df.index)
+    get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
+    full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
+    rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
+                    get["mother_name"], full))
+    return order_votes(rows, read_full_names(full)[0])
+
+
+def vote_keys(records: pd.DataFrame | list[dict]) -> set[str]:
+    """Every name id whose votes preparing ``records`` may read (order.OrderVotes): what the
+    incremental step fetches from the store's votes."""
+    df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
+    empty = pd.Series([""] * len(df), index=df.index)
+    get = {c: _clean(df[c]) if c in df.columns else empty
+           for c in ("first_name", "father_name", "family_name", "full_name", "full_name_latin")}
+    full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
+    orders, _sexes, _places = read_full_names(full)
+    out: set[str] = set()
+    for first, father, family, order in zip(get["first_name"], get["father_name"], get["family_name"], orders):
+        out |= name_vote_keys(first, father, family, order)
+    return out

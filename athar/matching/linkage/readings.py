@@ -14,8 +14,9 @@ evidence), and the explanation says so. The constraints accept a pair when one r
 is compatible (`Constraints.readings`); what tells brothers apart — a different own given name under
 either reading — still does.
 
-Not on the incremental path (incremental.py scores the report as read): the full run's persons may
-differ for such names until the next full run.
+The incremental step (incremental.py) reads a new report and its candidates the same way: their
+shadow rows are blocked (``block_keys_by_report``) and scored, and the pairs collapse as here, so
+a report linked by the worker joins the person a full run gives it.
 """
 
 from __future__ import annotations
@@ -102,14 +103,18 @@ def penalise(pairs: pd.DataFrame) -> pd.DataFrame:
     return pairs
 
 
-def collapse(pairs: pd.DataFrame) -> pd.DataFrame:
+def collapse(pairs: pd.DataFrame, *, keep_sides: bool = False) -> pd.DataFrame:
     """One row per pair of reports: the reading with the highest probability (after the guards);
-    a report against its own shadow is no pair."""
+    a report against its own shadow is no pair. ``keep_sides``: each report stays on its side (the
+    incremental step keeps the new report on the left), instead of the smaller id on the left."""
     if pairs.empty or "reading" not in pairs.columns or not (pairs["reading"] != "").any():
         return pairs
     left = pairs["unique_id_l"].map(base_id)
     right = pairs["unique_id_r"].map(base_id)
-    pairs = pairs.assign(unique_id_l=left.where(left < right, right), unique_id_r=right.where(left < right, left))
+    if keep_sides:
+        pairs = pairs.assign(unique_id_l=left, unique_id_r=right)
+    else:
+        pairs = pairs.assign(unique_id_l=left.where(left < right, right), unique_id_r=right.where(left < right, left))
     pairs = pairs[left != right]
     pairs = pairs.sort_values(["match_probability", "reading"], ascending=[False, True], kind="stable")
     pairs = pairs.drop_duplicates(["unique_id_l", "unique_id_r"])

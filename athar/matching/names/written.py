@@ -158,8 +158,28 @@ def _comma(text: str, rules: list[str]) -> tuple[str, bool, str]:
         return parts[0], False, parts[1].strip()
     if len(parts) == 2:
         rules.append("family name first (before the comma)")
-        return f"{parts[1]} {parts[0]}", True, ""
+        return f"{parts[1]} {_lineage_after_family(parts[0])}", True, ""
     return " ".join(parts), False, ""
+
+
+def _lineage_after_family(before_comma: str) -> str:
+    """The part before the comma, family name last: "TOUMEH BIN MOHAMMED" (lists write the family
+    name, then "son of" and the father's line) is Toumeh son of Muhammad, "BIN MOHAMMED TOUMEH";
+    read as written, the father's name was taken for the family name. A marker that opens the
+    part is a family name of its own ("BIN ALI, Khodr")."""
+    words = before_comma.split()
+    markers = _patronymic_markers()
+    for i, word in enumerate(words[1:-1], start=1):
+        if _key(word) in markers:
+            return " ".join(words[i:] + words[:i])
+    return before_comma.strip()
+
+
+@lru_cache(maxsize=1)
+def _patronymic_markers() -> frozenset[str]:
+    """"son of" / "daughter of" (particles.yaml), keyed as written.py keys words."""
+    markers = load_table("particles")["patronymic_markers"]
+    return frozenset(_key(str(w)) for w in [*markers["arabic"], *markers["latin"]])
 
 
 def _titles(words: list[str], rules: list[str]) -> tuple[list[str], list[str]]:

@@ -79,6 +79,11 @@ def test_a_hyphen_inside_a_name_is_not_a_place() -> None:
     ("السالم محمد أحمد", "محمد أحمد السالم"),
     ("فاعوري مصطفى حسين", "مصطفى حسين فاعوري"),
     ("الأسعد معاذ", "معاذ الأسعد"),
+    # the family name, then "son of" and the father's line, before the comma (OFAC's aliases)
+    ("TOUMEH BIN MOHAMMED, Nabil", "Nabil BIN MOHAMMED TOUMEH"),
+    ("QATIRJI BIN AHMED RUSHDI, Hussam", "Hussam BIN AHMED RUSHDI QATIRJI"),
+    ("طعمة بن محمد، نبيل", "نبيل بن محمد طعمة"),
+    ("BIN ALI, Khodr Taher", "Khodr Taher BIN ALI"),  # a marker that opens the part: the family name
 ])
 def test_family_name_first(written: str, name: str) -> None:
     read = read_written_name(written)
