@@ -23,3 +23,15 @@ from athar.matching.names import name_tokens
 )
 def test_a_letter_too_many_is_a_typo_only_in_a_longer_word(written: str, canonical: str | None) -> None:
     assert name_tokens(written)[0].canonical == canonical
+
+
+@pytest.mark.parametrize(
+    ("written", "guessed_before"),
+    [("Samia", "samira"), ("Nada", "nadia"), ("Fathia", "fatima"), ("Rawan", "ridwan"), ("Sama", "salma"),
+     ("Maram", "maryam"), ("Yasmin", "yasin"), ("سامية", "samira"), ("مرام", "maryam")],
+)
+def test_a_name_of_its_own_is_not_read_as_its_neighbour(written: str, guessed_before: str) -> None:
+    """Common Syrian given names one typo from another name (sixth session): a sister Maram and a
+    sister Maryam, read both as Maryam, were "the same name"."""
+    canonical = name_tokens(written)[0].canonical
+    assert canonical is not None and canonical != guessed_before
