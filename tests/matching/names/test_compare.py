@@ -70,6 +70,13 @@ def test_tokens_article_and_compounds() -> None:
     assert name_tokens("عبدالرحمن")[0].canonical == name_tokens("Abdel-Rahman")[0].canonical
 
 
+def test_dhu_joins_the_next_name() -> None:
+    """ذو الفقار (Dhu al-Fiqar, Zu al-Fiqar) is one given name, not Dhu son of al-Fiqar."""
+    for written in ("ذو الفقار علي حسن", "Zu al-Fiqar Ali Hasan", "Dhu al-Fiqar Ali Hasan"):
+        parts = parse_full_name(written).as_text()
+        assert parts["father"].lower() in ("علي", "ali") and parts["family"].lower() in ("حسن", "hasan"), parts
+
+
 def test_level_bounds() -> None:
     assert level_of(1.0) == "exact" and level_of(0.0) == "different"
 
