@@ -95,7 +95,10 @@ class VariantIndex:
             body_len = len(key) - 3
             for i, d in enumerate(_deletions(key)):
                 if 0 < i < body_len - 1 and body_len >= 5:
-                    self._inner_deletions[d].append((canonical, key[3 + i]))
+                    # a doubled letter dropped is marked by its double: "mm" for m (Mohamad / Mohammad)
+                    letter = key[3 + i]
+                    doubled = letter in (key[3 + i - 1], key[3 + i + 1])
+                    self._inner_deletions[d].append((canonical, letter + letter if doubled else letter))
 
     def listed(self, key: str) -> bool:
         """The table lists this spelling (for one name, or for two: ambiguous)."""
@@ -147,14 +150,17 @@ class VariantIndex:
             return None
         found: set[str] = set()
         for canonical, letter in self._inner_deletions.get(key, ()):  # letter missing
-            if not _long_vowel(key, letter):
+            if not _long_vowel(key, letter[0]) and _spelling_letter(key, letter):
                 found.add(canonical)
         for i, d in enumerate(_deletions(key)):
             if 0 < i < len(body) - 1:
-                if d in self._fuzzy and not _long_vowel(key, body[i]) and len(body) >= _extra_floor(key):
+                extra = body[i] * 2 if body[i] in (body[i - 1], body[i + 1]) else body[i]
+                if (d in self._fuzzy and not _long_vowel(key, body[i]) and len(body) >= _extra_floor(key)
+                        and _spelling_letter(key, extra)):
                     found.add(self._fuzzy[d])  # extra letter
-                if len(body) >= 6:  # changed or swapped letter
-                    found |= {c for c, _letter in self._inner_deletions.get(d, ())}
+                if len(body) >= 6:  # a changed letter: a Latin vowel written another way, or a double
+                    found |= {c for c, letter in self._inner_deletions.get(d, ())
+                              if (len(extra) == 2 and len(letter) == 2) or _vowel_spelt(key, body[i], letter)}
         return next(iter(found)) if len(found) == 1 else None
 
 
@@ -162,6 +168,30 @@ class VariantIndex:
 def _latin_alternates() -> tuple[tuple[str, str], ...]:
     """(written, alternate) letter groups of other romanisations (transliteration.yaml)."""
     return tuple((str(w), str(a)) for w, a in load_table("transliteration").get("latin_alternates", []))
+
+
+# (issue 28, sixth session) A consonant added, dropped or changed is how two names differ (Awad / Aswad,
+# Bahir / Bashir, Samman / Salman, هنادي / هادي، حسنين / حسين، سمية / سميرة): of 845 Arabic given
+# names of an outside list (akhateeb), 15 the lookup knew no spelling of were read as another name of
+# the table, all of them wrongly. A typo the lookup may guess adds or drops a vowel (Mohamd, Khaleed,
+# a long vowel in a long Arabic word) or a letter's double (Mohammmad, محممد); a changed letter only
+# when it is a Latin vowel written another way (Khelil / Khalil), not a / i (Rashad / Rashid).
+_SPELLING_LETTERS = {"la:": frozenset("aeiouy"), "ar:": _LONG_VOWELS}
+
+
+# Latin vowels that romanisations write for one Arabic vowel (French e for a or i, o for u, y for i);
+# a for i or u is another name (Rashad / Rashid, Hamad / Hamid).
+_VOWEL_SPELLINGS = frozenset(frozenset(p) for p in ("ea", "ei", "ou", "yi"))
+
+
+def _vowel_spelt(key: str, written: str, known: str) -> bool:
+    return key.startswith("la:") and frozenset((written, known)) in _VOWEL_SPELLINGS
+
+
+def _spelling_letter(key: str, letter: str) -> bool:
+    """Is adding or dropping ``letter`` in ``key`` spelling, not another name: a vowel, or a letter
+    doubled (given twice: its neighbour is the same)?"""
+    return len(letter) == 2 or letter in _SPELLING_LETTERS.get(key[:3], frozenset())
 
 
 def _long_vowel(key: str, letter: str) -> bool:
