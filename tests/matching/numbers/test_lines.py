@@ -167,3 +167,57 @@ def test_the_product_reads_glyphs_and_the_experiment_file_holds_a_line_network()
     assert logp.shape == (2, 10, len(L.TOKENS))
     np.testing.assert_allclose(np.exp(logp).sum(axis=2), 1.0, rtol=1e-5)
     assert L.greedy(logp[0]) == []  # a blank crop reads as nothing
+
+
+def test_crops_are_batched_with_others_of_similar_width():
+    from athar.matching.numbers import line_reader
+
+    widths = [320, 40, 44, 48, 100, 120, 50, 316]
+    crops = [np.zeros((L.HEIGHT, w), np.float32) for w in widths]
+    chunks = line_reader._chunks(crops)
+    assert sorted(i for chunk in chunks for i in chunk) == list(range(len(widths)))  # each crop once
+    for chunk in chunks:
+        ws = [widths[i] for i in chunk]
+        assert max(ws) <= 1.25 * min(ws)  # little padding: a 40-px crop is not padded to 320
+    assert len(chunks) == 3
+
+
+def test_the_line_read_the_other_way_is_its_crop_turned_round():
+    from scipy import ndimage
+
+    from athar.matching.numbers import line_reader
+
+    gray = ndimage.gaussian_filter(np.random.default_rng(3).random((120, 200)), 2.0).astype(np.float32)
+    frame = L.Frame(100.0, 60.0, 0.96, 0.28, -47.3, 45.1, 0.4, 20.0)
+    upright, turned = line_reader._both_ways(gray, frame)
+    np.testing.assert_array_equal(upright, L.crop(gray, frame))
+    resampled = L.crop(gray, frame.flipped())
+    assert turned.shape == resampled.shape
+
+    def best(a: np.ndarray, b: np.ndarray) -> float:  # over the few columns the width was rounded by
+        w = a.shape[1]
+        return max(np.corrcoef(a[:, k:].ravel(), b[:, : w - k].ravel())[0, 1] for k in range(L.STRIDE + 1))
+
+    assert best(turned, resampled) > 0.95
+    assert best(upright, resampled) < 0.5  # not the same crop unturned
+
+
+def test_a_number_read_differently_when_the_line_is_cut_larger_or_smaller_is_unsure(monkeypatch):
+    from athar.matching.numbers import line_reader
+
+    frame = L.Frame(100.0, 60.0, 1.0, 0.0, -40.0, 40.0, 0.0, 20.0)
+    monkeypatch.setattr(line_reader, "frames", lambda gray: [frame])
+    first = [path([2, 0, 3, 0, 4, 0, 5], 0.9), path([0] * 7)]  # "1234" one way, nothing the other
+    zoomed = {
+        "agree": [path([2, 0, 3, 0, 4, 0, 5], 0.8), path([0, 2, 0, 3, 0, 4, 0, 5], 0.7)],
+        "one dropped a digit": [path([2, 0, 3, 0, 4, 0, 5], 0.8), path([2, 0, 4, 0, 5], 0.9)],
+    }
+    sizes = []
+    for case, expected in (("agree", (0.9 + 0.8 + 0.7) / 3), ("one dropped a digit", (0.9 + 0.8 + 0.0) / 3)):
+        calls = iter([first, zoomed[case]])
+        monkeypatch.setattr(line_reader, "_forward", lambda crops, weights: sizes.append(len(crops)) or next(calls))
+        [(text, confidence, box, kind)] = line_reader.read_lines(np.ones((120, 200), np.float32), {})
+        assert text == "1234" and kind is None
+        assert confidence == pytest.approx(expected, abs=1e-6), case
+        assert box == line_reader.box_of(frame, 0, 6)  # the columns its digits span
+    assert sizes == [2, 2, 2, 2]  # both ways, then the one candidate at two more sizes
