@@ -29,14 +29,22 @@ def candidate_lines(gray: np.ndarray) -> Iterator[tuple[L.Frame, list[tuple[np.n
         labels, kept = components(mask(gray))
         grouped = lines(kept)
         for group in grouped + blobs(labels, kept, grouped):
-            pts = []
-            for i in group:
-                label, sl_r, sl_c, _ = kept[i]
-                ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
-                pts.append((xs + sl_c.start, ys + sl_r.start))
+            pts = points(labels, kept, group)
             frame = L.frame_of(pts)
             if frame is not None:
                 yield frame, pts
+
+
+def points(
+    labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group: list[int]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The pixels (x, y) of each member of a line (indices into ``kept``, as ``reader.lines`` gives)."""
+    pts = []
+    for i in group:
+        label, sl_r, sl_c, _ = kept[i]
+        ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
+        pts.append((xs + sl_c.start, ys + sl_r.start))
+    return pts
 
 
 def frames(gray: np.ndarray) -> list[L.Frame]:
@@ -80,7 +88,13 @@ def read_lines(gray: np.ndarray, weights: dict[str, np.ndarray]) -> list[tuple[s
     candidate at least ``VERIFY`` sure is read again from the line cut a little larger and a little
     smaller (``ZOOMS``); its confidence is the mean of the three readings' (0 for a re-reading that
     does not give the same text): a digit dropped or misread at one scale only is an unsure one."""
-    found = frames(gray)
+    return read_frames(gray, frames(gray), weights)
+
+
+def read_frames(
+    gray: np.ndarray, found: list[L.Frame], weights: dict[str, np.ndarray]
+) -> list[tuple[str, float, list[int], str | None]]:
+    """The candidate numbers of these lines of the photo, each read both ways (``read_lines``)."""
     crops = [c for f in found for c in _both_ways(gray, f)]
     candidates = []
     for i, logp in enumerate(_forward(crops, weights)):

@@ -40,6 +40,7 @@ PATCH = 24
 CLASSES = [f"W{d}" for d in range(10)] + [f"A{d}" for d in range(10)] + ["WORD", "NOISE"]
 WORD = CLASSES.index("WORD")
 NOISE = CLASSES.index("NOISE")
+AGREE_FROM = 0.3  # glyph readings at least this sure are checked by the line recogniser, if the weights hold one
 MAX_SIDE = 1400  # larger photos are read at this size (boxes are given in the photo's pixels)
 
 
@@ -365,6 +366,7 @@ class Classifier:
         self.lines = {k: v for k, v in self.weights.items() if k.startswith("crnn_")}
         self.cnn = {k: v for k, v in self.weights.items() if k[0] in "cf" and not k.startswith("crnn_")}
         self.mlp = {k: v for k, v in self.weights.items() if k[0] in "wb" or k in ("mean", "std")}
+        self.glyphs = bool(self.cnn or self.mlp)
 
     def probabilities(self, x: np.ndarray) -> np.ndarray:
         """Class probabilities for rows of patches."""
@@ -456,7 +458,7 @@ class NumberReader:
                                            Image.Resampling.BILINEAR)
         gray = np.asarray(gray_image, np.float32) / 255.0
         found: list[Reading] = []
-        if self.classifier.lines:  # the CRNN line recogniser (line_reader.py) instead of glyphs
+        if self.classifier.lines and not self.classifier.glyphs:  # the CRNN line recogniser alone (line_reader.py)
             from athar.matching.numbers.line_reader import read_lines
 
             candidates = read_lines(gray, self.classifier.lines)
@@ -500,8 +502,34 @@ class NumberReader:
                 p, boxes = flipped, line.boxes[::-1]
             else:
                 p, boxes = upright, line.boxes
-            found.extend(decode(p, boxes))
+            readings = decode(p, boxes)
+            if self.classifier.lines and any(r[1] >= AGREE_FROM for r in readings):
+                readings = self._agree(gray, labels, kept, group, readings)
+            found.extend(readings)
         return found
+
+    def _agree(
+        self,
+        gray: np.ndarray,
+        labels: np.ndarray,
+        kept: list[tuple[int, slice, slice, int]],
+        group: list[int],
+        readings: list[tuple[str, float, list[int], str | None]],
+    ) -> list[tuple[str, float, list[int], str | None]]:
+        """The line's glyph readings, each made surer when the line recogniser (``line_reader``)
+        reads the same text over an overlapping box: two readers that fail differently (cutting
+        glyphs; dropping a digit in CTC) rarely agree by chance. Confidence 1 − (1 − g)(1 − c)
+        for glyph confidence g and the line recogniser's c (0 when it reads otherwise)."""
+        from athar.matching.numbers import lines as L
+        from athar.matching.numbers.line_reader import points, read_frames
+
+        frame = L.frame_of(points(labels, kept, group))
+        line = read_frames(gray, [frame], self.classifier.lines) if frame is not None else []
+        out = []
+        for text, g, box, kind in readings:
+            c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
+            out.append((text, 1 - (1 - g) * (1 - c) if g >= AGREE_FROM else g, box, kind))
+        return out
 
     def _both(self, line: Glyphs) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities of a line's windows read upright and the other way round."""

@@ -215,9 +215,39 @@ def test_a_number_read_differently_when_the_line_is_cut_larger_or_smaller_is_uns
     sizes = []
     for case, expected in (("agree", (0.9 + 0.8 + 0.7) / 3), ("one dropped a digit", (0.9 + 0.8 + 0.0) / 3)):
         calls = iter([first, zoomed[case]])
-        monkeypatch.setattr(line_reader, "_forward", lambda crops, weights: sizes.append(len(crops)) or next(calls))
+        monkeypatch.setattr(
+            line_reader, "_forward", lambda crops, weights, calls=calls: sizes.append(len(crops)) or next(calls)
+        )
         [(text, confidence, box, kind)] = line_reader.read_lines(np.ones((120, 200), np.float32), {})
         assert text == "1234" and kind is None
         assert confidence == pytest.approx(expected, abs=1e-6), case
         assert box == line_reader.box_of(frame, 0, 6)  # the columns its digits span
     assert sizes == [2, 2, 2, 2]  # both ways, then the one candidate at two more sizes
+
+
+def test_a_glyph_reading_the_line_recogniser_reads_alike_is_surer(tmp_path, monkeypatch):
+    from athar.matching.numbers import line_reader
+    from athar.matching.numbers.reader import MODEL_PATH, NumberReader
+    from tests.matching.numbers.test_reader import FONT, photo_with_card
+
+    if not FONT.exists():
+        pytest.skip("fonts-dejavu-core is not installed")
+    photo, card = photo_with_card("52817", 35)
+    glyph = NumberReader()
+    [alone] = glyph.read_all(photo)
+    with np.load(MODEL_PATH) as data:
+        weights = {k: data[k] for k in data.files}
+    weights |= {"crnn_s1b": np.zeros(len(L.TOKENS), np.float32)}  # a line network (read_frames is replaced)
+    np.savez(tmp_path / "both.npz", **weights)
+    both = NumberReader(tmp_path / "both.npz")
+    assert both.classifier.glyphs and both.classifier.lines
+    for line_says, expected in (("52817", 1 - (1 - alone.confidence) * 0.2), ("5281", alone.confidence)):
+        seen = []
+        monkeypatch.setattr(
+            line_reader,
+            "read_frames",
+            lambda gray, frames, weights, text=line_says, seen=seen: seen.append(frames) or [(text, 0.8, card, None)],
+        )
+        [reading] = [r for r in both.read_all(photo) if r.text == "52817"]
+        assert reading.confidence == pytest.approx(expected), line_says
+        assert seen and all(len(f) == 1 for f in seen)  # only the line of the glyph reading is read again
