@@ -41,6 +41,7 @@ CLASSES = [f"W{d}" for d in range(10)] + [f"A{d}" for d in range(10)] + ["WORD",
 WORD = CLASSES.index("WORD")
 NOISE = CLASSES.index("NOISE")
 AGREE_FROM = 0.3  # glyph readings at least this sure are checked by the line recogniser, if the weights hold one
+AGREE_DOUBT = 0.3  # chosen on the dev set among 1, 0.5, 0.3, 0.1, 0.03 (the largest with the most found)
 MAX_SIDE = 1400  # larger photos are read at this size (boxes are given in the photo's pixels)
 
 
@@ -531,8 +532,9 @@ class NumberReader:
     ) -> list[tuple[str, float, list[int], str | None]]:
         """The line's glyph readings, each made surer when the line recogniser (``line_reader``)
         reads the same text over an overlapping box: two readers that fail differently (cutting
-        glyphs; dropping a digit in CTC) rarely agree by chance. Confidence 1 − (1 − g)(1 − c)
-        for glyph confidence g and the line recogniser's c (0 when it reads otherwise)."""
+        glyphs; dropping a digit in CTC) rarely agree by chance. Confidence 1 − (1 − g)(1 − c)·d
+        for glyph confidence g and the line recogniser's c, where d (``AGREE_DOUBT``) is how often
+        two wrong readings would still agree; g alone when the line recogniser reads otherwise."""
         from athar.matching.numbers import lines as L
         from athar.matching.numbers.line_reader import points, read_frames
 
@@ -541,7 +543,7 @@ class NumberReader:
         out = []
         for text, g, box, kind in readings:
             c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
-            out.append((text, 1 - (1 - g) * (1 - c) if g >= AGREE_FROM else g, box, kind))
+            out.append((text, 1 - (1 - g) * (1 - c) * AGREE_DOUBT if g >= AGREE_FROM and c > 0 else g, box, kind))
         return out
 
     def _both(self, line: Glyphs) -> tuple[np.ndarray, np.ndarray]:
