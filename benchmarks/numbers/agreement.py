@@ -1,7 +1,8 @@
-"""The glyph reader's readings confirmed by the line recogniser's (a measurement, not the product).
+"""The glyph reader's readings confirmed by the line recogniser's, the fifth session's rule (a
+measurement; the product's rule is ``reader.NumberReader._agree``).
 
     nice -n 10 python benchmarks/numbers/agreement.py /tmp/athar-numbers \
-        --lines athar/matching/numbers/models/lines-experiment.npz
+        --lines /tmp/crnn/E.npz   # a weights file holding only crnn_* arrays
 
 Reads every photo of both sets with both readers, every candidate kept, then keeps a glyph
 reading when its confidence is at least the glyph reader's threshold, or at least ``lo`` and the
@@ -56,6 +57,7 @@ def main() -> None:
     parser.add_argument("--lines", type=Path, required=True)
     args = parser.parse_args()
     glyph_reader, line_reader = NumberReader(), NumberReader(args.lines)
+    glyph_reader.classifier.lines = {}  # the glyph reader alone (the product's file holds a line network too)
     hi = glyph_reader.threshold
     sets = {s: (read(args.root / s, glyph_reader), read(args.root / s, line_reader)) for s in ("dev", "independent")}
     grid = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]

@@ -21,6 +21,10 @@ provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 
    probability that the glyphs just before and after it are not digits); only readings at or
    above the threshold chosen on the dev set are returned (what athar would suggest to a person).
    A number followed by the word فرع is a branch number; others have no kind.
+7. **Confirmation.** When the weights hold a line recogniser too (``crnn_*`` arrays: the shipped
+   file does), each reading at ≥ 0.3 has its line read again by it (``line_reader``); the same text
+   over the same place makes the reading surer (``NumberReader._agree``). A file holding only a
+   line recogniser reads with it alone.
 """
 
 from __future__ import annotations

@@ -157,12 +157,12 @@ def test_a_weights_file_with_a_line_network_reads_lines_instead_of_glyphs(tmp_pa
     assert [(r.text, r.box) for r in readings] == [("12345", [10, 10, 60, 30])]  # below the threshold: not returned
 
 
-def test_the_product_reads_glyphs_and_the_experiment_file_holds_a_line_network():
-    from athar.matching.numbers.reader import MODEL_PATH, Classifier
+def test_the_product_reads_glyphs_confirmed_by_a_line_network():
+    from athar.matching.numbers.reader import Classifier
 
-    assert not Classifier().lines  # the shipped weights: the glyph reader (the line reader is an experiment)
-    with np.load(MODEL_PATH.with_name("lines-experiment.npz")) as data:
-        weights = {k: data[k] for k in data.files if k.startswith("crnn_")}
+    product = Classifier()
+    assert product.glyphs and product.lines  # the glyph reader, its readings confirmed by the line recogniser
+    weights = product.lines
     logp = L.forward(weights, np.zeros((2, L.HEIGHT, 40), np.float32))
     assert logp.shape == (2, 10, len(L.TOKENS))
     np.testing.assert_allclose(np.exp(logp).sum(axis=2), 1.0, rtol=1e-5)
@@ -233,10 +233,12 @@ def test_a_glyph_reading_the_line_recogniser_reads_alike_is_surer(tmp_path, monk
     if not FONT.exists():
         pytest.skip("fonts-dejavu-core is not installed")
     photo, card = photo_with_card("52817", 35)
-    glyph = NumberReader()
-    [alone] = glyph.read_all(photo)
     with np.load(MODEL_PATH) as data:
-        weights = {k: data[k] for k in data.files}
+        weights = {k: data[k] for k in data.files if not k.startswith("crnn_")}
+    np.savez(tmp_path / "glyphs.npz", **weights)
+    glyph = NumberReader(tmp_path / "glyphs.npz")
+    assert glyph.classifier.glyphs and not glyph.classifier.lines
+    [alone] = glyph.read_all(photo)
     weights |= {"crnn_s1b": np.zeros(len(L.TOKENS), np.float32)}  # a line network (read_frames is replaced)
     np.savez(tmp_path / "both.npz", **weights)
     both = NumberReader(tmp_path / "both.npz")
