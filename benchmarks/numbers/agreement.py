@@ -1,7 +1,8 @@
-"""The glyph reader's readings confirmed by the line recogniser's (a measurement, not the product).
+"""The glyph reader's readings confirmed by the line recogniser's, the fifth session's rule (a
+measurement; the product's rule is ``reader.NumberReader._agree``).
 
     nice -n 10 python benchmarks/numbers/agreement.py /tmp/athar-numbers \
-        --lines athar/matching/numbers/models/lines-experiment.npz
+        --lines /tmp/crnn/E.npz --glyphs /tmp/crnn/glyphs.npz   # crnn_* arrays only; the glyph network only
 
 Reads every photo of both sets with both readers, every candidate kept, then keeps a glyph
 reading when its confidence is at least the glyph reader's threshold, or at least ``lo`` and the
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from athar.matching.numbers.evaluation import overlap, score
-from athar.matching.numbers.reader import NumberReader
+from athar.matching.numbers.reader import MODEL_PATH, NumberReader
 
 Rows = list[tuple[str, list[dict[str, Any]], list[dict[str, Any]]]]
 
@@ -54,8 +55,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("root", type=Path)
     parser.add_argument("--lines", type=Path, required=True)
+    parser.add_argument("--glyphs", type=Path, default=MODEL_PATH, help="the glyph reader's weights and threshold")
     args = parser.parse_args()
-    glyph_reader, line_reader = NumberReader(), NumberReader(args.lines)
+    glyph_reader, line_reader = NumberReader(args.glyphs), NumberReader(args.lines)
+    glyph_reader.classifier.lines = {}  # the glyph reader alone (the product's file holds a line network too)
     hi = glyph_reader.threshold
     sets = {s: (read(args.root / s, glyph_reader), read(args.root / s, line_reader)) for s in ("dev", "independent")}
     grid = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8]

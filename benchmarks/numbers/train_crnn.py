@@ -58,6 +58,8 @@ def load(paths: list[Path]) -> tuple[list[tuple[np.ndarray, list[int]]], list[tu
     so a file that grew while training keeps its held-out lines held out)."""
     train, test = [], []
     for number, path in enumerate(paths):
+        if not path.exists():  # a data file not written yet (the generator is still running)
+            continue
         with np.load(path) as data:
             crops, widths, tokens = data["crops"], data["widths"], data["tokens"]
         offsets = np.concatenate([[0], np.cumsum(widths)])

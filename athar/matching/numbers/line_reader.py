@@ -3,8 +3,11 @@
 The candidate lines are the glyph reader's (``reader.py``): both ink masks, connected components
 grouped into lines at any angle, and lone long blobs (digits merged by blur). A line found under
 both masks is read once. Each line is cut upright from the grey image in both reading directions
-(``lines.crop``), the crops are read in batches of similar width, and every run of 3–8 digits of
-the best CTC path is a candidate number, boxed by the part of the line it covers.
+(``lines.crop``; the other way is the same crop turned round), the crops are read in batches of
+similar width, and every run of 3–8 digits of the best CTC path is a candidate number, boxed by the
+part of the line it covers. A candidate that might be returned is read twice more, from the line
+cut as if its characters were 10 % smaller and 10 % larger, and is only as sure as the three
+readings agree (``read_lines``).
 """
 
 from __future__ import annotations
@@ -26,14 +29,22 @@ def candidate_lines(gray: np.ndarray) -> Iterator[tuple[L.Frame, list[tuple[np.n
         labels, kept = components(mask(gray))
         grouped = lines(kept)
         for group in grouped + blobs(labels, kept, grouped):
-            pts = []
-            for i in group:
-                label, sl_r, sl_c, _ = kept[i]
-                ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
-                pts.append((xs + sl_c.start, ys + sl_r.start))
+            pts = points(labels, kept, group)
             frame = L.frame_of(pts)
             if frame is not None:
                 yield frame, pts
+
+
+def points(
+    labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group: list[int]
+) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The pixels (x, y) of each member of a line (indices into ``kept``, as ``reader.lines`` gives)."""
+    pts = []
+    for i in group:
+        label, sl_r, sl_c, _ = kept[i]
+        ys, xs = np.nonzero(labels[sl_r, sl_c] == label)
+        pts.append((xs + sl_c.start, ys + sl_r.start))
+    return pts
 
 
 def frames(gray: np.ndarray) -> list[L.Frame]:
@@ -73,20 +84,78 @@ def box_of(frame: L.Frame, first: int, last: int) -> list[int]:
 
 
 def read_lines(gray: np.ndarray, weights: dict[str, np.ndarray]) -> list[tuple[str, float, list[int], str | None]]:
-    """Every candidate number of a grey photo (0–1): (Western text, confidence, box, kind)."""
-    both = [f for frame in frames(gray) for f in (frame, frame.flipped())]
-    crops = [L.crop(gray, f) for f in both]
-    order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1])
+    """Every candidate number of a grey photo (0–1): (Western text, confidence, box, kind). A
+    candidate at least ``VERIFY`` sure is read again from the line cut a little larger and a little
+    smaller (``ZOOMS``); its confidence is the mean of the three readings' (0 for a re-reading that
+    does not give the same text): a digit dropped or misread at one scale only is an unsure one."""
+    return read_frames(gray, frames(gray), weights)
+
+
+def read_frames(
+    gray: np.ndarray, found: list[L.Frame], weights: dict[str, np.ndarray]
+) -> list[tuple[str, float, list[int], str | None]]:
+    """The candidate numbers of these lines of the photo, each read both ways (``read_lines``)."""
+    crops = [c for f in found for c in _both_ways(gray, f)]
+    candidates = []
+    for i, logp in enumerate(_forward(crops, weights)):
+        frame = found[i // 2] if i % 2 == 0 else found[i // 2].flipped()
+        for text, confidence, first, last, kind in L.numbers_in(L.greedy(logp), logp):
+            if i % 2:  # columns of the turned crop, counted in the upright one
+                first, last = len(logp) - 1 - last, len(logp) - 1 - first
+            candidates.append((text, confidence, box_of(found[i // 2], first, last), kind, frame))
+    sure = [c for c in candidates if c[1] >= VERIFY]
+    again = iter(_forward([L.crop(gray, _zoom(c[4], z)) for c in sure for z in ZOOMS], weights))
     out = []
-    for start in range(0, len(order), BATCH):
-        chunk = order[start : start + BATCH]
+    for text, confidence, box, kind, _frame in candidates:
+        if confidence >= VERIFY:  # in the order of ``sure``
+            confidence = float(np.mean([confidence, *(_same(next(again), text) for _ in ZOOMS)]))
+        out.append((text, confidence, box, kind))
+    return out
+
+
+VERIFY = 0.3  # the lowest threshold train.py threshold tries
+ZOOMS = (0.9, 1.1)  # the character height a re-reading assumes, relative to the line's
+
+
+def _same(logp: np.ndarray, text: str) -> float:
+    """The confidence of a re-reading's number with this text (0 when it reads none)."""
+    return max((n[1] for n in L.numbers_in(L.greedy(logp), logp) if n[0] == text), default=0.0)
+
+
+def _zoom(frame: L.Frame, z: float) -> L.Frame:
+    """The same line with its character height scaled: the crop zooms out (z > 1) or in."""
+    return L.Frame(frame.x, frame.y, frame.ux, frame.uy, frame.u0, frame.u1, frame.v, frame.height * z)
+
+
+def _forward(crops: list[np.ndarray], weights: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """Each crop's log-probabilities (columns, tokens), read in batches of similar width."""
+    out: list[np.ndarray] = [np.zeros((0, len(L.TOKENS)))] * len(crops)
+    for chunk in _chunks(crops):
         width = max(crops[i].shape[1] for i in chunk)
         x = np.zeros((len(chunk), L.HEIGHT, width), np.float32)
         for k, i in enumerate(chunk):
             x[k, :, : crops[i].shape[1]] = crops[i]
         logp = L.forward(weights, x)
         for k, i in enumerate(chunk):
-            own = logp[k, : crops[i].shape[1] // L.STRIDE]
-            for text, confidence, first, last, kind in L.numbers_in(L.greedy(own), own):
-                out.append((text, confidence, box_of(both[i], first, last), kind))
+            out[i] = logp[k, : crops[i].shape[1] // L.STRIDE]
     return out
+
+
+def _both_ways(gray: np.ndarray, frame: L.Frame) -> tuple[np.ndarray, np.ndarray]:
+    """The line's crop and the crop of the line read the other way round: the same samples turned
+    by 180° (the flipped frame's grid is the same up to a fraction of a crop column)."""
+    upright = L.crop(gray, frame)
+    return upright, np.ascontiguousarray(upright[::-1, ::-1])
+
+
+def _chunks(crops: list[np.ndarray], spread: float = 1.25) -> list[list[int]]:
+    """The crops' indices in batches of at most BATCH whose widths differ by at most ``spread``:
+    a batch is padded to its widest crop, and the network's cost grows with the padded width."""
+    order = sorted(range(len(crops)), key=lambda i: crops[i].shape[1])
+    chunks: list[list[int]] = []
+    for i in order:
+        if chunks and len(chunks[-1]) < BATCH and crops[i].shape[1] <= spread * crops[chunks[-1][0]].shape[1]:
+            chunks[-1].append(i)
+        else:
+            chunks.append([i])
+    return chunks

@@ -157,13 +157,99 @@ def test_a_weights_file_with_a_line_network_reads_lines_instead_of_glyphs(tmp_pa
     assert [(r.text, r.box) for r in readings] == [("12345", [10, 10, 60, 30])]  # below the threshold: not returned
 
 
-def test_the_product_reads_glyphs_and_the_experiment_file_holds_a_line_network():
-    from athar.matching.numbers.reader import MODEL_PATH, Classifier
+def test_the_product_reads_glyphs_confirmed_by_a_line_network():
+    from athar.matching.numbers.reader import Classifier
 
-    assert not Classifier().lines  # the shipped weights: the glyph reader (the line reader is an experiment)
-    with np.load(MODEL_PATH.with_name("lines-experiment.npz")) as data:
-        weights = {k: data[k] for k in data.files if k.startswith("crnn_")}
+    product = Classifier()
+    assert product.glyphs and product.lines  # the glyph reader, its readings confirmed by the line recogniser
+    weights = product.lines
     logp = L.forward(weights, np.zeros((2, L.HEIGHT, 40), np.float32))
     assert logp.shape == (2, 10, len(L.TOKENS))
     np.testing.assert_allclose(np.exp(logp).sum(axis=2), 1.0, rtol=1e-5)
     assert L.greedy(logp[0]) == []  # a blank crop reads as nothing
+
+
+def test_crops_are_batched_with_others_of_similar_width():
+    from athar.matching.numbers import line_reader
+
+    widths = [320, 40, 44, 48, 100, 120, 50, 316]
+    crops = [np.zeros((L.HEIGHT, w), np.float32) for w in widths]
+    chunks = line_reader._chunks(crops)
+    assert sorted(i for chunk in chunks for i in chunk) == list(range(len(widths)))  # each crop once
+    for chunk in chunks:
+        ws = [widths[i] for i in chunk]
+        assert max(ws) <= 1.25 * min(ws)  # little padding: a 40-px crop is not padded to 320
+    assert len(chunks) == 3
+
+
+def test_the_line_read_the_other_way_is_its_crop_turned_round():
+    from scipy import ndimage
+
+    from athar.matching.numbers import line_reader
+
+    gray = ndimage.gaussian_filter(np.random.default_rng(3).random((120, 200)), 2.0).astype(np.float32)
+    frame = L.Frame(100.0, 60.0, 0.96, 0.28, -47.3, 45.1, 0.4, 20.0)
+    upright, turned = line_reader._both_ways(gray, frame)
+    np.testing.assert_array_equal(upright, L.crop(gray, frame))
+    resampled = L.crop(gray, frame.flipped())
+    assert turned.shape == resampled.shape
+
+    def best(a: np.ndarray, b: np.ndarray) -> float:  # over the few columns the width was rounded by
+        w = a.shape[1]
+        return max(np.corrcoef(a[:, k:].ravel(), b[:, : w - k].ravel())[0, 1] for k in range(L.STRIDE + 1))
+
+    assert best(turned, resampled) > 0.95
+    assert best(upright, resampled) < 0.5  # not the same crop unturned
+
+
+def test_a_number_read_differently_when_the_line_is_cut_larger_or_smaller_is_unsure(monkeypatch):
+    from athar.matching.numbers import line_reader
+
+    frame = L.Frame(100.0, 60.0, 1.0, 0.0, -40.0, 40.0, 0.0, 20.0)
+    monkeypatch.setattr(line_reader, "frames", lambda gray: [frame])
+    first = [path([2, 0, 3, 0, 4, 0, 5], 0.9), path([0] * 7)]  # "1234" one way, nothing the other
+    zoomed = {
+        "agree": [path([2, 0, 3, 0, 4, 0, 5], 0.8), path([0, 2, 0, 3, 0, 4, 0, 5], 0.7)],
+        "one dropped a digit": [path([2, 0, 3, 0, 4, 0, 5], 0.8), path([2, 0, 4, 0, 5], 0.9)],
+    }
+    sizes = []
+    for case, expected in (("agree", (0.9 + 0.8 + 0.7) / 3), ("one dropped a digit", (0.9 + 0.8 + 0.0) / 3)):
+        calls = iter([first, zoomed[case]])
+        monkeypatch.setattr(
+            line_reader, "_forward", lambda crops, weights, calls=calls: sizes.append(len(crops)) or next(calls)
+        )
+        [(text, confidence, box, kind)] = line_reader.read_lines(np.ones((120, 200), np.float32), {})
+        assert text == "1234" and kind is None
+        assert confidence == pytest.approx(expected, abs=1e-6), case
+        assert box == line_reader.box_of(frame, 0, 6)  # the columns its digits span
+    assert sizes == [2, 2, 2, 2]  # both ways, then the one candidate at two more sizes
+
+
+def test_a_glyph_reading_the_line_recogniser_reads_alike_is_surer(tmp_path, monkeypatch):
+    from athar.matching.numbers import line_reader
+    from athar.matching.numbers.reader import AGREE_DOUBT, MODEL_PATH, NumberReader
+    from tests.matching.numbers.test_reader import FONT, photo_with_card
+
+    if not FONT.exists():
+        pytest.skip("fonts-dejavu-core is not installed")
+    photo, card = photo_with_card("52817", 35)
+    with np.load(MODEL_PATH) as data:
+        weights = {k: data[k] for k in data.files if not k.startswith("crnn_")}
+    np.savez(tmp_path / "glyphs.npz", **weights)
+    glyph = NumberReader(tmp_path / "glyphs.npz")
+    assert glyph.classifier.glyphs and not glyph.classifier.lines
+    [alone] = glyph.read_all(photo)
+    weights |= {"crnn_s1b": np.zeros(len(L.TOKENS), np.float32)}  # a line network (read_frames is replaced)
+    np.savez(tmp_path / "both.npz", **weights)
+    both = NumberReader(tmp_path / "both.npz")
+    assert both.classifier.glyphs and both.classifier.lines
+    for line_says, expected in (("52817", 1 - (1 - alone.confidence) * 0.2 * AGREE_DOUBT), ("5281", alone.confidence)):
+        seen = []
+        monkeypatch.setattr(
+            line_reader,
+            "read_frames",
+            lambda gray, frames, weights, text=line_says, seen=seen: seen.append(frames) or [(text, 0.8, card, None)],
+        )
+        [reading] = [r for r in both.read_all(photo) if r.text == "52817"]
+        assert reading.confidence == pytest.approx(expected), line_says
+        assert seen and all(len(f) == 1 for f in seen)  # only the line of the glyph reading is read again
