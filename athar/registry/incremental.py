@@ -66,11 +66,12 @@ def sync_index(run: LinkageRun, prepared: Any, model: Any, votes: Any = None) ->
     the same rules are kept; a change of rules (the store grew past a threshold) rebuilds them all."""
     from athar.matching.linkage.incremental import StoreModel, block_keys_by_report, term_frequencies, vote_counts
     from athar.matching.linkage.link import _populated
-    from athar.matching.linkage.readings import with_readings
+    from athar.matching.linkage.readings import base_id, with_readings
     from athar.matching.linkage.settings import rule_columns
 
     rules = rule_columns(_populated(prepared), len(prepared))
-    counts, totals = term_frequencies(with_readings(prepared))  # as the full run's Splink counts them
+    scored = with_readings(prepared)  # the table the full run's Splink blocked and counted
+    counts, totals = term_frequencies(scored)
     if votes is not None:
         counts.update(vote_counts(votes))
     state = StoreModel(model, len(prepared), rules, totals, order_votes=votes is not None)
@@ -89,7 +90,7 @@ def sync_index(run: LinkageRun, prepared: Any, model: Any, votes: Any = None) ->
         else:
             LinkageKey.objects.all().delete()
             indexed = set()
-        todo = prepared[~prepared["unique_id"].isin(indexed)]
+        todo = scored[~scored["unique_id"].map(base_id).isin(indexed)]
         rows = [(int(uid), key) for uid, keys in block_keys_by_report(todo, rules).items() for key in sorted(keys)]
         _insert_keys(rows)
         NameFrequency.objects.all().delete()
@@ -99,7 +100,8 @@ def sync_index(run: LinkageRun, prepared: Any, model: Any, votes: Any = None) ->
         saved = LinkageRun.objects.get(pk=run.pk).parameters or {}  # the model, written by write_back
         run.parameters = {**saved, "index": state.to_dict()}
         LinkageRun.objects.filter(pk=run.pk).update(parameters=run.parameters)
-    return {"indexed_reports": len(todo), "keys": len(rows), "rebuilt": int(not same_rules)}
+    return {"indexed_reports": int(todo["unique_id"].map(base_id).nunique()), "keys": len(rows),
+            "rebuilt": int(not same_rules)}
 
 
 def index_current_run() -> dict[str, int]:
@@ -203,18 +205,16 @@ def _candidates(keys: set[int], uid: int) -> list[int]:
     return sorted(Report.objects.current_kept().filter(pk__in=found).values_list("pk", flat=True))
 
 
-def _store_votes(state: Any, frame: Any, new_frame: Any) -> Any:
+def _store_votes(frame: Any, own: Any) -> Any:
     """How the names of ``frame`` are read (order.py): with the votes of the store the last full run
-    counted, plus the new report's own — as a full run over the store and the new report would read
-    them; None (the frame's own votes) for a run that kept none."""
+    counted, plus ``own``, the new report's — as a full run over the store and the new report would
+    read them."""
     from athar.matching.linkage.incremental import vote_key, votes_from
-    from athar.matching.linkage.prepare import table_votes, vote_keys
+    from athar.matching.linkage.prepare import vote_keys
 
-    if not state.order_votes:
-        return None
     ids = vote_keys(frame)
     counts = _frequencies({vote_key(side, i) for i in ids for side in ("family", "given")})
-    return votes_from(counts, ids).plus(table_votes(new_frame))
+    return votes_from(counts, ids).plus(own)
 
 
 def _frequencies(keys: set[int]) -> dict[int, int]:
@@ -235,6 +235,7 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
     from athar.matching.linkage.constraints import Constraints
     from athar.matching.linkage.incremental import block_keys_by_report, join_persons, score_new, tf_keys_of
     from athar.matching.linkage.link import _apply_decisions, _mark_splits, _status, review_queue
+    from athar.matching.linkage.prepare import table_votes
     from athar.matching.linkage.readings import with_readings
     from athar.registry.linkage import best_pairs, explain, load_input
 
@@ -242,9 +243,10 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         frame, lineage = load_input([uid])
         if frame.empty:
             return None
-        new_frame = frame
-        own = prepare_reports(frame, votes=_store_votes(state, frame, new_frame))
-        keys = block_keys_by_report(own, state.rules)[str(uid)]
+        # names read with the store's order votes when the run kept them, else with the table's own
+        own_votes = table_votes(frame) if state.order_votes else None
+        own = prepare_reports(frame, votes=None if own_votes is None else _store_votes(frame, own_votes))
+        keys = block_keys_by_report(with_readings(own), state.rules)[str(uid)]
         candidates = _candidates(keys, uid)
         mine = lineage[str(uid)]
         partners = {b if a == mine else a for a, b, v in decisions if mine in (a, b) and v == "same"}
@@ -258,7 +260,7 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
             members[person].append(str(report))
         everyone = sorted({uid, *candidates, *partner_ids, *(int(r) for m in members.values() for r in m)})
         frame, lineage = load_input(everyone)
-        table = prepare_reports(frame, votes=_store_votes(state, frame, new_frame))
+        table = prepare_reports(frame, votes=None if own_votes is None else _store_votes(frame, own_votes))
         new = table[table["unique_id"] == str(uid)].reset_index(drop=True)
         others = table[table["unique_id"].isin({str(c) for c in candidates})].reset_index(drop=True)
         constraints = Constraints(with_readings(table))  # one reading of each report compatible suffices

@@ -70,15 +70,14 @@ def block_keys(prepared: pd.DataFrame, rules: list[tuple[str, ...]]) -> list[set
     return out
 
 
-def block_keys_by_report(prepared: pd.DataFrame, rules: list[tuple[str, ...]]) -> dict[str, set[int]]:
-    """Per report of ``prepared``: the block keys of its row and of its second reading's shadow row
-    (readings.with_readings), which the full run blocks too: a report meets, through either reading,
-    the candidates the full run would have compared it with."""
-    from athar.matching.linkage.readings import base_id, with_readings
+def block_keys_by_report(scored: pd.DataFrame, rules: list[tuple[str, ...]]) -> dict[str, set[int]]:
+    """Per report of ``scored`` (a prepared table with its second readings' shadow rows,
+    readings.with_readings, which the full run blocks too): the block keys of its row and of its
+    shadow row — a report meets, through either reading, the candidates the full run compares it with."""
+    from athar.matching.linkage.readings import base_id
 
-    table = with_readings(prepared)
-    out: dict[str, set[int]] = {str(uid): set() for uid in prepared["unique_id"]}
-    for uid, keys in zip(table["unique_id"].astype(str), block_keys(table, rules)):
+    out: dict[str, set[int]] = {}
+    for uid, keys in zip(scored["unique_id"].astype(str), block_keys(scored, rules)):
         out.setdefault(base_id(uid), set()).update(keys)
     return out
 

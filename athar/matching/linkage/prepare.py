@@ -280,9 +280,7 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
     if "unique_id" not in df.columns:
         raise ValueError("reports need a unique_id column")
-    empty = pd.Series([""] * len(df), index=df.index)
-    get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
-    full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
+    get, full = _input_columns(df)
     columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in KEY_NAMES
                                 if k != "rasm" or part in RASM_PARTS}
     rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
@@ -325,12 +323,16 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     return pd.DataFrame(out), own_votes
 
 
-def table_votes(records: pd.DataFrame | list[dict]) -> OrderVotes:
-    """The order votes of ``records`` alone (what :func:`prepare_with_votes` counts)."""
-    df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
+def _input_columns(df: pd.DataFrame) -> tuple[dict[str, pd.Series], pd.Series]:
+    """The input columns cleaned (absent ones empty), and each report's full name (Arabic, else Latin)."""
     empty = pd.Series([""] * len(df), index=df.index)
     get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
-    full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
+    return get, get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
+
+
+def table_votes(records: pd.DataFrame | list[dict]) -> OrderVotes:
+    """The order votes of ``records`` alone (what :func:`prepare_with_votes` counts)."""
+    get, full = _input_columns(pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records)
     rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
                     get["mother_name"], full))
     return order_votes(rows, read_full_names(full)[0])
@@ -339,13 +341,9 @@ def table_votes(records: pd.DataFrame | list[dict]) -> OrderVotes:
 def vote_keys(records: pd.DataFrame | list[dict]) -> set[str]:
     """Every name id whose votes preparing ``records`` may read (order.OrderVotes): what the
     incremental step fetches from the store's votes."""
-    df = pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records
-    empty = pd.Series([""] * len(df), index=df.index)
-    get = {c: _clean(df[c]) if c in df.columns else empty
-           for c in ("first_name", "father_name", "family_name", "full_name", "full_name_latin")}
-    full = get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
-    orders, _sexes, _places = read_full_names(full)
+    get, full = _input_columns(pd.DataFrame(records) if not isinstance(records, pd.DataFrame) else records)
     out: set[str] = set()
-    for first, father, family, order in zip(get["first_name"], get["father_name"], get["family_name"], orders):
+    for first, father, family, order in zip(get["first_name"], get["father_name"], get["family_name"],
+                                            read_full_names(full)[0]):
         out |= name_vote_keys(first, father, family, order)
     return out
