@@ -59,6 +59,11 @@ def _same_consonants(part: str, tf: bool) -> Any:
     return level.configure(label_for_charts=SAME_CONSONANTS)
 
 
+# The "similar spelling" level's Jaro-Winkler bar on two name ids; the constraints read the same bar
+# (constraints.similar_spelling), so a pair the model calls similar is not "different names" there.
+SIMILAR_SPELLING = 0.9
+
+
 def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.CustomComparison:
     """Levels: same name (TF-adjusted) / same consonants across scripts / similar spelling /
     one consonant apart / different."""
@@ -70,7 +75,7 @@ def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.Cus
     ]
     if fuzzy:
         levels += [
-            cll.And(cll.JaroWinklerLevel(col, 0.9), _not_both_known(part)).configure(label_for_charts="similar spelling"),
+            cll.And(cll.JaroWinklerLevel(col, SIMILAR_SPELLING), _not_both_known(part)).configure(label_for_charts="similar spelling"),
             cll.And(cll.LevenshteinLevel(f"{part}_skel", 1), _not_both_known(part)).configure(
                 label_for_charts="one consonant apart"),
             cll.And(cll.ExactMatchLevel(f"{part}_cblk"), _not_both_known(part)).configure(
