@@ -4,7 +4,8 @@
 
 Sets: phenomena (athar.matching.linkage.devset, 4,000 reports, seed 11), synthetic (the first
 generator, 4,000 reports, seed 5), real_cross (real Arab names, each person once per script,
-held-out spellings; 400 persons), real_cross_attested (the same draw, 400 persons, from the
+held-out spellings; 400 persons), real_cross_parts (the same, each name of 2 to 5 parts:
+"TARIQ AZIZ" to a lineage of five), real_cross_attested (the same draw, 400 persons, from the
 held-out spellings that pass an independent attestation rule: ``devset.attested_pairs``), ofac (OFAC Syria name variants), google_cross (the Google
 transliteration eval split composed into three-word names; 2,000 persons), slips (slips.py, 1,300
 persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
@@ -86,6 +87,8 @@ SETS = {
     "real_cross": lambda: _template(real_cross_script(400, seed=3, pool=shared_pool("heldout", shared_data_dir()))),
     "real_cross_attested": lambda: _template(real_cross_script(400, seed=3, pool=attested_pool(
         shared_pool("heldout", shared_data_dir()), attested_pairs(shared_data_dir())))),
+    "real_cross_parts": lambda: _template(real_cross_script(400, seed=3, pool=shared_pool("heldout", shared_data_dir()),
+                                                             parts=(2, 3, 4, 5))),
     "slips": lambda: _template(generate_slips(1300, seed=28)),
     "ofac": ofac,
     "google_cross": google_cross,
