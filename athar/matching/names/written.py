@@ -81,7 +81,7 @@ def read_written_name(text: str | None) -> WrittenName:
     raw, place = _place(raw, rules)
     raw, comma_first, descriptor = _comma(raw, rules)
     notes += [descriptor] if descriptor else []
-    words, titles = _titles(raw.split(), rules)
+    words, titles = _titles(_unglue_titles(raw.split(), rules), rules)
     words = _expand_abbreviations(words, rules)
     words, moved = _family_first(words, rules) if not comma_first else (words, False)
     return WrittenName(" ".join(words), tuple(titles), tuple(kunya), nickname, tuple(notes), place,
@@ -180,6 +180,49 @@ def _patronymic_markers() -> frozenset[str]:
     """"son of" / "daughter of" (particles.yaml), keyed as written.py keys words."""
     markers = load_table("particles")["patronymic_markers"]
     return frozenset(_key(str(w)) for w in [*markers["arabic"], *markers["latin"]])
+
+
+def _unglue_titles(words: list[str], rules: list[str]) -> list[str]:
+    """A title written onto the name, at the start: after its abbreviation's dot ("Dr.Ahmad",
+    "Eng.Samer", "د.أحمد", "م.محمد", "Mhd.Ali") or, in Arabic, with no space at all when what
+    follows is a given name of the variants table ("الدكتورأحمد", "المهندسمحمد") or the title ends in
+    ة, which ends a word wherever it is written ("المهندسةسارة"). Left glued, the
+    title was read as the given name and the name as the father's (issue 28: "a title glued to the
+    name"). A word that merely begins as a title does ("المحاميد", a family name) stays whole."""
+    out: list[str] = []
+    for index, word in enumerate(words):
+        if index > 1 or len(out) > index:
+            out.extend(words[index:])
+            break
+        out.extend(_unglued(word, rules))
+    return out
+
+
+def _unglued(word: str, rules: list[str]) -> list[str]:
+    head, dot, tail = word.partition(".")
+    if dot and len(tail.strip(".")) >= 2 and (_key(head) in _words("titles") or head.lower() + "." in _abbreviations()):
+        rules.append("title glued to the name set apart")
+        return [head + ".", tail]
+    if word.isascii() or len(word) < 7:
+        return [word]
+    for size in range(len(word) - 3, 4, -1):
+        title, rest = word[:size], word[size:]
+        # a feminine title's ة ends a word wherever it is written ("المهندسةسارة")
+        if _key(title) in _glued_arabic_titles() and (title.endswith("ة") or _given_name_of_table(rest)):
+            rules.append("title glued to the name set apart")
+            return [title, rest]
+    return [word]
+
+
+@lru_cache(maxsize=1)
+def _glued_arabic_titles() -> frozenset[str]:
+    """The Arabic titles with their article (الدكتور, المهندسة …): the only ones read off a glued word."""
+    return frozenset(t for t in _words("titles") if t.startswith("ال") and len(t) >= 5)
+
+
+def _given_name_of_table(word: str) -> bool:
+    tokens = name_tokens(word)
+    return len(tokens) == 1 and bool(tokens[0].canonical)
 
 
 def _titles(words: list[str], rules: list[str]) -> tuple[list[str], list[str]]:

@@ -25,6 +25,28 @@ def test_titles_and_descriptors_are_set_apart(written: str, name: str, titles: t
     assert (read.name, read.titles) == (name, titles)
 
 
+@pytest.mark.parametrize(("written", "name", "titles"), [
+    ("Dr.Ahmad Ali Hassan", "Ahmad Ali Hassan", ("Dr.",)),
+    ("Eng.Samer Khaled al-Homsi", "Samer Khaled al-Homsi", ("Eng.",)),
+    ("د.عبد العزيز الخير", "عبد العزيز الخير", ("د.",)),
+    ("م.أحمد علي حسن", "أحمد علي حسن", ("م.",)),
+    ("الدكتورأحمد علي حسن", "أحمد علي حسن", ("الدكتور",)),
+    ("المهندسمحمد خالد العلي", "محمد خالد العلي", ("المهندس",)),
+    ("المهندسةسارة علي حسن", "سارة علي حسن", ("المهندسة",)),
+    ("الطالب د.أحمد علي حسن", "أحمد علي حسن", ("الطالب", "د.")),
+])
+def test_a_title_glued_to_the_name_is_set_apart(written: str, name: str, titles: tuple[str, ...]) -> None:
+    """Issue 28: "a title or a profession glued to the name" was read as the given name."""
+    read = read_written_name(written)
+    assert (read.name, read.titles) == (name, titles)
+
+
+@pytest.mark.parametrize("written", ["المحاميد أحمد علي", "أحمد علي المحاميد", "Mhd.Ali Hasan", "A.Ali Hasan",
+                                     "المهندسي أحمد علي"])
+def test_a_word_that_only_begins_as_a_title_stays_whole(written: str) -> None:
+    assert not read_written_name(written).titles
+
+
 @pytest.mark.parametrize("written", ["محمد الشيخ", "Ahmad al-Sheikh", "Mohammad Dr"])
 def test_a_title_word_at_the_end_is_a_family_name(written: str) -> None:
     assert read_written_name(written).name == written
