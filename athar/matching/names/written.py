@@ -133,7 +133,21 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
                 and _key(words[0]) in _words("kunya_words")):
             rules.append("kunya after a dash set apart")
             return head.strip(), [tail.strip()]
+    glued = _GLUED_KUNYA.search(text)  # "محمد أحمد الحلبي-أبو خالد": the dash with no space
+    if glued and len(text[:glued.start()].split()) >= 2 and _key(glued.group(1)) in _words("kunya_words"):
+        rules.append("kunya after a dash set apart")
+        return text[:glued.start()].strip(), [text[glued.start() + 1:].strip()]
+    words = text.split()
+    if (len(words) >= 5 and _key(words[-2]) in _words("kunya_words") and _has_article(words[-3])):
+        # "محمد أحمد الحلبي أبو خالد": after a family name with its article, "Abu X" is a kunya (after
+        # a name without one it may be the family name: "محمد أحمد علي أبو زيد")
+        rules.append("kunya after the family name set apart")
+        return " ".join(words[:-2]), [" ".join(words[-2:])]
     return text, []
+
+
+_GLUED_KUNYA = re.compile(r"[-–—]\s*([^\s\-–—]+)\s+[^\s\-–—]+\s*$")
+
 
 
 def _place(text: str, rules: list[str]) -> tuple[str, str]:

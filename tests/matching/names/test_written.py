@@ -177,10 +177,31 @@ def test_the_genitive_abi_joins_a_name_only_after_bin(written: str, texts: list[
     ("محمود حسن درويش - أبو عمر", "محمود حسن درويش", ("أبو عمر",)),
     ("فاطمة علي السالم - أم خالد", "فاطمة علي السالم", ("أم خالد",)),
     ("Ahmad Ali Hasan / Abu Omar", "Ahmad Ali Hasan", ("Abu Omar",)),
+    # the dash glued to the kunya, and a kunya after a family name with its article (seventh session)
+    ("محمد أحمد الحلبي-أبو خالد", "محمد أحمد الحلبي", ("أبو خالد",)),
+    ("Ahmad Ali al-Halabi-Abu Omar", "Ahmad Ali al-Halabi", ("Abu Omar",)),
+    ("محمد أحمد الحلبي أبو خالد", "محمد أحمد الحلبي", ("أبو خالد",)),
+    ("Mohamed Ahmed al-Halabi Abu Khaled", "Mohamed Ahmed al-Halabi", ("Abu Khaled",)),
 ])
 def test_a_kunya_after_a_dash_is_a_kunya_not_a_place(written: str, name: str, kunya: tuple[str, ...]) -> None:
     read = read_written_name(written)
     assert (read.name, read.kunya, read.place) == (name, kunya, "")
+
+
+@pytest.mark.parametrize("written", ["محمد أحمد علي أبو زيد", "محمد أحمد أبو زيد", "Ali Ahmad Abu-Zeid Hasan"])
+def test_abu_x_after_a_name_without_article_stays_the_family_name(written: str) -> None:
+    assert read_written_name(written).kunya == ()
+
+
+@pytest.mark.parametrize(("written", "name", "titles"), [
+    ("الشهيد البطل محمد أحمد الحلبي", "محمد أحمد الحلبي", ("الشهيد البطل",)),
+    ("المرحوم محمد أحمد الحلبي", "محمد أحمد الحلبي", ("المرحوم",)),
+    ("المغدورة سارة علي الحسن", "سارة علي الحسن", ("المغدورة",)),
+    ("البطل محمد أحمد", "محمد أحمد البطل", ()),  # Al-Batal alone is a family name, written first
+])
+def test_how_lists_of_the_dead_name_them(written: str, name: str, titles: tuple[str, ...]) -> None:
+    read = read_written_name(written)
+    assert (read.name, read.titles) == (name, titles)
 
 
 def test_a_place_after_a_dash_is_still_a_place() -> None:
