@@ -20,6 +20,7 @@ import yaml
 
 from athar.matching.linkage.order import ORDER_MARGIN, OrderVotes, WrittenOrder, name_vote_keys, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
+from athar.matching.names.normalize import fold_arabic
 from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
@@ -97,11 +98,41 @@ def place_key(value: str) -> str | None:
 
 @lru_cache(maxsize=10_000)
 def agency_id(value: str) -> str | None:
-    """Id of an arresting agency from data/agencies.yaml, else its normalised text."""
+    """Id of an arresting agency from data/agencies.yaml, else its normalised text.
+
+    The same branch is worded many ways (issue 28: "a different wording of the same branch" sent
+    pairs at 0.99995 to review): its three-digit number anywhere names it ("Raids Branch 215", "فرع
+    المداهمة 215", "235"); words every agency name may carry are dropped ("فرع", "سجن", "prison");
+    and a known name inside a longer wording names its agency ("فرع المخابرات الجوية بالمزة")."""
     if not value:
         return None
     norm = normalize_name(value)
-    return _agencies().get(norm, norm) or None
+    table = _agencies()
+    if norm in table:
+        return table[norm]
+    number = _BRANCH_NUMBER.search(fold_arabic(value))
+    if number:
+        return f"branch_{number.group(1)}"
+    core = " ".join(w for w in norm.split() if w not in AGENCY_FILLER_WORDS)
+    if core in table:
+        return table[core]
+    for form, aid in _agency_forms_longest_first():
+        if form in norm:
+            return aid
+    return norm or None
+
+
+_BRANCH_NUMBER = re.compile(r"(?<!\d)(\d{3})(?!\d)")
+# Words an agency's name may carry or not; "فرع"/"الفرع" stay in the forms of agencies.yaml.
+AGENCY_FILLER_WORDS = frozenset({"فرع", "الفرع", "سجن", "السجن", "branch", "prison", "the", "jail", "العسكري",
+                                 "military"})
+MIN_CONTAINED_FORM = 6  # shorter known forms ("الجويه") are not looked for inside a longer text
+
+
+@lru_cache(maxsize=1)
+def _agency_forms_longest_first() -> list[tuple[str, str]]:
+    forms = [(form, aid) for form, aid in _agencies().items() if len(form) >= MIN_CONTAINED_FORM]
+    return sorted(forms, key=lambda item: -len(item[0]))
 
 
 def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
