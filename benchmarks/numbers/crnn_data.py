@@ -243,7 +243,7 @@ def main() -> None:
             item = rendered(rng)
             if item is not None and item[0].shape[1] >= 8:
                 items.append(item)
-            if len(items) % 1000 == 0 and item is not None:
+            if len(items) % 5000 == 0 and item is not None:
                 print(f"{len(items)}/{args.lines}", file=sys.stderr, flush=True)
                 save(args.out, items)
     save(args.out, items)

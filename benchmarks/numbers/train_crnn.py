@@ -25,32 +25,73 @@ from torch import nn
 from athar.matching.numbers import lines as L
 
 CHANNELS = [8, 16, 32, 32, 48]
-HIDDEN = 96
+HIDDEN = [96]
 
 
 class CRNN(nn.Module):
-    """Five 3×3 convolutions (batch-normalised while training) with max pooling to one row, then two
-    1-D convolutions over the columns (k 3, k 1)."""
+    """Five 3×3 convolutions (batch-normalised while training) with max pooling to one row, then
+    1-D convolutions over the columns (width 3 for each hidden layer, then width 1 to the tokens)."""
 
-    def __init__(self) -> None:
+    def __init__(self, channels: list[int] = CHANNELS, hidden: list[int] = HIDDEN) -> None:
         super().__init__()
         convs, norms = [], []
         previous = 1
-        for c in CHANNELS:
+        for c in channels:
             convs.append(nn.Conv2d(previous, c, 3, padding=1))
             norms.append(nn.BatchNorm2d(c))
             previous = c
         self.convs = nn.ModuleList(convs)
         self.norms = nn.ModuleList(norms)  # folded into the convolutions on export
-        self.s0 = nn.Conv1d(previous, HIDDEN, 3, padding=1)
-        self.s1 = nn.Conv1d(HIDDEN, len(L.TOKENS), 1)
+        seq = []
+        for h in hidden:
+            seq.append(nn.Conv1d(previous, h, 3, padding=1))
+            previous = h
+        seq.append(nn.Conv1d(previous, len(L.TOKENS), 1))
+        self.seq = nn.ModuleList(seq)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         h = x[:, None]
         for conv, norm, pool in zip(self.convs, self.norms, L.POOLS, strict=True):
             h = nn.functional.max_pool2d(torch.relu(norm(conv(h))), pool)
-        seq = torch.relu(self.s0(h[:, :, 0, :]))
-        return torch.log_softmax(self.s1(seq), dim=1).permute(2, 0, 1)  # T, n, tokens
+        seq = h[:, :, 0, :]
+        for layer in self.seq[:-1]:
+            seq = torch.relu(layer(seq))
+        return torch.log_softmax(self.seq[-1](seq), dim=1).permute(2, 0, 1)  # T, n, tokens
+
+
+def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Damage a batch of crops the way photos vary (training only, ``--augment``): a small affine
+    warp per crop (scale across the line 0.85–1.15, shift ±2.5 px across, shear ±0.25, the line
+    squeezed or stretched along (0.92–1.2)), blur, fading and gain, sensor noise, and the odd thin stroke of
+    ink across the crop (pens, hair, card edges)."""
+    n, h, w = x.shape
+    t = torch.from_numpy(x)[:, None]
+    theta = np.zeros((n, 2, 3), np.float32)
+    sy = rng.uniform(0.85, 1.15, n)
+    sx = rng.uniform(0.92, 1.2, n)
+    theta[:, 0, 0] = sx
+    theta[:, 0, 1] = rng.uniform(-0.25, 0.25, n) * (h / w)
+    theta[:, 1, 1] = sy
+    theta[:, 1, 2] = rng.uniform(-2.5, 2.5, n) * 2 / h
+    theta[:, 0, 2] = (sx - 1) * rng.uniform(-1, 1, n)
+    grid = nn.functional.affine_grid(torch.from_numpy(theta), [n, 1, h, w], align_corners=False)
+    t = nn.functional.grid_sample(t, grid, padding_mode="zeros", align_corners=False)
+    sigma = float(rng.uniform(0.3, 1.3))
+    if rng.random() < 0.4:
+        r = torch.arange(-2, 3, dtype=torch.float32)
+        g = torch.exp(-(r**2) / (2 * sigma**2))
+        g = g / g.sum()
+        t = nn.functional.conv2d(t, g.view(1, 1, 1, 5), padding=(0, 2))
+        t = nn.functional.conv2d(t, g.view(1, 1, 5, 1), padding=(2, 0))
+    out = t[:, 0].numpy()
+    out = out * (rng.uniform(0.5, 1.0, (n, 1, 1)) ** rng.uniform(0.7, 1.4, (n, 1, 1)))
+    lines = rng.random(n) < 0.1
+    for k in np.nonzero(lines)[0]:
+        rows = slice(int(rng.integers(0, h - 1)), None)
+        rows = slice(rows.start, rows.start + int(rng.integers(1, 3)))
+        out[k, rows, :] = np.maximum(out[k, rows, :], rng.uniform(0.3, 1.0))
+    out = out + rng.normal(0, 1, out.shape).astype(np.float32) * rng.uniform(0, 0.08, (n, 1, 1)).astype(np.float32)
+    return np.clip(out, 0, 1).astype(np.float32)
 
 
 def load(paths: list[Path]) -> tuple[list[tuple[np.ndarray, list[int]]], list[tuple[np.ndarray, list[int]]]]:
@@ -113,7 +154,7 @@ def export(model: CRNN) -> dict[str, np.ndarray]:
         weights[f"crnn_c{i}b"] = (
             ((conv.bias.detach() - norm.running_mean) * gain + norm.bias.detach()).numpy().astype(np.float32)
         )
-    for j, layer in enumerate((model.s0, model.s1)):
+    for j, layer in enumerate(model.seq):
         weights[f"crnn_s{j}w"] = layer.weight.detach().numpy().astype(np.float32)
         weights[f"crnn_s{j}b"] = layer.bias.detach().numpy().astype(np.float32)
     return weights
@@ -124,7 +165,7 @@ def load_weights(model: CRNN, weights: dict[str, np.ndarray]) -> None:
     for i, conv in enumerate(model.convs):
         conv.weight.data = torch.from_numpy(weights[f"crnn_c{i}w"])
         conv.bias.data = torch.from_numpy(weights[f"crnn_c{i}b"])
-    for j, layer in enumerate((model.s0, model.s1)):
+    for j, layer in enumerate(model.seq):
         layer.weight.data = torch.from_numpy(weights[f"crnn_s{j}w"])
         layer.bias.data = torch.from_numpy(weights[f"crnn_s{j}b"])
 
@@ -137,10 +178,13 @@ def main() -> None:
     parser.add_argument("--batch", type=int, default=32)
     parser.add_argument("--lr", type=float, default=2e-3)
     parser.add_argument("--init", type=Path, default=None, help="start from these weights")
+    parser.add_argument("--channels", type=int, nargs=5, default=CHANNELS, help="the five convolutions' widths")
+    parser.add_argument("--hidden", type=int, nargs="*", default=HIDDEN, help="the column layers' widths")
+    parser.add_argument("--augment", type=float, default=0.0, help="share of batches damaged on the fly")
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(0)
-    model = CRNN()
+    model = CRNN(args.channels, args.hidden)
     if args.init:
         with np.load(args.init) as data:
             load_weights(model, {k: data[k] for k in data.files})
@@ -165,7 +209,9 @@ def main() -> None:
                 norm.eval()
         total, count = 0.0, 0
         for x, targets, lengths in batches(train, rng, args.batch):
-            if rng.random() < 0.5:  # fading and gain: the crops' contrast varies in photos
+            if rng.random() < args.augment:
+                x = augment(x, rng)
+            elif rng.random() < 0.5:  # fading and gain: the crops' contrast varies in photos
                 x = x * rng.uniform(0.6, 1.0) ** rng.uniform(0.7, 1.4)
             loss = loss_of(model, x, targets, lengths, ctc)
             for group in optimiser.param_groups:  # cosine decay over the time budget

@@ -150,19 +150,21 @@ POOLS = [(2, 2), (2, 2), (2, 1), (2, 1), (2, 1)]  # 32 × W → 1 × W/4
 
 def forward(weights: dict[str, np.ndarray], x: np.ndarray) -> np.ndarray:
     """Log-probabilities (n, W/STRIDE, tokens) for crops x (n, HEIGHT, W): five 3×3 convolutions
-    with max pooling down to one row, then two 1-D convolutions over the columns."""
+    with max pooling down to one row, then 1-D convolutions over the columns (``crnn_s0``,
+    ``crnn_s1``, …: as many as the weights hold, ReLU between them)."""
     h = x[:, :, :, None].astype(np.float32)
     for i, (ph, pw) in enumerate(POOLS):
         h = _pool(_conv(h, weights[f"crnn_c{i}w"], weights[f"crnn_c{i}b"]), ph, pw)
     seq = h[:, 0]  # (n, columns, channels)
-    for j in range(2):
+    depth = sum(1 for key in weights if key.startswith("crnn_s") and key.endswith("w"))
+    for j in range(depth):
         w, b = weights[f"crnn_s{j}w"], weights[f"crnn_s{j}b"]  # (out, in, k)
         k = w.shape[2]
         t = seq.shape[1]
         padded = np.pad(seq, ((0, 0), (k // 2, k // 2), (0, 0)))
         cols = np.concatenate([padded[:, d : d + t] for d in range(k)], axis=2)
         seq = cols @ w.transpose(2, 1, 0).reshape(-1, len(w)) + b
-        if j == 0:
+        if j < depth - 1:  # ReLU between the column layers, log-softmax after the last
             seq = np.maximum(seq, 0.0)
     logits = seq - seq.max(axis=2, keepdims=True)
     return logits - np.log(np.exp(logits).sum(axis=2, keepdims=True))

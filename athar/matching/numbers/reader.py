@@ -22,8 +22,9 @@ provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 
    above the threshold chosen on the dev set are returned (what athar would suggest to a person).
    A number followed by the word فرع is a branch number; others have no kind.
 7. **Confirmation.** When the weights hold a line recogniser too (``crnn_*`` arrays: the shipped
-   file does), each reading at ≥ 0.3 has its line read again by it (``line_reader``); the same text
-   over the same place makes the reading surer (``NumberReader._agree``). A file holding only a
+   file does), each reading at ≥ ``agree_from`` (0.3, or the file's own: the shipped one stores
+   0.1) has its line read again by it (``line_reader``); the same text over the same place makes
+   the reading surer (``NumberReader._agree``). A file holding only a
    line recogniser reads with it alone.
 """
 
@@ -46,6 +47,8 @@ WORD = CLASSES.index("WORD")
 NOISE = CLASSES.index("NOISE")
 AGREE_FROM = 0.3  # glyph readings at least this sure are checked by the line recogniser, if the weights hold one
 AGREE_DOUBT = 0.3  # chosen on the dev set among 1, 0.5, 0.3, 0.1, 0.03 (the largest with the most found)
+AGREE_ALONE = 0.0  # the line recogniser's own readings of a checked line are candidates at this factor (0: none)
+RULE = ("agree_from", "agree_doubt", "agree_alone")  # a weights file may store its own (chosen on dev with it)
 MAX_SIDE = 1400  # larger photos are read at this size (boxes are given in the photo's pixels)
 
 
@@ -379,8 +382,9 @@ class Classifier:
 
     def __init__(self, path: Path = MODEL_PATH) -> None:
         with np.load(path) as data:
-            self.weights = {k: data[k] for k in data.files if k != "threshold"}
+            self.weights = {k: data[k] for k in data.files if k != "threshold" and k not in RULE}
             self.threshold = float(data["threshold"]) if "threshold" in data else 0.9
+            self.rule = {k: float(data[k]) for k in RULE if k in data}
         self.lines = {k: v for k, v in self.weights.items() if k.startswith("crnn_")}
         self.cnn = {k: v for k, v in self.weights.items() if k[0] in "cf" and not k.startswith("crnn_")}
         self.mlp = {k: v for k, v in self.weights.items() if k[0] in "wb" or k in ("mean", "std")}
@@ -451,6 +455,10 @@ class NumberReader:
     def __init__(self, model_path: Path = MODEL_PATH, threshold: float | None = None) -> None:
         self.classifier = Classifier(model_path)
         self.threshold = self.classifier.threshold if threshold is None else threshold
+        rule = self.classifier.rule
+        self.agree_from = rule.get("agree_from", AGREE_FROM)
+        self.agree_doubt = rule.get("agree_doubt", AGREE_DOUBT)
+        self.agree_alone = rule.get("agree_alone", AGREE_ALONE)
 
     def read_path(self, path: Path) -> list[Reading]:
         """Numbers in the photo file (EXIF orientation is not applied: boxes are in stored pixels)."""
@@ -521,7 +529,7 @@ class NumberReader:
             else:
                 p, boxes = upright, line.boxes
             readings = decode(p, boxes)
-            if self.classifier.lines and any(r[1] >= AGREE_FROM for r in readings):
+            if self.classifier.lines and any(r[1] >= self.agree_from for r in readings):
                 readings = self._agree(gray, labels, kept, group, readings)
             found.extend(readings)
         return found
@@ -538,7 +546,10 @@ class NumberReader:
         reads the same text over an overlapping box: two readers that fail differently (cutting
         glyphs; dropping a digit in CTC) rarely agree by chance. Confidence 1 − (1 − g)(1 − c)·d
         for glyph confidence g and the line recogniser's c, where d (``AGREE_DOUBT``) is how often
-        two wrong readings would still agree; g alone when the line recogniser reads otherwise."""
+        two wrong readings would still agree; g alone when the line recogniser reads otherwise.
+        With ``AGREE_ALONE`` a > 0 the line recogniser's own readings of the line are candidates
+        too, at confidence c·a (where it reads a digit the glyphs misread). A weights file may
+        hold its own ``agree_from``, ``agree_doubt`` and ``agree_alone`` (chosen on dev with it)."""
         from athar.matching.numbers import lines as L
         from athar.matching.numbers.line_reader import points, read_frames
 
@@ -547,7 +558,10 @@ class NumberReader:
         out = []
         for text, g, box, kind in readings:
             c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
-            out.append((text, 1 - (1 - g) * (1 - c) * AGREE_DOUBT if g >= AGREE_FROM and c > 0 else g, box, kind))
+            agreed = g >= self.agree_from and c > 0
+            out.append((text, 1 - (1 - g) * (1 - c) * self.agree_doubt if agreed else g, box, kind))
+        if self.agree_alone > 0:
+            out.extend((lt, lc * self.agree_alone, lb, lk) for lt, lc, lb, lk in line)
         return out
 
     def _both(self, line: Glyphs) -> tuple[np.ndarray, np.ndarray]:

@@ -164,9 +164,10 @@ def covers(relative: str, chars: str) -> bool:
 def fonts_for(style: str, hand: bool, text: str) -> list[str]:
     """Installed fonts of the set's kind (hand or print) that draw every character of ``text``."""
     pool = FONTS[style]["hand" if hand else "print"]
-    usable = [f for f in pool if covers(f, "".join(sorted(set(text.replace(" ", "")))))]
+    chars = set(text.replace(" ", ""))  # asked one character at a time: the answers are cached
+    usable = [f for f in pool if all(covers(f, c) for c in chars)]
     if not usable and hand:  # a handwritten Arabic label falls back to a print font, distorted
-        usable = [f for f in FONTS[style]["print"] if covers(f, "".join(sorted(set(text.replace(" ", "")))))]
+        usable = [f for f in FONTS[style]["print"] if all(covers(f, c) for c in chars)]
     return usable
 
 

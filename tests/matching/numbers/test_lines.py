@@ -94,6 +94,40 @@ def test_the_numpy_network_matches_a_plain_convolution():
     np.testing.assert_allclose(got, expected, atol=1e-4)
 
 
+def test_the_numpy_network_reads_as_many_column_layers_as_the_weights_hold():
+    # Seventh session: the line network has two hidden column layers (ReLU between, none after the last).
+    rng = np.random.default_rng(1)
+    channels = [1, 2, 3, 3, 3, 3]
+    w = {}
+    for i in range(5):
+        w[f"crnn_c{i}w"] = rng.normal(0, 0.5, (channels[i + 1], channels[i], 3, 3)).astype(np.float32)
+        w[f"crnn_c{i}b"] = rng.normal(0, 0.1, channels[i + 1]).astype(np.float32)
+    w["crnn_s0w"] = rng.normal(0, 0.5, (4, 3, 3)).astype(np.float32)
+    w["crnn_s0b"] = rng.normal(0, 0.1, 4).astype(np.float32)
+    w["crnn_s1w"] = rng.normal(0, 0.5, (5, 4, 3)).astype(np.float32)
+    w["crnn_s1b"] = rng.normal(0, 0.1, 5).astype(np.float32)
+    w["crnn_s2w"] = rng.normal(0, 0.5, (len(L.TOKENS), 5, 1)).astype(np.float32)
+    w["crnn_s2b"] = np.zeros(len(L.TOKENS), np.float32)
+    x = rng.random((2, L.HEIGHT, 24)).astype(np.float32)
+    got = L.forward(w, x)
+    # The convolutions as the test above checks them; the column layers written out plainly.
+    h = x[:, :, :, None]
+    for i, (ph, pw) in enumerate(L.POOLS):
+        h = L._pool(L._conv(h, w[f"crnn_c{i}w"], w[f"crnn_c{i}b"]), ph, pw)
+    seq = h[:, 0]  # (n, t, c)
+    for j, relu in ((0, True), (1, True), (2, False)):
+        k = w[f"crnn_s{j}w"]
+        pad = k.shape[2] // 2
+        padded = np.pad(seq, ((0, 0), (pad, pad), (0, 0)))
+        out = np.zeros((seq.shape[0], seq.shape[1], len(k)))
+        for t in range(seq.shape[1]):
+            out[:, t] = np.einsum("nkc,ock->no", padded[:, t : t + k.shape[2]], k) + w[f"crnn_s{j}b"]
+        seq = np.maximum(out, 0) if relu else out
+    expected = seq - np.log(np.exp(seq).sum(axis=2, keepdims=True))
+    assert got.shape == (2, 6, len(L.TOKENS))
+    np.testing.assert_allclose(got, expected, atol=1e-4)
+
+
 def test_a_line_at_an_angle_is_cut_upright_and_reads_the_other_way_when_flipped():
     gray = np.ones((200, 200), np.float32)
     angle = np.deg2rad(30)
@@ -253,3 +287,32 @@ def test_a_glyph_reading_the_line_recogniser_reads_alike_is_surer(tmp_path, monk
         [reading] = [r for r in both.read_all(photo) if r.text == "52817"]
         assert reading.confidence == pytest.approx(expected), line_says
         assert seen and all(len(f) == 1 for f in seen)  # only the line of the glyph reading is read again
+
+
+def test_a_weights_file_carries_its_own_agreement_rule(tmp_path, monkeypatch):
+    # Seventh session: agree_from / agree_doubt / agree_alone stored beside the threshold, chosen on
+    # dev with those weights (benchmarks/numbers/rules.py --write); with agree_alone the line
+    # recogniser's own reading of a checked line is a candidate too.
+    from athar.matching.numbers import line_reader
+    from athar.matching.numbers.reader import MODEL_PATH, NumberReader
+    from tests.matching.numbers.test_reader import FONT, photo_with_card
+
+    if not FONT.exists():
+        pytest.skip("fonts-dejavu-core is not installed")
+    photo, card = photo_with_card("52817", 35)
+    with np.load(MODEL_PATH) as data:
+        weights = {k: data[k] for k in data.files if k not in ("agree_from", "agree_doubt", "agree_alone")}
+    np.savez(tmp_path / "plain.npz", **weights)
+    np.savez(tmp_path / "rule.npz", **weights, agree_from=np.float32(0.0), agree_doubt=np.float32(0.5),
+             agree_alone=np.float32(0.5))
+    monkeypatch.setattr(line_reader, "read_frames", lambda gray, frames, weights: [("52817", 0.8, card, None),
+                                                                                   ("9999", 0.9, [0, 0, 9, 9], None)])
+    plain, rule = NumberReader(tmp_path / "plain.npz"), NumberReader(tmp_path / "rule.npz")
+    assert (rule.agree_from, rule.agree_doubt, rule.agree_alone) == (0.0, 0.5, 0.5)
+    assert "agree_alone" not in rule.classifier.weights
+    texts = {r.text: r.confidence for r in plain.read_all(photo)}
+    assert "9999" not in texts  # no line reading of its own without agree_alone
+    with_rule = {r.text: r.confidence for r in rule.read_all(photo)}
+    assert with_rule["9999"] == pytest.approx(0.45)  # 0.9 × agree_alone
+    g = 1 - (1 - texts["52817"]) / (0.2 * 0.3)  # the glyph confidence the plain file's rule raised
+    assert with_rule["52817"] == pytest.approx(1 - (1 - g) * 0.2 * 0.5)
