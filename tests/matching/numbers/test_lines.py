@@ -59,13 +59,19 @@ def test_a_number_is_as_sure_as_its_weakest_digit_and_its_ends():
     assert capped < 0.9
 
 
-def test_the_numpy_network_matches_a_plain_convolution():
-    rng = np.random.default_rng(0)
+def _convolutions(rng: np.random.Generator) -> dict[str, np.ndarray]:
+    """Random weights of the five 3×3 convolutions (1 → 2 → 3 channels)."""
     channels = [1, 2, 3, 3, 3, 3]
     w = {}
     for i in range(5):
         w[f"crnn_c{i}w"] = rng.normal(0, 0.5, (channels[i + 1], channels[i], 3, 3)).astype(np.float32)
         w[f"crnn_c{i}b"] = rng.normal(0, 0.1, channels[i + 1]).astype(np.float32)
+    return w
+
+
+def test_the_numpy_network_matches_a_plain_convolution():
+    rng = np.random.default_rng(0)
+    w = _convolutions(rng)
     w["crnn_s0w"] = rng.normal(0, 0.5, (4, 3, 3)).astype(np.float32)
     w["crnn_s0b"] = np.zeros(4, np.float32)
     w["crnn_s1w"] = rng.normal(0, 0.5, (len(L.TOKENS), 4, 1)).astype(np.float32)
@@ -97,11 +103,7 @@ def test_the_numpy_network_matches_a_plain_convolution():
 def test_the_numpy_network_reads_as_many_column_layers_as_the_weights_hold():
     # Seventh session: the line network has two hidden column layers (ReLU between, none after the last).
     rng = np.random.default_rng(1)
-    channels = [1, 2, 3, 3, 3, 3]
-    w = {}
-    for i in range(5):
-        w[f"crnn_c{i}w"] = rng.normal(0, 0.5, (channels[i + 1], channels[i], 3, 3)).astype(np.float32)
-        w[f"crnn_c{i}b"] = rng.normal(0, 0.1, channels[i + 1]).astype(np.float32)
+    w = _convolutions(rng)
     w["crnn_s0w"] = rng.normal(0, 0.5, (4, 3, 3)).astype(np.float32)
     w["crnn_s0b"] = rng.normal(0, 0.1, 4).astype(np.float32)
     w["crnn_s1w"] = rng.normal(0, 0.5, (5, 4, 3)).astype(np.float32)
