@@ -26,9 +26,7 @@ import numpy as np
 from PIL import Image
 
 from athar.matching.numbers.evaluation import score
-from athar.matching.numbers.reader import NumberReader, _overlap
-
-Candidate = tuple[str, float, list[int], str | None]
+from athar.matching.numbers.reader import Candidate, NumberReader, agreed, one_per_place
 
 
 class Recorder(NumberReader):
@@ -58,19 +56,13 @@ class Recorder(NumberReader):
 
 def combine(records: list[tuple[list[Candidate], list[Candidate]]], start: float, doubt: float,
             alone: float) -> list[dict[str, Any]]:
+    """The photo's readings under one rule, as the product combines them (``reader.agreed``: only
+    lines with a glyph reading at ``start`` are checked) and keeps one per place."""
     found: list[Candidate] = []
     for glyphs, line in records:
-        for text, g, box, kind in glyphs:
-            c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
-            found.append((text, 1 - (1 - g) * (1 - c) * doubt if g >= start and c > 0 else g, box, kind))
-        if alone > 0 and any(g >= start for _t, g, _b, _k in glyphs):
-            found.extend((t, c * alone, b, k) for t, c, b, k in line)
-    found.sort(key=lambda r: -r[1])
-    kept: list[Candidate] = []
-    for r in found:
-        if not any(_overlap(r[2], o[2]) >= 0.5 for o in kept):
-            kept.append(r)
-    return [{"text": t, "confidence": c, "box": b, "kind": k} for t, c, b, k in kept]
+        checked = any(g >= start for _t, g, _b, _k in glyphs)
+        found.extend(agreed(glyphs, line, start, doubt, alone) if checked else glyphs)
+    return [{"text": t, "confidence": c, "box": b, "kind": k} for t, c, b, k in one_per_place(found)]
 
 
 def main() -> None:

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
@@ -161,11 +162,17 @@ def long_vowels_differ(a: NameKey | None, b: NameKey | None) -> bool:
     if a is None or b is None or a.known == b.known:
         return False
     known, other = (a, b) if a.known else (b, a)
-    listed = [f.lower() for name in known.text.split(SHARED_SPELLING) for f in variant_index().variants.get(name, [])
-              if f.isascii()]
-    if not listed:
+    if not other.rasm:
         return False
-    return bool(other.rasm) and not any(_arabic_fits_latin(other.text, f) for f in listed)
+    listed = [f for name in known.text.split(SHARED_SPELLING) for f in _latin_spellings(name)]
+    return bool(listed) and not any(_arabic_fits_latin(other.text, f) for f in listed)
+
+
+@lru_cache(maxsize=4096)
+def _latin_spellings(name: str) -> tuple[str, ...]:
+    """The Latin spellings the variants table lists for one of its names (read once per name: the
+    constraints run on every pair a clustering joins)."""
+    return tuple(f.lower() for f in variant_index().variants.get(name, []) if f.isascii())
 
 
 def _latin_consonant_changed(a: NameKey, b: NameKey) -> bool:

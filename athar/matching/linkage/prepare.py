@@ -18,9 +18,9 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from athar.matching.facilities import facility_key
 from athar.matching.linkage.order import ORDER_MARGIN, OrderVotes, WrittenOrder, name_vote_keys, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
-from athar.matching.names.normalize import fold_arabic
 from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
@@ -110,9 +110,9 @@ def agency_id(value: str) -> str | None:
     table = _agencies()
     if norm in table:
         return table[norm]
-    number = _BRANCH_NUMBER.search(fold_arabic(value))
-    if number:
-        return f"branch_{number.group(1)}"
+    number = facility_key(value).number  # the archive's reading of a label's number (years aside)
+    if number is not None and BRANCH_NUMBERS[0] <= number <= BRANCH_NUMBERS[1]:
+        return f"branch_{number}"
     core = " ".join(w for w in norm.split() if w not in AGENCY_FILLER_WORDS)
     if core in table:
         return table[core]
@@ -122,7 +122,7 @@ def agency_id(value: str) -> str | None:
     return norm or None
 
 
-_BRANCH_NUMBER = re.compile(r"(?<!\d)(\d{3})(?!\d)")
+BRANCH_NUMBERS = (100, 999)  # branches are numbered with three digits (215, 235, 251)
 # Words an agency's name may carry or not; "فرع"/"الفرع" stay in the forms of agencies.yaml.
 AGENCY_FILLER_WORDS = frozenset({"فرع", "الفرع", "سجن", "السجن", "branch", "prison", "the", "jail", "العسكري",
                                  "military"})

@@ -149,7 +149,6 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
 _GLUED_KUNYA = re.compile(r"[-–—]\s*([^\s\-–—]+)\s+[^\s\-–—]+\s*$")
 
 
-
 def _place(text: str, rules: list[str]) -> tuple[str, str]:
     for separator in _table()["place_separators"]:
         head, sep, tail = text.rpartition(separator)
@@ -203,13 +202,12 @@ def _unglue_titles(words: list[str], rules: list[str]) -> list[str]:
     ة, which ends a word wherever it is written ("المهندسةسارة"). Left glued, the
     title was read as the given name and the name as the father's (issue 28: "a title glued to the
     name"). A word that merely begins as a title does ("المحاميد", a family name) stays whole."""
-    out: list[str] = []
-    for index, word in enumerate(words):
-        if index > 1 or len(out) > index:
-            out.extend(words[index:])
-            break
-        out.extend(_unglued(word, rules))
-    return out
+    if not words:
+        return words
+    first = _unglued(words[0], rules)
+    if len(first) == 1 and len(words) > 1:  # a title of its own first ("الطالب د.أحمد"): the next may be glued
+        return first + _unglued(words[1], rules) + words[2:]
+    return first + words[1:]
 
 
 def _unglued(word: str, rules: list[str]) -> list[str]:
@@ -217,8 +215,8 @@ def _unglued(word: str, rules: list[str]) -> list[str]:
     if dot and len(tail.strip(".")) >= 2 and (_key(head) in _words("titles") or head.lower() + "." in _abbreviations()):
         rules.append("title glued to the name set apart")
         return [head + ".", tail]
-    if word.isascii() or len(word) < 7:
-        return [word]
+    if word.isascii() or len(word) < 7 or not word.startswith("ال"):
+        return [word]  # every title read off a glued word has its article (_glued_arabic_titles)
     for size in range(len(word) - 3, 4, -1):
         title, rest = word[:size], word[size:]
         # a feminine title's ة ends a word wherever it is written ("المهندسةسارة")

@@ -483,23 +483,15 @@ class NumberReader:
             gray_image = gray_image.resize((round(gray_image.width * scale), round(gray_image.height * scale)),
                                            Image.Resampling.BILINEAR)
         gray = np.asarray(gray_image, np.float32) / 255.0
-        found: list[Reading] = []
         if self.classifier.lines and not self.classifier.glyphs:  # the CRNN line recogniser alone (line_reader.py)
             from athar.matching.numbers.line_reader import read_lines
 
             candidates = read_lines(gray, self.classifier.lines)
         else:
             candidates = [c for mask in INK_MASKS for c in self._read_mask(mask(gray), gray)]
-        for text, confidence, box, kind in candidates:
-            if scale != 1.0:
-                box = [round(v / scale) for v in box]
-            found.append(Reading(text, confidence, box, kind))
-        found.sort(key=lambda r: -r.confidence)
-        kept: list[Reading] = []
-        for reading in found:  # one reading per place: the most confident of the passes
-            if not any(_overlap(reading.box, other.box) >= 0.5 for other in kept):
-                kept.append(reading)
-        return kept
+        if scale != 1.0:
+            candidates = [(text, c, [round(v / scale) for v in box], kind) for text, c, box, kind in candidates]
+        return [Reading(*candidate) for candidate in one_per_place(candidates)]
 
     def _read_mask(self, mask: np.ndarray, gray: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
         """Candidate numbers found on one ink mask."""
@@ -555,20 +547,39 @@ class NumberReader:
 
         frame = L.frame_of(points(labels, kept, group))
         line = read_frames(gray, [frame], self.classifier.lines) if frame is not None else []
-        out = []
-        for text, g, box, kind in readings:
-            c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
-            agreed = g >= self.agree_from and c > 0
-            out.append((text, 1 - (1 - g) * (1 - c) * self.agree_doubt if agreed else g, box, kind))
-        if self.agree_alone > 0:
-            out.extend((lt, lc * self.agree_alone, lb, lk) for lt, lc, lb, lk in line)
-        return out
+        return agreed(readings, line, self.agree_from, self.agree_doubt, self.agree_alone)
 
     def _both(self, line: Glyphs) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities of a line's windows read upright and the other way round."""
         both = self.classifier.probabilities(np.concatenate([line.patches, line.flipped]))
         n = len(line.patches)
         return both[:n], both[n:]
+
+
+Candidate = tuple[str, float, list[int], str | None]  # text, confidence, box, kind
+
+
+def agreed(readings: list[Candidate], line: list[Candidate], agree_from: float, agree_doubt: float,
+           agree_alone: float) -> list[Candidate]:
+    """A line's glyph readings combined with the line recogniser's readings of the same line
+    (``NumberReader._agree``; ``benchmarks/numbers/rules.py`` searches the three parameters)."""
+    out = []
+    for text, g, box, kind in readings:
+        c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
+        out.append((text, 1 - (1 - g) * (1 - c) * agree_doubt if g >= agree_from and c > 0 else g, box, kind))
+    if agree_alone > 0:
+        out.extend((lt, lc * agree_alone, lb, lk) for lt, lc, lb, lk in line)
+    return out
+
+
+def one_per_place(candidates: list[Candidate]) -> list[Candidate]:
+    """The most confident candidate of each place (boxes overlapping by half or more are one place):
+    the two ink masks and the line recogniser read the same number more than once."""
+    kept: list[Candidate] = []
+    for candidate in sorted(candidates, key=lambda c: -c[1]):
+        if not any(_overlap(candidate[2], other[2]) >= 0.5 for other in kept):
+            kept.append(candidate)
+    return kept
 
 
 def _overlap(a: list[int], b: list[int]) -> float:
