@@ -62,6 +62,10 @@ def _same_consonants(part: str, tf: bool) -> Any:
 # The "similar spelling" level's Jaro-Winkler bar on two name ids; the constraints read the same bar
 # (constraints.similar_spelling), so a pair the model calls similar is not "different names" there.
 SIMILAR_SPELLING = 0.9
+# A family name "two consonants apart" only between coarse keys of four letters or more: two edits of
+# a three-letter key leave one letter in common (QURJU krk / SHWEIKI sk: +2.2 bits, which with a
+# first name and a birth year linked two of OFAC's persons; issue 28, eighth session).
+TWO_APART_MIN_LENGTH = {"family": 4, "mother_family": 4}
 
 
 def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.CustomComparison:
@@ -80,12 +84,19 @@ def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.Cus
                 label_for_charts="one consonant apart"),
             cll.And(cll.ExactMatchLevel(f"{part}_cblk"), _not_both_known(part)).configure(
                 label_for_charts="similar consonants (g/j/k, d/t/z, h dropped)"),
-            cll.And(cll.LevenshteinLevel(f"{part}_cblk", 2), cll.CustomLevel(f"({part}_known_l + {part}_known_r) = 0")).configure(
-                label_for_charts="two consonants apart (names not in the variants table)"),
+            cll.And(*_two_apart(part)).configure(label_for_charts="two consonants apart (names not in the variants table)"),
         ]
     levels.append(cll.ElseLevel().configure(label_for_charts="different"))
     return cl.CustomComparison(comparison_levels=levels, output_column_name=f"{part}_name",
                                comparison_description=NAME_LABELS[part])
+
+
+def _two_apart(part: str) -> list[Any]:
+    conditions = [cll.LevenshteinLevel(f"{part}_cblk", 2), cll.CustomLevel(f"({part}_known_l + {part}_known_r) = 0")]
+    if part in TWO_APART_MIN_LENGTH:
+        conditions.append(cll.CustomLevel(
+            f"least(length({part}_cblk_l), length({part}_cblk_r)) >= {TWO_APART_MIN_LENGTH[part]}"))
+    return conditions
 
 
 def _custom(sql: str, label: str) -> cll.CustomLevel:
@@ -156,6 +167,9 @@ FULL_RULES: list[tuple[str, ...]] = [
     # a name misread by its dots (handwriting, OCR: قهد for فهد) must not hide a pair
     ("first_dblk", "father_dblk", "family_dblk", "governorate_id"),
     ("first_dblk", "family_dblk", "birth_year"),
+    # aliases and family names spelt apart (HEWANI / HESSWANI, George, 1946, Yabrud; OFAC)
+    ("first_blk", "birth_year", "birth_place_key"),
+    ("first_blk", "birth_year", "city_key"),
 ]
 # Above SCALE_ROWS reports the rules above make blocks that grow with the square of the
 # table (a million reports: ~150 million pairs); these add a fine key (birth year, city,
@@ -224,6 +238,11 @@ def blocking_rules(populated: set[str], n_rows: int = 0) -> list[Any]:
     return [block_on(*r) for r in rule_columns(populated, n_rows)]
 
 
+# Rules whose blocks grow fast (a first name and a birth year: "Muhammad, 1980"), used up to a number
+# of reports: a family name written two ways (BAKHTIAR / IKHTIYAR, Hisham, 1941) with no place.
+LIMITED_RULES: dict[tuple[str, ...], int] = {("first_blk", "birth_year"): 50_000}
+
+
 def rule_columns(populated: set[str], n_rows: int = 0) -> list[tuple[str, ...]]:
     """The columns of each prediction rule (blocking_rules), e.g. for the block index of the
     incremental linkage (incremental.py)."""
@@ -234,6 +253,7 @@ def rule_columns(populated: set[str], n_rows: int = 0) -> list[tuple[str, ...]]:
         rules = names_only
     else:
         rules += [r for i, r in enumerate(names_only) if n_rows and n_rows <= NAMES_ONLY_LIMITS.get(i, 0)]
+        rules += [r for r, limit in LIMITED_RULES.items() if n_rows and n_rows <= limit and set(r) <= populated]
     return rules
 
 
