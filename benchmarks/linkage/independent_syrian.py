@@ -665,6 +665,9 @@ AGENCIES = {
 TITLES = {"eng": (["المهندس", "م."], ["Eng.", "Engineer"]), "doc": (["الدكتور", "د.", "الطبيب"], ["Dr.", "Dr", "Doctor"]),
           "law": (["المحامي", "الأستاذ"], ["Lawyer", "Me"]), "stu": (["الطالب", "الطالب الجامعي"], ["student"]),
           "sheikh": (["الشيخ"], ["Sheikh", "Cheikh"]), "hajj": (["الحاج"], ["Hajj", "Haj"])}
+# the same titles for a woman (same number of wordings)
+TITLES_F = {"eng": ["المهندسة", "م."], "doc": ["الدكتورة", "د.", "الطبيبة"], "law": ["المحامية", "الأستاذة"],
+            "stu": ["الطالبة", "الطالبة الجامعية"], "sheikh": ["الشيخة"], "hajj": ["الحاجة"]}
 
 # ---------------------------------------------------------------------------------------------
 # Sources and their habits
@@ -1013,7 +1016,7 @@ class Writer:
                 words[0] = words[0].upper()
             text = " ".join(words)
             if title:
-                t = r.choice(TITLES[title][1 if latin else 0])
+                t = r.choice(TITLES[title][1] if latin else (TITLES_F[title] if p.sex == "F" else TITLES[title][0]))
                 text = f"{t} {text}"
             if kunya:
                 k = ("Abu " + self.latin_given(kunya, school)) if latin else ("أبو " + kunya)
@@ -1028,7 +1031,8 @@ class Writer:
 
         if script in ("ar", "both"):
             if split:
-                row["first_name"] = parts_ar["first"] if not title else f"{r.choice(TITLES[title][0])} {parts_ar['first']}"
+                ar_titles = TITLES_F[title] if (title and p.sex == "F") else (TITLES[title][0] if title else [])
+                row["first_name"] = parts_ar["first"] if not title else f"{r.choice(ar_titles)} {parts_ar['first']}"
                 if length > 2:
                     row["father_name"] = parts_ar["father"]
                 row["family_name"] = parts_ar["family"]
