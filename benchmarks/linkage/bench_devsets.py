@@ -10,7 +10,8 @@ held-out spellings that pass an independent attestation rule: ``devset.attested_
 transliteration eval split composed into three-word names; 2,000 persons), slips (slips.py, 1,300
 persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
 data/written_kinds.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
-and sibling families: data/one_slip.csv). Review pairs and recall with review are printed too.
+and sibling families: data/one_slip.csv), independent_syrian (independent_syrian.py: a generator written
+from a fresh description, 2,600 persons, seed 8, households of brothers, cousins and namesakes). Review pairs and recall with review are printed too.
 ``--write FOLDER``
 also writes each set as an import-template CSV with a ``person_id`` column for
 ``athar eval linkage FILE --truth-column person_id --json`` (the product path). The figures
@@ -81,6 +82,14 @@ def one_slip() -> pd.DataFrame:
     return _template(df.drop(columns=["slip"]))
 
 
+def independent_syrian() -> pd.DataFrame:
+    """Syrian reports from a generator written from a fresh description, not from athar's
+    (independent_syrian.py, eighth session): 2,600 persons, seed 8."""
+    from benchmarks.linkage.independent_syrian import generate
+
+    return _template(generate(2600, seed=8)[0].drop(columns=["source"]))
+
+
 SETS = {
     "phenomena": lambda: _template(generate_devset(4000, seed=11, pool=shared_pool("dev", shared_data_dir()))),
     "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
@@ -94,6 +103,7 @@ SETS = {
     "google_cross": google_cross,
     "written_kinds": written_kinds,
     "one_slip": one_slip,
+    "independent_syrian": independent_syrian,
 }
 
 

@@ -334,12 +334,12 @@ def generate_devset(n_reports: int, seed: int = 0, pool: Pool | None = None) -> 
 
 def sibling_merges(df: pd.DataFrame, cluster_ids: list[str]) -> int:
     """Pairs of different persons of one family (brothers, sisters) put in one cluster."""
-    seen: dict[str, set[tuple[int, int]]] = defaultdict(set)
+    seen: dict[str, set[tuple[str, str]]] = defaultdict(set)
     for cluster, person, family in zip(cluster_ids, df["person_id"], df["family_id"]):
-        seen[cluster].add((int(family), int(person)))
+        seen[cluster].add((str(family), str(person)))
     merged = 0
     for members in seen.values():
-        by_family: dict[int, set[int]] = defaultdict(set)
+        by_family: dict[str, set[str]] = defaultdict(set)
         for family, person in members:
             by_family[family].add(person)
         merged += sum(len(p) * (len(p) - 1) // 2 for p in by_family.values())
