@@ -24,7 +24,7 @@ from athar.matching.names import name_keys, name_tokens, normalize_name
 from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
 from athar.matching.names.tokens import NameToken
-from athar.matching.names.written import read_written_name, sex_of_titles
+from athar.matching.names.written import read_written_name, sex_of_titles, without_brackets
 
 READING_COLUMN = "second_reading"  # which second reading a report gets, 0 for none (readings.py)
 NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
@@ -354,10 +354,15 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     return pd.DataFrame(out), own_votes
 
 
+SPLIT_NAME_COLUMNS = ("first_name", "father_name", "grandfather_name", "family_name", "mother_name")
+
+
 def _input_columns(df: pd.DataFrame) -> tuple[dict[str, pd.Series], pd.Series]:
     """The input columns cleaned (absent ones empty), and each report's full name (Arabic, else Latin)."""
     empty = pd.Series([""] * len(df), index=df.index)
     get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
+    for c in SPLIT_NAME_COLUMNS:  # "الكحال (أبو عبد الرحمن)": the kunya is no part of the family name
+        get[c] = pd.Series([without_brackets(v) for v in get[c].tolist()], index=get[c].index, dtype=object)
     return get, get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
 
 

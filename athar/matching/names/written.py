@@ -88,6 +88,14 @@ def read_written_name(text: str | None) -> WrittenName:
                        comma_first or moved, tuple(rules))
 
 
+def without_brackets(text: str) -> str:
+    """A name field without what it holds in brackets (a kunya or a note: "الكحال (أبو عبد الرحمن)"
+    is the family name الكحال); the field as written is kept elsewhere."""
+    if not any(b in text for b in "([{«"):
+        return text
+    return " ".join(_BRACKETS.sub(" ", text).split())
+
+
 def _brackets(text: str, rules: list[str]) -> tuple[str, list[str], list[str]]:
     kunya: list[str] = []
     notes: list[str] = []
@@ -125,7 +133,8 @@ def _nickname(text: str, rules: list[str]) -> tuple[str, str]:
 
 def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
     """A kunya after a dash or a slash ("محمد أحمد - أبو خالد", "Ahmad Ali / Abu Omar"): a kunya,
-    not a place (it was read as the town and compared with the other report's city)."""
+    not a place (it was read as the town and compared with the other report's city); or before it
+    ("أبو خالد - محمد أحمد": read as written, "Abu Khalid" was the given name and the father's)."""
     for separator in _table()["place_separators"]:
         head, sep, tail = text.rpartition(separator)
         words = tail.split()
@@ -133,6 +142,13 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
                 and _key(words[0]) in _words("kunya_words")):
             rules.append("kunya after a dash set apart")
             return head.strip(), [tail.strip()]
+        head, sep, tail = text.partition(separator)
+        words = head.split()
+        if (sep and len(tail.split()) >= 2 and 2 <= len(words) <= 3
+                and _key(words[0]) in _words("kunya_words")):
+            # "أبو إبراهيم - عبد الغني حسن الكردي", "Abu Mohammad - Hassan Ayoubi": the kunya first
+            rules.append("kunya before a dash set apart")
+            return tail.strip(), [head.strip()]
     glued = _GLUED_KUNYA.search(text)  # "محمد أحمد الحلبي-أبو خالد": the dash with no space
     if glued and len(text[:glued.start()].split()) >= 2 and _key(glued.group(1)) in _words("kunya_words"):
         rules.append("kunya after a dash set apart")
@@ -275,6 +291,10 @@ def _family_first(words: list[str], rules: list[str]) -> tuple[list[str], bool]:
     if len(words) >= 2 and _has_article(words[0]) and _given_names_after(words[1:]):
         rules.append("family name first (a first word with the article, known given names after it)")
         return words[1:] + words[:1], True
+    if len(words) >= 3 and _key(words[0]) in _SPACED_ARTICLES and _given_names_after(words[2:]):
+        # "el nabulsi esmail": the article written apart from the family name it opens
+        rules.append("family name first (a first word with the article, known given names after it)")
+        return words[2:] + words[:2], True
     if len(words) >= 3 and _is_nisba_family(words):
         rules.append("family name first (an unknown nisba before known given names)")
         return words[1:] + words[:1], True
@@ -308,6 +328,9 @@ def _known_given(word: str) -> bool:
 def _is_upper(word: str) -> bool:
     letters = [c for c in word if c.isalpha()]
     return len(letters) > 1 and all(c.isupper() for c in letters)
+
+
+_SPACED_ARTICLES = frozenset({"al", "el", "ال"})
 
 
 def _has_article(word: str) -> bool:
