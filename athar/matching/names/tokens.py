@@ -268,15 +268,19 @@ def _abd_divine() -> frozenset[str]:
 
 def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     """عبد before the last word of a name of three words or more, when that word is a nisba
-    (ends in ي / i / y) and not a name of God ending so, or (Arabic) any word that is none of the
-    names عبد joins: a father's name cut to its first word ("محمد عبد الحلبي", "ماهر عبد الشيخ",
-    issue 28), not a compound (particles.yaml, abd_joins_nisba_like, abd_divine_names)."""
-    if kind != "abd" or nxt_i != len(words) - 1 or i < 1:
+    (ends in ي / i / y) and not a name of God ending so, or (Arabic, after the given name, before any
+    word) a word that is none of the names عبد joins: a father's name cut to its first word ("محمد عبد
+    الحلبي", "ماهر عبد الشيخ", "فادي عبد فادي الأحمد", issue 28), not a compound (particles.yaml,
+    abd_joins_nisba_like, abd_divine_names)."""
+    if kind != "abd" or i < 1:
         return False
-    last = words[nxt_i]
-    if words[i] == "عبد" and nxt_i == i + 1 and detect_script(last) == "ar":
-        return last not in _abd_divine() and ("ال" + last) not in _abd_divine() and len(last) >= 3
-    return last not in _abd_joins() and len(last) >= 3 and last.endswith(("ي", "ى", "i", "y"))
+    nxt = words[nxt_i]
+    if words[i] == "عبد" and nxt_i == i + 1 and detect_script(nxt) == "ar":
+        # anywhere after the given name: "فادي عبد فادي الأحمد" is Fadi son of Abd…, grandson of Fadi
+        return nxt not in _abd_divine() and ("ال" + nxt) not in _abd_divine() and len(nxt) >= 3
+    if nxt_i != len(words) - 1:
+        return False
+    return nxt not in _abd_joins() and len(nxt) >= 3 and nxt.endswith(("ي", "ى", "i", "y"))
 
 
 def _hamza_al_words(name: str) -> frozenset[str]:

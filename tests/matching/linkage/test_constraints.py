@@ -121,6 +121,14 @@ def test_a_reviewer_may_still_say_same() -> None:
     ({"full_name": "داوود باسل الحسني"}, {"full_name": "Dawod Basel al-Hassani"}, None),
     ({"full_name": "خويلد علي الحسن"}, {"full_name": "Khuwaylid Ali al-Hasan"}, None),
     ({"full_name": "سامر مصطىف الشامي"}, {"full_name": "Samer Mustafa al-Shami"}, None),
+    # a father's name cut to "عبد" against a compound the table does not know, written joined or not
+    # (independent_syrian, eighth session); "عبد" is no cut copy of another name (بدران)
+    ({"first_name": "يوسف", "father_name": "عبد", "family_name": "الأيوبي"},
+     {"first_name": "يوسف", "father_name": "عبد الحكيم", "family_name": "الأيوبي"}, None),
+    ({"full_name": "فادي عبد فادي الأحمد"}, {"full_name": "فادي عبد الرؤوف الأحمد"}, None),
+    ({"full_name": "Ahmad Abd al-Farhan"}, {"full_name": "أحمد عبدالمحسن الفرحان"}, None),
+    ({"first_name": "يوسف", "father_name": "عبد", "family_name": "الأيوبي"},
+     {"first_name": "يوسف", "father_name": "بدران", "family_name": "الأيوبي"}, "fathers' names differ"),
 ])
 def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
     facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))
