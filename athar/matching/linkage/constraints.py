@@ -58,7 +58,7 @@ from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names.phonetic import dotless
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v10"
+CONSTRAINTS_VERSION = "incompatible-reports v11"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -113,7 +113,10 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return False
     if _one_edit_apart(a, b):
         return True
-    return not a.known and not b.known and (similar_spelling(a, b) or _foreign_alike(a, b))
+    # two Arabic spellings one letter apart, not by a dot, are two names (عامر / تامر: brothers of the
+    # independent set); a similar spelling is the names' agreement only with a Latin one in the pair
+    similar = similar_spelling(a, b) and not (a.rasm and b.rasm)
+    return not a.known and not b.known and (similar or _foreign_alike(a, b))
 
 
 def similar_spelling(a: NameKey, b: NameKey) -> bool:
