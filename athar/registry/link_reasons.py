@@ -33,6 +33,7 @@ VOCABULARY = (
     gettext_noop("first names differ (siblings or namesakes?)"), gettext_noop("fathers' names differ (namesakes?)"),
     gettext_noop("given names differ"), gettext_noop("fathers' names differ"), gettext_noop("mothers' names differ"),
     gettext_noop("sexes differ"), gettext_noop("decided by a reviewer"),
+    gettext_noop("places"), gettext_noop("counted once (town, governorate, birth place)"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from athar.matching.linkage.link import COMPARISON_NAMES, GUARDS, SLIP_LEVEL
+from athar.matching.linkage.link import COMPARISON_NAMES, GUARDS, PLACE_NOTE, SLIP_LEVEL
 from athar.matching.linkage.settings import comparisons
 from athar.registry.link_reasons import KNOWN, readable
 
@@ -35,7 +35,14 @@ def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
     levels = [level for comp in comparisons() for level in comp.get_comparison("duckdb").as_dict()["comparison_levels"]]
     labels = {level["label_for_charts"] for level in levels if not level.get("is_null_level")}
     words = set(COMPARISON_NAMES.values()) | labels | {SLIP_LEVEL} | set(GUARDS.values())
+    words |= set(PLACE_NOTE.split(": "))  # "places: counted once (…)" reads as a comparison and its level
     assert words - KNOWN == set()
+
+
+def test_the_places_counted_once_read_in_arabic():
+    with translation.override("ar"):
+        (reason,) = readable({"why": "places: counted once (town, governorate, birth place) (+5.1)"})
+    assert (reason.text, reason.weight, reason.known) == ("الأماكن: احتُسبت مرة واحدة (البلدة، المحافظة، مكان الولادة)", "+5.1", True)
 
 
 def test_every_word_has_its_arabic():

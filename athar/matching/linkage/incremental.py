@@ -267,6 +267,7 @@ def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, co
         _tidy_pairs,
         add_levels,
         apply_guards,
+        one_place,
         weigh_slips,
     )
     from athar.matching.linkage.readings import base_id, collapse, penalise, with_readings
@@ -280,7 +281,7 @@ def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, co
     pairs = pairs[pairs["unique_id_l"].astype(str).map(base_id) != pairs["unique_id_r"].astype(str).map(base_id)]
     pairs = pairs[pairs["match_probability"] >= _below(floor, SLIP_MARGIN_BITS)]
     pairs = add_levels(_tidy_pairs(pairs), state.model)
-    pairs = penalise(weigh_slips(pairs, facts))
+    pairs = penalise(one_place(weigh_slips(pairs, facts)))
     pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
     return collapse(apply_guards(pairs, review_band[0], threshold), keep_sides=True).reset_index(drop=True)
 

@@ -166,7 +166,7 @@ def link_reports(
     pairs = linker.inference.predict(threshold_match_probability=_below(floor, SLIP_MARGIN_BITS)).as_pandas_dataframe()
     constraints = Constraints(scored)
     pairs = add_levels(_tidy_pairs(pairs), model)
-    pairs = penalise(weigh_slips(pairs, constraints.facts))
+    pairs = penalise(one_place(weigh_slips(pairs, constraints.facts)))
     pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
     pairs = collapse(apply_guards(pairs, review_band[0], threshold))
     decided = normalise_decisions(decisions)
@@ -261,6 +261,39 @@ def _below(probability: float, bits: float) -> float:
     """The probability whose match weight is ``bits`` lower."""
     weight = math.log2(probability / (1 - probability)) - bits
     return 1.0 / (1.0 + 2.0 ** -weight)  # comparison → index in ReportFacts.names
+
+
+# A pair's places are one fact written three ways (town, governorate, birth place), and the model adds
+# its comparisons as if they were independent: a man displaced from Talbiseh to Idlib is reported in
+# another town *and* another governorate, counted twice (−5.1 and −5.5 bits) against the same name
+# and arrest date, and two namesakes of one town were "same town" and "same governorate" (+5.0, +3.2).
+# Now the places count once each way: their most negative weight and their most positive one (issue
+# 28, eighth session; the independent set's displaced persons and same-town namesakes).
+PLACE_COMPARISONS = ("city_key", "governorate_id", "birth_place_key")
+PLACE_NOTE = "places: counted once (town, governorate, birth place)"
+
+
+def one_place(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Of the places' weights (term frequencies included) only the most negative and the most
+    positive count; ``place_adjust`` keeps the change, and match weight and probability follow."""
+    cols = [f"mw_{c}" for c in PLACE_COMPARISONS if f"mw_{c}" in pairs.columns]
+    if pairs.empty or len(cols) < 2:
+        pairs["place_adjust"] = 0.0
+        return pairs
+    w = np.nan_to_num(pairs[cols].to_numpy(dtype=float))
+    for j, c in enumerate(cols):
+        tf = c.replace("mw_", "mw_tf_adj_")
+        if tf in pairs.columns:
+            w[:, j] += np.nan_to_num(pairs[tf].to_numpy(dtype=float))
+    neg, pos = np.minimum(w, 0.0), np.maximum(w, 0.0)
+    delta = (neg.min(axis=1) - neg.sum(axis=1)) + (pos.max(axis=1) - pos.sum(axis=1))
+    pairs["place_adjust"] = delta
+    changed = delta != 0
+    if changed.any():
+        weight = pairs["match_weight"].to_numpy(dtype=float) + delta
+        pairs["match_weight"] = weight
+        pairs.loc[changed, "match_probability"] = 1.0 / (1.0 + np.power(2.0, -weight[changed]))
+    return pairs
 
 
 def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
@@ -426,9 +459,10 @@ def explain_pairs(pairs: pd.DataFrame) -> list[str]:
     guards = pairs["guard"] if "guard" in pairs.columns else [""] * len(pairs)
     splits = pairs["split"] if "split" in pairs.columns else [""] * len(pairs)
     readings = pairs["reading"] if "reading" in pairs.columns else [""] * len(pairs)
-    return ["; ".join(p + ([READING_NOTE] if r == "second" else []) + ([g] if g else [])
-                      + ([f"kept apart: {s}"] if s else [])) if p else "decided by a reviewer"
-            for p, g, s, r in zip(parts, guards, splits, readings)]
+    places = pairs["place_adjust"].fillna(0.0) if "place_adjust" in pairs.columns else [0.0] * len(pairs)
+    return ["; ".join(p + ([f"{PLACE_NOTE} ({a:+.1f})"] if a else []) + ([READING_NOTE] if r == "second" else [])
+                      + ([g] if g else []) + ([f"kept apart: {s}"] if s else [])) if p else "decided by a reviewer"
+            for p, g, s, r, a in zip(parts, guards, splits, readings, places)]
 
 
 def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs: float = 2e6,
