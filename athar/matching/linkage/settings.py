@@ -126,7 +126,7 @@ def comparisons() -> list[cl.CustomComparison]:
     return [
         name_comparison("first"),
         name_comparison("father"),
-        name_comparison("grandfather", tf=False, fuzzy=False),
+        name_comparison("grandfather", tf=False),
         name_comparison("family"),
         name_comparison("mother", fuzzy=False),
         name_comparison("mother_family", fuzzy=False),
