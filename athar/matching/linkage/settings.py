@@ -174,6 +174,14 @@ SCALE_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "family_blk", "mother_blk"),
     ("first_dblk", "father_dblk", "family_dblk", "birth_year", "governorate_id"),
 ]
+# (issue 28, eighth session) The same given name, birth year and birth place, whatever the family
+# name: a family name spelled apart (HEWANI / HESSWANI, George, 1946, Yabrud) or another one
+# (OTRI / AKHRAS, Sahar) and no father's name left such a pair uncompared (OFAC). Every report of a
+# big town's Muhammads born in one year meets in it, so it is used on tables of up to this many
+# reports (like the names-only rules below).
+SMALL_TABLE_RULES: dict[tuple[str, ...], int] = {
+    ("first_blk", "birth_year", "birth_place_key"): 50_000,
+}
 # When the reports hold names only (no place, year or date), blocks use names alone.
 NAMES_ONLY_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "family_blk"),
@@ -228,6 +236,7 @@ def rule_columns(populated: set[str], n_rows: int = 0) -> list[tuple[str, ...]]:
     """The columns of each prediction rule (blocking_rules), e.g. for the block index of the
     incremental linkage (incremental.py)."""
     rules = [r for r in (SCALE_RULES if n_rows > SCALE_ROWS else FULL_RULES) if set(r) <= populated]
+    rules += [r for r, limit in SMALL_TABLE_RULES.items() if set(r) <= populated and n_rows and n_rows <= limit]
     names_only = [r for r in NAMES_ONLY_RULES if set(r) <= populated]
     names = {"first_blk", "father_blk", "family_blk", "mother_blk", "first_dblk", "father_dblk", "family_dblk"}
     if not any(set(r) - names for r in rules):

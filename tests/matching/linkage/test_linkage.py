@@ -84,3 +84,20 @@ def test_cross_script_names_only_records_become_a_candidate_pair() -> None:
     result = link_reports(records, review_band=(0.01, 0.9))
     pair = result.pairs[(result.pairs["unique_id_l"] == "ar") & (result.pairs["unique_id_r"] == "la")]
     assert len(pair) == 1
+
+
+def test_same_given_name_birth_year_and_place_are_compared_whatever_the_family_name() -> None:
+    # OFAC (issue 28): one man's family name spelled apart — HEWANI / HESSWANI, George / Georges, born
+    # 1946 in Yabrud — and no father's name: no blocking rule held the pair (settings.SMALL_TABLE_RULES)
+    rows = [{"unique_id": "h1", "full_name": "HEWANI, George", "birth_year": "1946", "birth_place": "Yabrud"},
+            {"unique_id": "h2", "full_name": "HESSWANI, Georges", "birth_year": "1946", "birth_place": "Yabrud"},
+            {"unique_id": "h3", "full_name": "HASWANI, Jurj", "birth_year": "1946", "birth_place": "Yabrud"},
+            # another George born the same year elsewhere, and one born in Yabrud another year
+            {"unique_id": "x1", "full_name": "HADDAD, George", "birth_year": "1946", "birth_place": "Homs"},
+            {"unique_id": "x2", "full_name": "HESSWANI, George", "birth_year": "1961", "birth_place": "Yabrud"}]
+    result = link_reports(pd.DataFrame(rows))
+    compared = set(zip(result.pairs["unique_id_l"], result.pairs["unique_id_r"]))
+    assert ("h1", "h2") in compared or ("h2", "h1") in compared
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["h1"] == cluster["h2"]
+    assert cluster["x1"] != cluster["h1"] and cluster["x2"] != cluster["h2"]
