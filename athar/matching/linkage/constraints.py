@@ -40,6 +40,10 @@ sibling merge). Tried on an outside list of Arabic given names (akhateeb, 452 na
 pairs of a name and a table name on one skeleton, every one two names (خلود / Khalid, عزوز / Aziz,
 حمودة / Hamid, فوزية / Fayiz, سلوى / Salih), and keeps سالي / Sali, داوود / Dawud, حميد / Hamid.
 
+(v10, eighth issue-28 session) **ج written g is one name** (:func:`_jim_written_g`): an Arabic spelling
+against a Latin one that writes its ج as g, as Egyptians do (حجي / Heggy, hj / hg), were "given names
+differ" — the skeleton keeps g for غ.
+
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
 """
 
@@ -58,7 +62,7 @@ from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names.phonetic import dotless
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v9"
+CONSTRAINTS_VERSION = "incompatible-reports v10"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -108,6 +112,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
+        return True
+    if _jim_written_g(a, b):
         return True
     if _latin_consonant_changed(a, b):
         return False
@@ -199,6 +205,18 @@ def _misread_dots(a: NameKey, b: NameKey) -> bool:
     across = not (a.rasm and b.rasm)
     merged = dotless(a.skeleton, across_scripts=across)
     return len(merged) >= 2 and merged == dotless(b.skeleton, across_scripts=across)
+
+
+def _jim_written_g(a: NameKey, b: NameKey) -> bool:
+    """An Arabic spelling against a Latin one that writes its ج as g, as Egyptians say and write it
+    (حجي / Heggy, hj / hg; Gamal, Nagy, Ragab): the skeletons agree once the Arabic's j is read g.
+    The skeleton keeps g for غ (Ghazi), so the cross-script key does not meet them; a Latin g for ج is
+    a spelling, not a second name (issue 28, real_cross: "حجي فواز بكور / Heggy Fawwaz Bakkour" was
+    kept apart as "given names differ")."""
+    if bool(a.rasm) == bool(b.rasm):
+        return False
+    arabic, latin = (a, b) if a.rasm else (b, a)
+    return "j" in arabic.skeleton and len(arabic.skeleton) >= 2 and arabic.skeleton.replace("j", "g") == latin.skeleton
 
 
 def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:

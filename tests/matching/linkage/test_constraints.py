@@ -121,6 +121,10 @@ def test_a_reviewer_may_still_say_same() -> None:
     ({"full_name": "داوود باسل الحسني"}, {"full_name": "Dawod Basel al-Hassani"}, None),
     ({"full_name": "خويلد علي الحسن"}, {"full_name": "Khuwaylid Ali al-Hasan"}, None),
     ({"full_name": "سامر مصطىف الشامي"}, {"full_name": "Samer Mustafa al-Shami"}, None),
+    # ج written g, as Egyptians write it (real_cross): حجي / Heggy is one name, given or father's
+    ({"full_name": "حجي فواز بكور"}, {"full_name": "Heggy Fawwaz Bakkour"}, None),
+    ({"full_name": "طه حجي عرابي"}, {"full_name": "Taha Heggy Urabi"}, None),
+    ({"full_name": "حجي جاسر عمر"}, {"full_name": "Heggy Jacir Oumar"}, None),
 ])
 def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
     facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))
