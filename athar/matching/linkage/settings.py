@@ -193,6 +193,13 @@ NAMES_ONLY_RULES: list[tuple[str, ...]] = [
     ("first_cblk", "father_cblk"),
     ("father_cblk", "family_cblk"),
     ("first_dblk", "father_dblk", "family_dblk"),
+    # (issue 28, eighth session) one name agreeing on its coarse key, the two others beginning with the
+    # same coarse consonant: names spelled apart past one letter (Jobs Trias Andrews / جوبز ترياس
+    # أندروز, Wardi Marchese Jefferies / وردي مارتشيزي جيفريز) were never compared (google_cross). The
+    # family name's coarse key with the two given names' initials was tried too (Washington Carstens
+    # Nordenskiold): it offered 29 more pairs for review on real_cross, all of two persons (not kept).
+    ("first_cblk", "father_c1", "family_c1"),
+    ("father_cblk", "first_c1", "family_c1"),
 ]
 TRAINING_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "family_blk"),
@@ -210,7 +217,7 @@ _OLD_TRAINING_RULES: list[tuple[str, ...]] = [
 # ("Muhammad al-Hasan" is 3% of Syrian men: at 1,000,000 reports that block alone would
 # hold ~10^8 pairs). Row limits per names-only rule:
 NAMES_ONLY_LIMITS = {0: 300_000, 1: 50_000, 2: 50_000, 3: 50_000, 4: 100_000, 5: 20_000, 6: 20_000, 7: 20_000,
-                     8: 100_000}
+                     8: 100_000, 9: 20_000, 10: 20_000}
 
 
 NAMES_ONLY_TRAINING_RULES: list[tuple[str, ...]] = [
@@ -238,7 +245,8 @@ def rule_columns(populated: set[str], n_rows: int = 0) -> list[tuple[str, ...]]:
     rules = [r for r in (SCALE_RULES if n_rows > SCALE_ROWS else FULL_RULES) if set(r) <= populated]
     rules += [r for r, limit in SMALL_TABLE_RULES.items() if set(r) <= populated and n_rows and n_rows <= limit]
     names_only = [r for r in NAMES_ONLY_RULES if set(r) <= populated]
-    names = {"first_blk", "father_blk", "family_blk", "mother_blk", "first_dblk", "father_dblk", "family_dblk"}
+    names = {"first_blk", "father_blk", "family_blk", "mother_blk", "first_dblk", "father_dblk", "family_dblk",
+             "first_c1", "father_c1", "family_c1"}
     if not any(set(r) - names for r in rules):
         rules = names_only
     else:

@@ -90,3 +90,17 @@ def test_a_grandfathers_name_in_another_spelling_is_not_a_different_name() -> No
         assert row["status"] == "linked", row.to_dict()
     cousins = pairs.loc[("c1", "c2")] if ("c1", "c2") in pairs.index else pairs.loc[("c2", "c1")]
     assert _grandfather_level(cousins["explanation"]).startswith("different"), cousins["explanation"]
+
+
+def test_names_spelled_apart_past_one_letter_are_compared() -> None:
+    # google_cross (issue 28): no two of the three names agreed on a blocking key, so these pairs were
+    # never compared; one name agreeing on its coarse key and the two others beginning with the same
+    # coarse consonant now makes a block (settings.NAMES_ONLY_RULES)
+    pairs = [("طلبة إنغلز باريلز", "Tolba Ingles Bareilles"),
+             ("جوبز ترياس أندروز", "Jobs Trias Andrews"),
+             ("بريندا ريدناب مينديز", "Brenda Redknapp Mendes"),
+             ("وردي مارتشيزي جيفريز", "Wardi Marchese Jefferies")]
+    rows = [{"unique_id": f"w{i}{side}", "full_name": name} for i, pair in enumerate(pairs) for side, name in zip("al", pair)]
+    result = link_reports(pd.DataFrame(rows))
+    compared = {frozenset(p) for p in zip(result.pairs["unique_id_l"], result.pairs["unique_id_r"])}
+    assert all(frozenset((f"w{i}a", f"w{i}l")) in compared for i in range(len(pairs))), compared
