@@ -40,9 +40,10 @@ sibling merge). Tried on an outside list of Arabic given names (akhateeb, 452 na
 pairs of a name and a table name on one skeleton, every one two names (خلود / Khalid, عزوز / Aziz,
 حمودة / Hamid, فوزية / Fayiz, سلوى / Salih), and keeps سالي / Sali, داوود / Dawud, حميد / Hamid.
 
-(v10, eighth issue-28 session) **ج written g is one name** (:func:`_jim_written_g`): an Arabic spelling
-against a Latin one that writes its ج as g, as Egyptians do (حجي / Heggy, hj / hg), were "given names
-differ" — the skeleton keeps g for غ.
+(v10, eighth issue-28 session) **A spelling in another romanisation's habit is one name**
+(:func:`_written_otherwise`): an Arabic spelling against a Latin one that writes its ج as g, as
+Egyptians do (حجي / Heggy, hj / hg), its initial و as v (وداد / Vedad), its final اة as "at" (نجاة /
+Najat) were "given names differ".
 
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
 """
@@ -113,7 +114,7 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
         return True
-    if _jim_written_g(a, b):
+    if _written_otherwise(a, b):
         return True
     if _latin_consonant_changed(a, b):
         return False
@@ -207,16 +208,25 @@ def _misread_dots(a: NameKey, b: NameKey) -> bool:
     return len(merged) >= 2 and merged == dotless(b.skeleton, across_scripts=across)
 
 
-def _jim_written_g(a: NameKey, b: NameKey) -> bool:
-    """An Arabic spelling against a Latin one that writes its ج as g, as Egyptians say and write it
-    (حجي / Heggy, hj / hg; Gamal, Nagy, Ragab): the skeletons agree once the Arabic's j is read g.
-    The skeleton keeps g for غ (Ghazi), so the cross-script key does not meet them; a Latin g for ج is
-    a spelling, not a second name (issue 28, real_cross: "حجي فواز بكور / Heggy Fawwaz Bakkour" was
-    kept apart as "given names differ")."""
+def _written_otherwise(a: NameKey, b: NameKey) -> bool:
+    """An Arabic spelling against a Latin one written in another romanisation's habit, which the
+    skeleton's classes do not join: ج written g, as Egyptians write it (حجي / Heggy, hj / hg; the
+    skeleton keeps g for غ); an initial و written v, as Turkish, Bosnian and Persian spellings do
+    (وداد / Vedad, وحيد / Vahid: wd / fd); a final اة read "at" (نجاة / Najat, حياة / Hayat: the
+    skeleton drops ة). Each is a spelling, not a second name (issue 28: "حجي فواز بكور / Heggy Fawwaz
+    Bakkour" and "وداد دريد البشير / Vedad Douraïd Béchir" were kept apart as "given names differ")."""
     if bool(a.rasm) == bool(b.rasm):
         return False
     arabic, latin = (a, b) if a.rasm else (b, a)
-    return "j" in arabic.skeleton and len(arabic.skeleton) >= 2 and arabic.skeleton.replace("j", "g") == latin.skeleton
+    skel = arabic.skeleton
+    forms = set()
+    if "j" in skel and re.search(r"g(?!h)", latin.text):  # a g written so, not gh (غ)
+        forms.add(skel.replace("j", "g"))
+    if skel.startswith("w") and latin.text.startswith("v"):  # a v written so: وحيد is not "Fahid"
+        forms.add("f" + skel[1:])
+    if arabic.rasm.endswith("اه") and skel:
+        forms.add(skel + "t")
+    return latin.skeleton in {f for f in forms if len(f) >= 2}
 
 
 def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
