@@ -64,9 +64,9 @@ def _same_consonants(part: str, tf: bool) -> Any:
 SIMILAR_SPELLING = 0.9
 
 
-def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.CustomComparison:
+def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True, near_only: bool = False) -> cl.CustomComparison:
     """Levels: same name (TF-adjusted) / same consonants across scripts / similar spelling /
-    one consonant apart / different."""
+    one consonant apart / (unless ``near_only``) similar consonants / two consonants apart / different."""
     col = f"{part}_id"
     levels: list[Any] = [
         cll.NullLevel(col),
@@ -78,6 +78,9 @@ def name_comparison(part: str, *, tf: bool = True, fuzzy: bool = True) -> cl.Cus
             cll.And(cll.JaroWinklerLevel(col, SIMILAR_SPELLING), _not_both_known(part)).configure(label_for_charts="similar spelling"),
             cll.And(cll.LevenshteinLevel(f"{part}_skel", 1), _not_both_known(part)).configure(
                 label_for_charts="one consonant apart"),
+        ]
+    if fuzzy and not near_only:
+        levels += [
             cll.And(cll.ExactMatchLevel(f"{part}_cblk"), _not_both_known(part)).configure(
                 label_for_charts="similar consonants (g/j/k, d/t/z, h dropped)"),
             cll.And(cll.LevenshteinLevel(f"{part}_cblk", 2), cll.CustomLevel(f"({part}_known_l + {part}_known_r) = 0")).configure(
@@ -126,7 +129,7 @@ def comparisons() -> list[cl.CustomComparison]:
     return [
         name_comparison("first"),
         name_comparison("father"),
-        name_comparison("grandfather", tf=False),
+        name_comparison("grandfather", tf=False, near_only=True),
         name_comparison("family"),
         name_comparison("mother", fuzzy=False),
         name_comparison("mother_family", fuzzy=False),
