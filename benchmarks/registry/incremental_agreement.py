@@ -61,7 +61,7 @@ def measure(path: Path) -> dict[str, object]:
     import_reports(work / "second.csv", source="second", ignore_columns={"person_id"})
     start = time.time()
     linked = 0
-    while (done := link_waiting()) is not None and done["reports"]:
+    while (done := link_waiting(limit=len(rows))) is not None and done["reports"]:  # the worker would run a full linkage above its limit
         linked += int(done["reports"])
     seconds = time.time() - start
     incremental = _persons()

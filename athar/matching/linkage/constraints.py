@@ -40,6 +40,11 @@ sibling merge). Tried on an outside list of Arabic given names (akhateeb, 452 na
 pairs of a name and a table name on one skeleton, every one two names (خلود / Khalid, عزوز / Aziz,
 حمودة / Hamid, فوزية / Fayiz, سلوى / Salih), and keeps سالي / Sali, داوود / Dawud, حميد / Hamid.
 
+(v10, eighth issue-28 session) **A spelling in another romanisation's habit is one name**
+(:func:`_written_otherwise`): an Arabic spelling against a Latin one that writes its ج as g, as
+Egyptians do (حجي / Heggy, hj / hg), its initial و as v (وداد / Vedad), its final اة as "at" (نجاة /
+Najat) were "given names differ".
+
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
 """
 
@@ -58,7 +63,7 @@ from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names.phonetic import dotless
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v11"
+CONSTRAINTS_VERSION = "incompatible-reports v12"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -108,6 +113,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
+        return True
+    if _written_otherwise(a, b):
         return True
     if _latin_consonant_changed(a, b):
         return False
@@ -202,6 +209,27 @@ def _misread_dots(a: NameKey, b: NameKey) -> bool:
     across = not (a.rasm and b.rasm)
     merged = dotless(a.skeleton, across_scripts=across)
     return len(merged) >= 2 and merged == dotless(b.skeleton, across_scripts=across)
+
+
+def _written_otherwise(a: NameKey, b: NameKey) -> bool:
+    """An Arabic spelling against a Latin one written in another romanisation's habit, which the
+    skeleton's classes do not join: ج written g, as Egyptians write it (حجي / Heggy, hj / hg; the
+    skeleton keeps g for غ); an initial و written v, as Turkish, Bosnian and Persian spellings do
+    (وداد / Vedad, وحيد / Vahid: wd / fd); a final اة read "at" (نجاة / Najat, حياة / Hayat: the
+    skeleton drops ة). Each is a spelling, not a second name (issue 28: "حجي فواز بكور / Heggy Fawwaz
+    Bakkour" and "وداد دريد البشير / Vedad Douraïd Béchir" were kept apart as "given names differ")."""
+    if bool(a.rasm) == bool(b.rasm):
+        return False
+    arabic, latin = (a, b) if a.rasm else (b, a)
+    skel = arabic.skeleton
+    forms = set()
+    if "j" in skel and re.search(r"g(?!h)", latin.text):  # a g written so, not gh (غ)
+        forms.add(skel.replace("j", "g"))
+    if skel.startswith("w") and latin.text.startswith("v"):  # a v written so: وحيد is not "Fahid"
+        forms.add("f" + skel[1:])
+    if arabic.rasm.endswith("اه") and skel:
+        forms.add(skel + "t")
+    return latin.skeleton in {f for f in forms if len(f) >= 2}
 
 
 def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:

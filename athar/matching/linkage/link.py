@@ -42,7 +42,7 @@ from athar.matching.linkage.settings import SAME_CONSONANTS, training_rules
 KEY_COLUMNS = [
     "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
     "first_cblk", "father_cblk", "family_cblk", "first_dblk", "father_dblk", "family_dblk",
-    "governorate_id", "city_key", "birth_place_key", "arrest_year", "sex", "agency_id",
+    "first_c1", "father_c1", "family_c1", "governorate_id", "city_key", "birth_place_key", "arrest_year", "sex", "agency_id",
 ]
 logging.getLogger("splink").setLevel(logging.WARNING)
 COMPARISON_NAMES = {

@@ -120,6 +120,10 @@ def effective_parameters(model: LinkageModel) -> dict[str, dict[str, dict[str, f
     common the agreeing name is. The fuzzy levels get at least the m that real Arabic/Latin
     pairs of one name show (CROSS_SCRIPT_SHARE below)."""
     params = {comp: {label: dict(v) for label, v in levels.items()} for comp, levels in model.parameters.items()}
+    for comp, donor in BORROWED_LEVELS.items():
+        if comp in params and donor in params:
+            for label, values in params[donor].items():
+                params[comp].setdefault(label, dict(values))
     for levels in params.values():
         same, cons = levels.get(SAME_NAME), levels.get(SAME_CONSONANTS)
         if not same or not cons or None in (same["m"], same["u"], cons["m"], cons["u"]):
@@ -177,6 +181,16 @@ CROSS_SCRIPT_SHARE = {
     "similar consonants (g/j/k, d/t/z, h dropped)": 0.004,
     "two consonants apart (names not in the variants table)": 0.019,
 }
+
+
+# (issue 28, eighth session) Levels a comparison has that its trained model lacks, with the m/u of the
+# same level of another comparison of the same kind of name. The grandfather's name got the fuzzy
+# levels of the other given names (settings.comparisons): before, a grandfather's name in a Latin
+# spelling the variants table does not know (أزهر / Azhar, رضا / Reza) was "different" (−4.3 bits)
+# and four- and five-part names across scripts waited for review at p ≈ 0.59. A grandfather is a
+# man's given name like the father's: his comparison takes the father's fuzzy levels (the floors of
+# CROSS_SCRIPT_SHARE and the cap at agreement below then apply to it as to every name).
+BORROWED_LEVELS = {"grandfather_name": "father_name"}
 
 
 # Below this many reports, name frequencies from the batch itself mean little: no TF.

@@ -283,6 +283,12 @@ def read_full_names(full: pd.Series) -> tuple[list[WrittenOrder | None], list[st
 _NULL_TEXT = frozenset(["nan", "none", "null", "<na>"])
 
 
+def initial_key(coarse: Any) -> str | None:
+    """The first consonant of a name's coarse key (Washington / واشنطن: snktn / sntn → s): with another
+    name agreeing on its coarse key, a names-only block for names spelled apart past one letter."""
+    return coarse[:1] if isinstance(coarse, str) and coarse else None
+
+
 def _clean(series: pd.Series) -> pd.Series:
     """Text stripped; missing values and their spellings ("nan", "None", "<NA>") empty. A loop, not
     pandas' string methods: as fast on a million rows, and ten times faster on the few rows of an
@@ -335,6 +341,8 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
         out[f"{part}_dblk"] = pd.Series([(dotless(b) or None) if isinstance(b, str) else None
                                          for b in columns[f"{part}_blk"]], dtype=object)
+    for part in ("first", "father", "family"):  # the coarse key's first consonant (settings.NAMES_ONLY_RULES)
+        out[f"{part}_c1"] = pd.Series([initial_key(c) for c in columns[f"{part}_cblk"]], dtype=object)
     out[READING_COLUMN] = pd.Series(readings, dtype="int64")
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place

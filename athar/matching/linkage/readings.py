@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from athar.matching.linkage.prepare import AS_WRITTEN, COMPOUND, FAMILY_FIRST, KEY_NAMES, READING_COLUMN
+from athar.matching.linkage.prepare import AS_WRITTEN, COMPOUND, FAMILY_FIRST, KEY_NAMES, READING_COLUMN, initial_key
 from athar.matching.names.phonetic import dotless
 
 SHADOW = "~c"
@@ -86,6 +86,8 @@ def _moved(rows: pd.DataFrame, moves: dict[str, str | None]) -> pd.DataFrame:
     for part in ("first", "father", "family"):
         if f"{part}_dblk" in out.columns:
             out[f"{part}_dblk"] = [(dotless(b) or None) if isinstance(b, str) else None for b in out[f"{part}_blk"]]
+        if f"{part}_c1" in out.columns:
+            out[f"{part}_c1"] = [initial_key(c) for c in out[f"{part}_cblk"]]
     return out
 
 

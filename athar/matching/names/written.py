@@ -331,9 +331,14 @@ def _is_upper(word: str) -> bool:
 
 
 _SPACED_ARTICLES = frozenset({"al", "el", "ال"})
+HAMZA_AL = ("أل", "إل")
 
 
 def _has_article(word: str) -> bool:
+    if word.startswith(HAMZA_AL):
+        return False  # أليفة، ألماظ، إلهام: a hamza on the alef says the letters belong to the name (the
+        # article's alef carries none; tokens._hamza_al_words reads the tokens so) — "أليفة جمال خليل"
+        # was read as Jamal son of Khalil of the family Alifa (issue 28, real_cross_parts)
     key = _key(word)
     if key in _words("article_given_names"):
         return False

@@ -132,6 +132,16 @@ def test_a_reviewer_may_still_say_same() -> None:
     # two Arabic spellings one letter apart, not by a dot, are brothers' names, however alike their ids
     # (amr / tamr: the model's "similar spelling"); across scripts a similar spelling still agrees
     ({"full_name": "عامر حسين بشار الجبوري"}, {"full_name": "تامر حسين بشار الجبوري"}, "given names differ"),
+    # ج written g, as Egyptians write it (real_cross): حجي / Heggy is one name, given or father's
+    ({"full_name": "حجي فواز بكور"}, {"full_name": "Heggy Fawwaz Bakkour"}, None),
+    ({"full_name": "طه حجي عرابي"}, {"full_name": "Taha Heggy Urabi"}, None),
+    ({"full_name": "حجي جاسر عمر"}, {"full_name": "Heggy Jacir Oumar"}, None),
+    # و written v (Turkish, Bosnian, Persian spellings), اة read "at"; an f or a gh is no such spelling
+    ({"full_name": "وداد دريد البشير"}, {"full_name": "Vedad Douraïd Béchir"}, None),
+    ({"full_name": "فراتيني نجاة دينه"}, {"full_name": "Frattini Najat Dinah"}, None),
+    ({"full_name": "حياة خالد الحلبي"}, {"full_name": "Hayat Khaled Halabi"}, None),
+    ({"full_name": "وحيد خالد الحلبي"}, {"full_name": "Fahid Khaled Halabi"}, "given names differ"),
+    ({"full_name": "حجي خالد الحلبي"}, {"full_name": "Haghi Khaled Halabi"}, "given names differ"),
 ])
 def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
     facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pandas as pd
 
-from athar.matching.linkage import Decision, evaluate_clusters, link_reports, template_to_linkage_input
+from athar.matching.linkage import (
+    Decision,
+    evaluate_clusters,
+    generate_reports,
+    link_reports,
+    template_to_linkage_input,
+)
 
 
 def test_small_synthetic_set_reaches_good_f1(synthetic: pd.DataFrame, linked) -> None:  # type: ignore[no-untyped-def]
@@ -84,3 +90,23 @@ def test_cross_script_names_only_records_become_a_candidate_pair() -> None:
     result = link_reports(records, review_band=(0.01, 0.9))
     pair = result.pairs[(result.pairs["unique_id_l"] == "ar") & (result.pairs["unique_id_r"] == "la")]
     assert len(pair) == 1
+
+
+def test_same_given_name_birth_year_and_place_are_compared_whatever_the_family_name() -> None:
+    # OFAC (issue 28): one man's family name spelled apart — HEWANI / HESSWANI, George / Georges, born
+    # 1946 in Yabrud — and no father's name: no blocking rule held the pair (settings.SMALL_TABLE_RULES)
+    rows = [{"unique_id": "h1", "full_name": "HEWANI, George", "birth_year": "1946", "birth_place": "Yabrud"},
+            {"unique_id": "h2", "full_name": "HESSWANI, Georges", "birth_year": "1946", "birth_place": "Yabrud"},
+            {"unique_id": "h3", "full_name": "HASWANI, Jurj", "birth_year": "1946", "birth_place": "Yabrud"},
+            # another George born the same year elsewhere, and one born in Yabrud another year
+            {"unique_id": "x1", "full_name": "HADDAD, George", "birth_year": "1946", "birth_place": "Homs"},
+            {"unique_id": "x2", "full_name": "HESSWANI, George", "birth_year": "1961", "birth_place": "Yabrud"}]
+    # among two hundred other reports (in a batch of five the prior of a pair is one half, and a given
+    # name with a birth year would be enough to link anything)
+    others = template_to_linkage_input(generate_reports(200, seed=3))
+    result = link_reports(pd.concat([pd.DataFrame(rows), others], ignore_index=True))
+    compared = set(zip(result.pairs["unique_id_l"], result.pairs["unique_id_r"]))
+    assert ("h1", "h2") in compared or ("h2", "h1") in compared
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["h1"] == cluster["h2"]
+    assert cluster["x1"] != cluster["h1"] and cluster["x2"] != cluster["h2"]

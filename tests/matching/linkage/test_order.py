@@ -90,3 +90,14 @@ def test_a_family_name_without_the_article_first_counts_the_reports_with_it() ->
     names = ["حمدي حيدره البشير", "سامر حيدره البشير", "نور حيدره البشير", "محمد علي البشير", "خالد حسن البشير",
              "رامي حمدي الحلبي", "سعيد حيدره الخطيب", "أحمد حيدره العلي"]
     assert _votes(names).family_first(written_order("بشير حمدي حيدره"))
+
+
+def test_a_given_name_written_with_a_hamza_on_its_alef_is_no_article() -> None:
+    # أليفة، ألماظ: the article's alef carries no hamza (names/written._has_article). "أليفة جمال خليل"
+    # was read family name first — Jamal son of Khalil, of the family Alifa — and never met its Latin
+    # report "Alifa Jamel Khalil" (real_cross_parts, issue 28)
+    assert not written_order("أليفة جمال خليل").rules_say_family_first
+    assert not written_order("ألماظ علي حسن").rules_say_family_first
+    assert written_order("الحلبي محمد أحمد").rules_say_family_first  # the article, no hamza
+    parts = prepare_reports(pd.DataFrame([{"unique_id": "1", "full_name": "أليفة جمال خليل"}]))
+    assert (parts.loc[0, "first_id"], parts.loc[0, "family_id"]) == ("alifa", "khalil")
