@@ -273,6 +273,16 @@ PLACE_COMPARISONS = ("city_key", "governorate_id", "birth_place_key")
 PLACE_NOTE = "places: counted once (town, governorate, birth place)"
 
 
+def shift_weights(pairs: pd.DataFrame, delta: np.ndarray) -> pd.DataFrame:
+    """``pairs`` with ``delta`` bits added to their match weights, the probabilities following."""
+    changed = delta != 0
+    if changed.any():
+        weight = pairs["match_weight"].to_numpy(dtype=float) + delta
+        pairs["match_weight"] = weight
+        pairs.loc[changed, "match_probability"] = 1.0 / (1.0 + np.power(2.0, -weight[changed]))
+    return pairs
+
+
 def one_place(pairs: pd.DataFrame) -> pd.DataFrame:
     """Of the places' weights (term frequencies included) only the most negative and the most
     positive count; ``place_adjust`` keeps the change, and match weight and probability follow."""
@@ -288,12 +298,7 @@ def one_place(pairs: pd.DataFrame) -> pd.DataFrame:
     neg, pos = np.minimum(w, 0.0), np.maximum(w, 0.0)
     delta = (neg.min(axis=1) - neg.sum(axis=1)) + (pos.max(axis=1) - pos.sum(axis=1))
     pairs["place_adjust"] = delta
-    changed = delta != 0
-    if changed.any():
-        weight = pairs["match_weight"].to_numpy(dtype=float) + delta
-        pairs["match_weight"] = weight
-        pairs.loc[changed, "match_probability"] = 1.0 / (1.0 + np.power(2.0, -weight[changed]))
-    return pairs
+    return shift_weights(pairs, delta)
 
 
 def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
@@ -322,12 +327,7 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
                 pairs.at[i, f"mw_{comp}"] = 0.0
                 pairs.at[i, col] = SLIP_LEVEL
     _excuse_one_slip(pairs, facts)
-    changed = delta != 0
-    if changed.any():
-        weight = pairs["match_weight"].to_numpy(dtype=float) + delta
-        pairs["match_weight"] = weight
-        pairs.loc[changed, "match_probability"] = 1.0 / (1.0 + np.power(2.0, -weight[changed]))
-    return pairs
+    return shift_weights(pairs, delta)
 
 
 # (third issue-28 session) A father's name one slip of the pen from the other's (زيد / زياد, عبد /
