@@ -266,6 +266,11 @@ def _abd_divine() -> frozenset[str]:
     return frozenset(normalize_name(str(w)) for w in _particles().get("abd_divine_names", []))
 
 
+@lru_cache(maxsize=1)
+def _abd_divine_latin() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in _particles().get("abd_divine_latin", []))
+
+
 def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     """عبد before the last word of a name of three words or more, when that word is a nisba
     (ends in ي / i / y) and not a name of God ending so, or (Arabic, after the given name, before any
@@ -280,6 +285,11 @@ def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
         return nxt not in _abd_divine() and ("ال" + nxt) not in _abd_divine() and len(nxt) >= 3
     if nxt_i != len(words) - 1:
         return False
+    if detect_script(nxt) == "latin" and nxt_i == i + 1:
+        # "Ahmed Abdel Barakat": no name of God (article or not: "Abd al-Rahman"), the family name
+        # after a father's name cut to its first word
+        bare = _strip_article(nxt, "latin")[0]
+        return bare not in _abd_divine_latin() and nxt not in _abd_divine_latin() and len(bare) >= 3
     return nxt not in _abd_joins() and len(nxt) >= 3 and nxt.endswith(("ي", "ى", "i", "y"))
 
 

@@ -275,3 +275,17 @@ def test_abd_alone_before_a_given_name_is_a_fathers_name_cut_short() -> None:
     assert [t.text for t in name_tokens("أحمد عبد محمد الفرحان")] == ["احمد", "عبد", "محمد", "فرحان"]
     assert [t.text for t in name_tokens("علي عبد ربه حسن")] == ["علي", "عبد ربه", "حسن"]
     assert [t.text for t in name_tokens("محمد عبد الله الحلبي")] == ["محمد", "عبد الله", "حلبي"]
+
+
+@pytest.mark.parametrize(("written", "texts"), [
+    # Latin: "Abdel" before a last word that is no name of God is a father's name cut short
+    ("Ahmed Abdel Barakat", ["ahmed", "abdel", "barakat"]),
+    ("Samir Abdel Halabi", ["samir", "abdel", "halabi"]),
+    # and a compound with a name of God stays one name, with or without its article
+    ("Ahmed Abdel Aziz", ["ahmed", "abdel aziz"]),
+    ("Ahmed Abd al-Rahman", ["ahmed", "abd al-rahman"]),
+    ("Mohammad Abdel Kader", ["mohammad", "abdel kader"]),
+    ("Hassan Abd El Nour", ["hassan", "abd el nour"]),
+])
+def test_latin_abd_before_the_family_name(written: str, texts: list[str]) -> None:
+    assert [t.text for t in name_tokens(written)] == texts
