@@ -283,6 +283,18 @@ def read_full_names(full: pd.Series) -> tuple[list[WrittenOrder | None], list[st
 _NULL_TEXT = frozenset(["nan", "none", "null", "<na>"])
 
 
+def derived_keys(keys: Any) -> dict[str, list[str | None]]:
+    """Keys made from other keys of the given, father's and family names (``keys``: a table or a
+    mapping of columns holding ``<part>_blk`` and ``<part>_cblk``): the blocking key blind to dots
+    (قهد/فهد, نلال/بلال) and the coarse key's first consonant (settings.NAMES_ONLY_RULES). Made here
+    and again when a second reading moves the names (readings.py)."""
+    out: dict[str, list[str | None]] = {}
+    for part in ("first", "father", "family"):
+        out[f"{part}_dblk"] = [(dotless(b) or None) if isinstance(b, str) else None for b in keys[f"{part}_blk"]]
+        out[f"{part}_c1"] = [initial_key(c) for c in keys[f"{part}_cblk"]]
+    return out
+
+
 def initial_key(coarse: Any) -> str | None:
     """The first consonant of a name's coarse key (Washington / واشنطن: snktn / sntn → s): with another
     name agreeing on its coarse key, a names-only block for names spelled apart past one letter."""
@@ -338,11 +350,7 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     out: dict[str, Any] = {"unique_id": df["unique_id"].astype(str).to_numpy()}
     for name, values in columns.items():
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
-    for part in ("first", "father", "family"):  # blocking keys blind to dots (قهد/فهد, نلال/بلال)
-        out[f"{part}_dblk"] = pd.Series([(dotless(b) or None) if isinstance(b, str) else None
-                                         for b in columns[f"{part}_blk"]], dtype=object)
-    for part in ("first", "father", "family"):  # the coarse key's first consonant (settings.NAMES_ONLY_RULES)
-        out[f"{part}_c1"] = pd.Series([initial_key(c) for c in columns[f"{part}_cblk"]], dtype=object)
+    out.update({name: pd.Series(values, dtype=object) for name, values in derived_keys(columns).items()})
     out[READING_COLUMN] = pd.Series(readings, dtype="int64")
     out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place

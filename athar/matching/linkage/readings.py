@@ -24,8 +24,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from athar.matching.linkage.prepare import AS_WRITTEN, COMPOUND, FAMILY_FIRST, KEY_NAMES, READING_COLUMN, initial_key
-from athar.matching.names.phonetic import dotless
+from athar.matching.linkage.prepare import AS_WRITTEN, COMPOUND, FAMILY_FIRST, KEY_NAMES, READING_COLUMN, derived_keys
 
 SHADOW = "~c"
 READING_BITS = 3.0  # the second reading is an assumption: a pair read so weighs 3 bits less
@@ -83,11 +82,9 @@ def _moved(rows: pd.DataFrame, moves: dict[str, str | None]) -> pd.DataFrame:
             col, src = f"{target}_{k}", f"{source}_{k}" if source else ""
             if col in out.columns:
                 out[col] = rows[src].to_numpy() if src in rows.columns else (0 if k == "known" else None)
-    for part in ("first", "father", "family"):
-        if f"{part}_dblk" in out.columns:
-            out[f"{part}_dblk"] = [(dotless(b) or None) if isinstance(b, str) else None for b in out[f"{part}_blk"]]
-        if f"{part}_c1" in out.columns:
-            out[f"{part}_c1"] = [initial_key(c) for c in out[f"{part}_cblk"]]
+    for name, values in derived_keys(out).items():
+        if name in out.columns:
+            out[name] = values
     return out
 
 

@@ -293,10 +293,13 @@ def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     return nxt not in _abd_joins() and len(nxt) >= 3 and nxt.endswith(("ي", "ى", "i", "y"))
 
 
+HAMZA_AL = ("أل", "إل")  # the article's alef carries no hamza: these letters belong to the name
+
+
 def _hamza_al_words(name: str) -> frozenset[str]:
     """Words written with أل/إل: the article is written with a bare alef (ال), so a hamza on
     the alef says the letters belong to the name (أليفة، ألطاف، إلهام), not an article."""
-    return frozenset(normalize_name(w) for w in name.split() if w.startswith(("أل", "إل")))
+    return frozenset(normalize_name(w) for w in name.split() if w.startswith(HAMZA_AL))
 
 
 @lru_cache(maxsize=500_000)  # one object per distinct token: names kept for a whole table share them

@@ -16,7 +16,7 @@ from functools import lru_cache
 
 from athar.matching.names.normalize import normalize_name, normalize_unicode
 from athar.matching.names.resources import load_table
-from athar.matching.names.tokens import name_tokens
+from athar.matching.names.tokens import HAMZA_AL, name_tokens
 
 _BRACKETS = re.compile(r"[\(\[\{«]([^\)\]\}»]*)(?:[\)\]\}»]|$)")
 _COMMAS = re.compile(r"\s*[,،]\s*")
@@ -291,7 +291,7 @@ def _family_first(words: list[str], rules: list[str]) -> tuple[list[str], bool]:
     if len(words) >= 2 and _has_article(words[0]) and _given_names_after(words[1:]):
         rules.append("family name first (a first word with the article, known given names after it)")
         return words[1:] + words[:1], True
-    if len(words) >= 3 and _key(words[0]) in _SPACED_ARTICLES and _given_names_after(words[2:]):
+    if len(words) >= 3 and _key(words[0]) in _spaced_articles() and _given_names_after(words[2:]):
         # "el nabulsi esmail": the article written apart from the family name it opens
         rules.append("family name first (a first word with the article, known given names after it)")
         return words[2:] + words[:2], True
@@ -330,8 +330,12 @@ def _is_upper(word: str) -> bool:
     return len(letters) > 1 and all(c.isupper() for c in letters)
 
 
-_SPACED_ARTICLES = frozenset({"al", "el", "ال"})
-HAMZA_AL = ("أل", "إل")
+@lru_cache(maxsize=1)
+def _spaced_articles() -> frozenset[str]:
+    """Articles that may stand apart from the family name they open ("el nabulsi"): the Arabic one
+    and the Latin ones that also fuse (particles.yaml), keyed."""
+    particles = load_table("particles")
+    return frozenset(_key(str(w)) for w in [*particles["articles"]["arabic"], *particles["fused_latin_articles"]])
 
 
 def _has_article(word: str) -> bool:
