@@ -226,7 +226,7 @@ def _frequencies(keys: set[int]) -> dict[int, int]:
 
 
 def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, str, str]],
-             threshold: float = 0.9, review_band: tuple[float, float] = (0.5, 0.9)) -> dict[str, Any] | None:
+             threshold: float = 0.9, review_band: tuple[float, float] | None = None) -> dict[str, Any] | None:
     """Link one current report into the run (its own transaction); None when it is gone."""
     import pandas as pd
 
@@ -237,8 +237,10 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
     from athar.matching.linkage.link import _apply_decisions, _mark_splits, _status, review_queue
     from athar.matching.linkage.prepare import table_votes
     from athar.matching.linkage.readings import with_readings
+    from athar.matching.linkage.settings import REVIEW_BAND
     from athar.registry.linkage import best_pairs, explain, load_input
 
+    review_band = review_band or REVIEW_BAND  # the full run's band: the same pairs offered
     with transaction.atomic():
         frame, lineage = load_input([uid])
         if frame.empty:

@@ -255,12 +255,13 @@ def _tf_min_rows() -> int:
 
 def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, counts: dict[int, int],
               facts: dict[str, Any], *, threshold: float = 0.9,
-              review_band: tuple[float, float] = (0.5, 0.9)) -> pd.DataFrame:
+              review_band: tuple[float, float] | None = None) -> pd.DataFrame:
     """Pairs (new report × candidate report) above the review floor, scored as link_reports scores
     them: the model's weights, both readings of each name (the better kept, the second at its cost),
     slips, the floor, the guards. Columns as in LinkageResult.pairs before decisions (unique_id_l is
     the new report). ``facts``: the constraints' facts of every row, shadow rows included
-    (``Constraints(with_readings(table)).facts``)."""
+    (``Constraints(with_readings(table)).facts``). ``review_band``: the full run's (REVIEW_BAND)
+    unless given."""
     from athar.matching.linkage.link import (
         SLIP_MARGIN_BITS,
         _below,
@@ -271,7 +272,9 @@ def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, co
         weigh_slips,
     )
     from athar.matching.linkage.readings import base_id, collapse, penalise, with_readings
+    from athar.matching.linkage.settings import REVIEW_BAND
 
+    review_band = review_band or REVIEW_BAND
     floor = min(review_band[0], threshold)
     if new.empty or candidates.empty:
         return pd.DataFrame(columns=["unique_id_l", "unique_id_r", "match_probability", "match_weight"])

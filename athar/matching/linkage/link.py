@@ -37,7 +37,7 @@ from athar.matching.linkage.model import (
 )
 from athar.matching.linkage.prepare import prepare_reports
 from athar.matching.linkage.readings import READING_NOTE, collapse, penalise, with_readings
-from athar.matching.linkage.settings import SAME_CONSONANTS, training_rules
+from athar.matching.linkage.settings import REVIEW_BAND, SAME_CONSONANTS, training_rules
 
 KEY_COLUMNS = [
     "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
@@ -75,7 +75,7 @@ class LinkageResult:
     review: pd.DataFrame
     conflicts: list[str] = field(default_factory=list)
     threshold: float = 0.9
-    review_band: tuple[float, float] = (0.5, 0.9)
+    review_band: tuple[float, float] = REVIEW_BAND
     model: LinkageModel | None = None
 
     def cluster_ids(self, ids: list[str] | pd.Series) -> list[str]:
@@ -143,7 +143,7 @@ def link_reports(
     model: LinkageModel | None = None,
     engine: str = "duckdb",
     threshold: float = 0.9,
-    review_band: tuple[float, float] = (0.5, 0.9),
+    review_band: tuple[float, float] = REVIEW_BAND,
     decisions: Any = None,
     explain: bool | None = None,
     spark: Any = None,
@@ -359,7 +359,8 @@ GUARD_CAP = 0.2
 
 def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> pd.DataFrame:
     """Cap the probability of pairs whose first or father's names are at the 'different' level
-    (below the review floor), and of sibling-like pairs (below the link ``threshold``: to review)."""
+    (at half the review floor, 0.2 at most: kept out of the review queue, where brothers and
+    namesakes would crowd it), and of sibling-like pairs (below the link ``threshold``: to review)."""
     pairs["model_probability"] = pairs["match_probability"]
     guard = pd.Series("", index=pairs.index, dtype=object)
     for comp, note in GUARDS.items():
@@ -368,7 +369,7 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
             hit = (pairs[col] == "different") & (guard == "")
             guard[hit] = note
     capped = guard != ""
-    pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor))
+    pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor / 2))
     sibling = _sibling_like(pairs) & (guard == "")
     guard[sibling] = SIBLING_NOTE
     cap = max(floor, min(SIBLING_CAP, threshold - 0.01))
