@@ -45,6 +45,10 @@ pairs of a name and a table name on one skeleton, every one two names (خلود 
 Egyptians do (حجي / Heggy, hj / hg), its initial و as v (وداد / Vedad), its final اة as "at" (نجاة /
 Najat) were "given names differ".
 
+(v13, ninth session) No new incompatibility: the version moves because the blocking rules (given name
+and town; given and family names blind to dots) and the review floor (0.1) changed, so a store's
+next link job runs the whole linkage again instead of linking new reports against an older run.
+
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
 """
 
@@ -63,7 +67,7 @@ from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names.phonetic import dotless
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v12"
+CONSTRAINTS_VERSION = "incompatible-reports v13"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
