@@ -46,7 +46,7 @@ Egyptians do (حجي / Heggy, hj / hg), its initial و as v (وداد / Vedad), 
 Najat) were "given names differ".
 
 (v13, ninth session) No new incompatibility: the version moves because the blocking rules (given name
-and town; given and family names blind to dots) and the review floor (0.1) changed, so a store's
+and town; given and family names blind to dots) and the review floor (0.2) changed, so a store's
 next link job runs the whole linkage again instead of linking new reports against an older run.
 
 A reviewer's "same" decision overrides these (clustering.py). Every refused join is explained.
