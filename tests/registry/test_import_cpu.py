@@ -51,7 +51,7 @@ def test_insert_reports_writes_what_the_orm_writes() -> None:
     orm = new_report(report_id="orm", row_number=3, **values)
     orm.save()
     assert bulk.pk is not None and not bulk._state.adding
-    stored = {r["report_id"]: r for r in Report.objects.values()}
+    stored: dict[str, dict[str, Any]] = {r["report_id"]: dict(r) for r in Report.objects.values()}
     written, saved = stored["bulk"], stored["orm"]
     assert written["filed_at"] is not None
     for name in ("id", "report_id", "row_number", "filed_at"):  # filed_at: the time of each insert
