@@ -383,6 +383,8 @@ class _ChunkWriter:
         self.caseworker_id = batch.uploaded_by_id
 
     def write(self, chunk: list[ParsedRow], last_row: int, rows_done: int, rejected: int) -> None:
+        for item in chunk:  # RowPreparer sets it; a row made otherwise gets it here
+            item.lineage = item.lineage or lineage_of(item.source, item.report_id)
         try:
             self._write(chunk, last_row, rows_done, rejected)
         except IntegrityError as exc:  # report_one_current_version: another import wrote these reports

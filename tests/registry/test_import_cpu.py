@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from athar.registry import importing
+from athar.registry import importing, keys
 from athar.registry.bulk import insert_reports, new_report
 from athar.registry.importing import content_hash, import_reports
 from athar.registry.models import ImportBatch, Report
@@ -101,3 +101,17 @@ def test_the_collector_thresholds_are_set_back_when_an_import_fails(write_csv: C
     with pytest.raises(Crash):
         import_reports(path, source="s")
     assert gc.get_threshold() == before
+
+
+@pytest.mark.django_db
+def test_a_row_made_without_its_lineage_is_written_with_it(tmp_path: Path) -> None:
+    batch = ImportBatch.objects.create(source="s", file_name="f.csv", file_sha256="1" * 64, actor="t",
+                                       status=ImportBatch.Status.RUNNING, runner="me")
+    row = _row()
+    row.digest, row.photos = "d" * 64, []
+    assert row.lineage == ""
+    importing._ChunkWriter(batch, tmp_path, importing.ImportResult()).write([row], 2, 1, 0)
+    report = Report.objects.get()
+    assert report.lineage == importing.lineage_of("s", "R1") and report.lineage
+    assert report.reporter_contact is not None
+    assert keys.decrypt_for(importing.contact_owner(report.lineage), bytes(report.reporter_contact)) == row.contact
