@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import gc
 import hashlib
 import hmac
 import json
@@ -39,7 +40,7 @@ from athar.registry import keys
 from athar.registry.bulk import insert_reports, new_report
 from athar.registry.columns import SDF_COLUMNS, map_header
 from athar.registry.models import ImportBatch, Report
-from athar.registry.names import read_written_names
+from athar.registry.names import written_name_fields
 from athar.registry.photos import check_photo, store_photo
 from athar.registry.places import PlaceResolver
 from athar.registry.reading import StreamTable, open_table
@@ -82,18 +83,24 @@ def content_key() -> bytes:
     return hashlib.sha256(b"athar-report-content" + master_key()).digest()
 
 
+# ``json.dumps(..., sort_keys=True, default=str, ensure_ascii=False)`` made once: the same text, without
+# building an encoder for every row. The text is the identity of an unchanged row: never change it.
+_HASH_JSON = json.JSONEncoder(sort_keys=True, default=str, ensure_ascii=False)
+
+
 def content_hash(parsed: ParsedRow, key: bytes) -> str:
     """A keyed hash of what the row says (keyed, so it cannot be used to guess a contact)."""
-    body = json.dumps({"f": parsed.fields, "c": parsed.contact, "p": parsed.photos, "x": parsed.extra},
-                      sort_keys=True, default=str, ensure_ascii=False)
-    return hmac.new(key, body.encode("utf-8"), hashlib.sha256).hexdigest()
+    body = _HASH_JSON.encode({"f": parsed.fields, "c": parsed.contact, "p": parsed.photos, "x": parsed.extra})
+    return hmac.digest(key, body.encode("utf-8"), "sha256").hex()  # hmac.new(…).hexdigest(), in one call
 
 
-def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: dt.date) -> ParsedRow:
+def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: dt.date,
+              columns: dict[str, str] | None = None) -> ParsedRow:
     """Map and read one row; RowError only when the row names nobody.
 
     A value that cannot be read is kept verbatim under its column in ``extra`` (and the notes)
-    and named in ``ParsedRow.warnings``.
+    and named in ``ParsedRow.warnings``. ``columns``: the mapping reversed (field → column), when
+    the caller has it already.
     """
     values: dict[str, str] = {}
     extra: dict[str, str] = {}
@@ -107,7 +114,8 @@ def parse_row(row: CsvRow, mapping: dict[str, str], default_source: str, today: 
     warnings: list[ValueWarning] = []
     fields = build_fields(values, today, warnings)
     consent = _consent_cell(values, warnings)
-    columns = {f: c for c, f in mapping.items()}
+    if columns is None:
+        columns = {f: c for c, f in mapping.items()}
     for warning in warnings:
         extra.setdefault(columns.get(warning.field, warning.field), warning.value)
     if extra:
@@ -166,15 +174,16 @@ def import_reports(path: Path, source: str = "", actor: str = "system",
     writer = _ChunkWriter(batch, path.parent, result)
     reader = _RowReader(table, mapping, default_source, path.parent, result)
     done = 0
-    for chunk in _chunked(table.rows(), CHUNK):
-        parsed = reader.parse(chunk)
-        last = chunk[-1].number
-        done += len(chunk)
-        if last <= resumed_after:
-            continue  # committed by the run that was interrupted: read again only for duplicates
-        writer.write([p for p in parsed if p.number > resumed_after], last, done, len(result.rejected))
-        if progress:
-            progress(done, table.total, done / max(time.monotonic() - started, 1e-6))
+    with _fewer_collections(table.total > CHUNK):
+        for chunk in _chunked(table.rows(), CHUNK):
+            parsed = reader.parse(chunk)
+            last = chunk[-1].number
+            done += len(chunk)
+            if last <= resumed_after:
+                continue  # committed by the run that was interrupted: read again only for duplicates
+            writer.write([p for p in parsed if p.number > resumed_after], last, done, len(result.rejected))
+            if progress:
+                progress(done, table.total, done / max(time.monotonic() - started, 1e-6))
     result.value_warnings.extend(
         {"row": w.row, "column": w.column, "value": w.value, "reason": w.reason} for w in table.cell_warnings)
     result.value_warnings.sort(key=lambda w: w["row"])
@@ -185,6 +194,24 @@ def import_reports(path: Path, source: str = "", actor: str = "system",
                "seconds": round(time.monotonic() - started, 3)}
     writer.finish(summary)
     return summary
+
+
+@contextlib.contextmanager
+def _fewer_collections(large: bool) -> Iterator[None]:
+    """A large import makes and keeps many objects (a chunk's rows and reports, the identities seen,
+    the name readers' caches); Python's default thresholds then walk every live object again and
+    again: a fifth of an import's CPU time. For a file of more than one chunk, the youngest
+    generation is collected every 50,000 allocations instead of 700 while the import runs (nothing
+    is left uncollected: the thresholds are set back afterwards)."""
+    if not large:
+        yield
+        return
+    before = gc.get_threshold()
+    gc.set_threshold(max(before[0], 50_000), *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def _chunked(rows: Iterator[CsvRow], size: int) -> Iterator[list[CsvRow]]:
@@ -224,15 +251,42 @@ def _file_sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+@dataclass
+class RowPreparer:
+    """What one row becomes before the database is asked anything: mapped and read, its photos
+    checked, its content hash, its report_id (the hash when it has none) and lineage. Plain data and
+    no database (the writer reads the written names, of changed rows only)."""
+
+    mapping: dict[str, str]
+    source: str
+    folder: Path
+    today: dt.date
+    key: bytes
+
+    def __post_init__(self) -> None:
+        self.columns = {f: c for c, f in self.mapping.items()}
+        self.photo_column = self.columns.get("photos", "photos")
+
+    def __call__(self, row: CsvRow) -> ParsedRow:
+        """The row prepared; RowError for a row that cannot go in (no name, a photo outside the folder)."""
+        parsed = parse_row(row, self.mapping, self.source, self.today, self.columns)
+        if parsed.photos:
+            _check_photos(parsed, self.folder, self.photo_column)
+        parsed.digest = content_hash(parsed, self.key)
+        if not parsed.report_id:
+            parsed.report_id = "content:" + parsed.digest[:32]
+        parsed.lineage = lineage_of(parsed.source, parsed.report_id)
+        return parsed
+
+
 class _RowReader:
     """Parses rows chunk by chunk, refusing duplicates across the whole file."""
 
     def __init__(self, table: StreamTable, mapping: dict[str, str], source: str, folder: Path,
                  result: ImportResult) -> None:
-        self.mapping, self.source, self.folder, self.result = mapping, source, folder, result
-        self.today = timezone.now().date()
-        self.key = content_key()
-        self.columns = {f: c for c, f in mapping.items()}
+        self.result = result
+        self.preparer = RowPreparer(mapping, source, folder, timezone.now().date(), content_key())
+        self.columns = self.preparer.columns
         self.seen: dict[tuple[str, str], int] = {}
 
     def parse(self, rows: list[CsvRow]) -> list[ParsedRow]:
@@ -240,11 +294,7 @@ class _RowReader:
 
     def _one(self, row: CsvRow) -> ParsedRow | None:
         try:
-            parsed = parse_row(row, self.mapping, self.source, self.today)
-            _check_photos(parsed, self.folder, self.columns.get("photos", "photos"))
-            parsed.digest = content_hash(parsed, self.key)
-            if not parsed.report_id:
-                parsed.report_id = "content:" + parsed.digest[:32]
+            parsed = self.preparer(row)
             identity = (parsed.source, parsed.report_id)
             if identity in self.seen:
                 raise RowError(_("a duplicate: report_id %(id)s already appears in row %(row)s")
@@ -265,7 +315,7 @@ def _record_consent(parsed: list[ParsedRow], batch: ImportBatch, actor: str) -> 
     """The per-row hook of the consent column: each report's consent, as given by its source."""
     from athar.registry.consent import record_imported
 
-    record_imported(((lineage_of(p.source, p.report_id), p.source, p.consent) for p in parsed if p.consent),
+    record_imported(((p.lineage, p.source, p.consent) for p in parsed if p.consent),
                     batch, actor)
 
 
@@ -333,6 +383,8 @@ class _ChunkWriter:
         self.caseworker_id = batch.uploaded_by_id
 
     def write(self, chunk: list[ParsedRow], last_row: int, rows_done: int, rejected: int) -> None:
+        for item in chunk:  # RowPreparer sets it; a row made otherwise gets it here
+            item.lineage = item.lineage or lineage_of(item.source, item.report_id)
         try:
             self._write(chunk, last_row, rows_done, rejected)
         except IntegrityError as exc:  # report_one_current_version: another import wrote these reports
@@ -346,8 +398,7 @@ class _ChunkWriter:
             new_rows = [(item, current.get((item.source, item.report_id))) for item in chunk]
             changed = [(item, old) for item, old in new_rows if old is None or old.content_hash != item.digest]
             self.result.unchanged += len(chunk) - len(changed)
-            contact_keys = keys.data_keys(contact_owner(lineage_of(i.source, i.report_id))
-                                          for i, _old in changed if i.contact)
+            contact_keys = keys.data_keys(contact_owner(i.lineage) for i, _old in changed if i.contact)
             reports = [(item, self._report(item, old, contact_keys)) for item, old in changed]
             created = _save(reports, current, self.folder, self.result, self.batch.pk)
             _record_consent(chunk, self.batch, self.batch.actor)  # the consent column, as given by its source
@@ -399,7 +450,7 @@ class _MemoResolver:
 
 
 def _current_versions(chunk: list[ParsedRow]) -> dict[tuple[str, str], Report]:
-    lineages = {lineage_of(p.source, p.report_id) for p in chunk}
+    lineages = {p.lineage for p in chunk}
     rows = Report.objects.current().filter(lineage__in=lineages).only(
         "id", "source", "report_id", "version", "content_hash", "lineage")
     return {(r.source, r.report_id): r for r in rows}
@@ -407,19 +458,20 @@ def _current_versions(chunk: list[ParsedRow]) -> dict[tuple[str, str], Report]:
 
 def _report(item: ParsedRow, digest: str, old: Report | None, batch: ImportBatch,
             resolver: PlaceResolver | _MemoResolver, contact_keys: dict[str, bytes]) -> Report:
-    lineage = lineage_of(item.source, item.report_id)
+    lineage = item.lineage
     report = new_report(source=item.source, report_id=item.report_id, lineage=lineage,
                         version=old.version + 1 if old else 1, supersedes_id=old.pk if old else None,
                         content_hash=digest, batch_id=batch.pk, row_number=item.number, extra=item.extra,
                         **item.fields)
     for text_field, ref_field in PLACE_FIELDS.items():
         value = item.fields.get(text_field)
-        if value:
-            setattr(report, ref_field, resolver.resolve(value))
+        if value:  # the instance is new, no related object cached: as setattr, without its descriptor
+            report.__dict__[ref_field] = resolver.resolve(value)
     if item.contact:
         owner = contact_owner(lineage)
         report.reporter_contact = keys.encrypt_with(contact_keys[owner], owner, item.contact)
-    return read_written_names(report)
+    report.__dict__.update(written_name_fields(item.fields))  # as names.read_written_names sets them
+    return report
 
 
 def _save(new_rows: list[tuple[ParsedRow, Report]], current: dict[tuple[str, str], Report],

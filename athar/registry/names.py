@@ -22,10 +22,16 @@ def written_name_fields(names: dict[str, Any]) -> dict[str, Any]:
     notes: list[str] = []
     nickname = place = ""
     for source in NAME_SOURCES:
-        written = read_written_name(str(names.get(source) or ""))
-        _extend(titles, written.titles)
-        _extend(kunya, written.kunya)
-        _extend(notes, written.notes)
+        text = names.get(source)
+        if not text:
+            continue  # an empty name carries nothing
+        written = read_written_name(str(text))
+        if written.titles:
+            _extend(titles, written.titles)
+        if written.kunya:
+            _extend(kunya, written.kunya)
+        if written.notes:
+            _extend(notes, written.notes)
         nickname = nickname or written.nickname
         place = place or written.place
     return {"name_titles": titles, "name_kunya": kunya, "name_nickname": nickname[:200],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -33,6 +34,7 @@ NAME_FIELDS = ("full_name_ar", "full_name_latin", "first_name", "family_name", "
 MAX_TEXT = {"full_name_ar": 300, "full_name_latin": 300, "mother_name": 200, "birth_place": 200,
             "neighbourhood": 200, "arrest_place": 200, "arresting_agency": 200, "detainee_number": 40,
             "distinguishing_marks": 100_000, "notes": 100_000}
+_TEXT_LIMITS = tuple((name, MAX_TEXT.get(name, 120)) for name in TEXT_FIELDS)
 MAX_AGE = 120
 
 
@@ -63,6 +65,7 @@ class ParsedRow:
     warnings: list[ValueWarning] = field(default_factory=list)
     digest: str = ""  # the keyed content hash (athar.registry.importing.content_hash), once computed
     consent: str = ""  # the publication consent cell as written (registry.consent reads it)
+    lineage: str = ""  # the report's lineage (importing.lineage_of), once the report_id is known
 
 
 @lru_cache(maxsize=4096)  # a file writes sex and status in a handful of ways
@@ -134,30 +137,32 @@ def build_fields(values: dict[str, str], today: dt.date, warnings: list[ValueWar
     if not has_a_name(values):
         raise RowError(_("no name: a report needs at least a full name, a first name or a family name"))
     fields: dict[str, Any] = {}
-    for name in TEXT_FIELDS:
+    for name, limit in _TEXT_LIMITS:
         text = values.get(name, "").strip()
-        limit = MAX_TEXT.get(name, 120)
         if len(text) > limit:
             warnings.append(ValueWarning(name, text, _("longer than %(limit)s characters: kept as written") % {"limit": limit}))
         elif text:
             fields[name] = text
     split_full_name(values.get("full_name", "")[:300], fields)
-    _read_choice(values, "sex", parse_sex, "U", _("not one of M / F / unknown (ذكر / أنثى / غير معروف)"),
+    _read_choice(values, "sex", parse_sex, "U", lambda: _("not one of M / F / unknown (ذكر / أنثى / غير معروف)"),
                  fields, warnings)
     _read_choice(values, "reported_status", parse_status, str(ReportedStatus.UNKNOWN),
-                 _("not a status athar knows (detained, missing, released, dead — معتقل، مفقود، مطلق سراح، متوفى)"),
+                 lambda: _("not a status athar knows (detained, missing, released, dead — معتقل، مفقود، مطلق "
+                           "سراح، متوفى)"),
                  fields, warnings)
     _birth(values, fields, today, warnings)
     _arrest(values, fields, today, warnings)
     return fields
 
 
-def _read_choice(values: dict[str, str], name: str, parse: Any, default: str, reason: str,
+def _read_choice(values: dict[str, str], name: str, parse: Any, default: str, reason: Callable[[], str],
                  fields: dict[str, Any], warnings: list[ValueWarning]) -> None:
+    """``reason`` is translated only for a value athar cannot read (a translation lookup on every
+    row was a twentieth of an import)."""
     raw = values.get(name, "")
     code = parse(raw)
     if code is None:
-        warnings.append(ValueWarning(name, raw.strip(), reason))
+        warnings.append(ValueWarning(name, raw.strip(), reason()))
     fields[name] = code or default
 
 
