@@ -15,15 +15,16 @@ and the web share it without a second store to keep in step. It holds hashes onl
   reports → Splink's scores with the run's model (u measured on the store), the slips, the guards
   → reviewer decisions → the full run's clustering seen from the new report (strongest edge first;
   "different" decisions and constraints refuse a join; a report that joins two persons merges
-  them) → its link, its keys, its review pairs.
+  them) → its link, its keys, its review pairs. When a constraint or a decision refuses one of its
+  edges, the persons it meets are clustered again as the full run clusters them (``_relinked``):
+  the order of arrival no longer decides which of two namesakes keeps a person.
 
 What can differ from a full run over the same reports (tested: tests/registry/test_incremental.py):
 the full run measures u again on the grown store, counts term frequencies again and reads names
 whose order is in doubt with the votes of the whole table (matching/linkage/order.py); the
 incremental step keeps those of the last full run and reads a new report's name with the votes of
-the report and its candidates. A report whose arrival would let the full run *split* a person
-differently (a new report that is the better match for one report of an existing person) is
-left to the next full run: incremental linking only adds a report to persons, or merges them.
+the report and its candidates. Reports of persons the new report does not meet are not
+clustered again: a report moved out of a person is compared only with the persons at hand.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import json
 import logging
 import time
 from collections import defaultdict
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
@@ -160,7 +162,7 @@ def link_waiting(actor: str = "system", limit: int = INCREMENTAL_LIMIT) -> dict[
     decisions = decisions_in_force()
     started = time.perf_counter()
     changed: set[int] = set()
-    counts = {"reports": 0, "new_persons": 0, "joined": 0, "merged": 0, "review_pairs": 0}
+    counts = {"reports": 0, "new_persons": 0, "joined": 0, "merged": 0, "reclustered": 0, "moved": 0, "review_pairs": 0}
     for uid in ids:
         done = link_one(run, state, uid, decisions)
         if done is None:
@@ -170,7 +172,9 @@ def link_waiting(actor: str = "system", limit: int = INCREMENTAL_LIMIT) -> dict[
         counts["joined"] += int(not done["new"])
         counts["merged"] += len(done["merged"])
         counts["review_pairs"] += done["review_pairs"]
-        changed.update([done["person"], *done["merged"]])
+        counts["moved"] += done["moved"]
+        counts["reclustered"] += int(done["reclustered"])
+        changed.update(done["changed"])
     if counts["reports"]:
         record("registry.link_incremental", object_type="linkage_run", object_id=run.pk, actor=actor, data=counts)
     return {"run": run.pk, "incremental": True, **counts, "persons_changed": sorted(changed),
@@ -234,11 +238,11 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
     from athar.matching.linkage.clustering import normalise_decisions
     from athar.matching.linkage.constraints import Constraints
     from athar.matching.linkage.incremental import block_keys_by_report, join_persons, score_new, tf_keys_of
-    from athar.matching.linkage.link import _apply_decisions, _mark_splits, _status, review_queue
+    from athar.matching.linkage.link import _apply_decisions, _mark_splits, _status
     from athar.matching.linkage.prepare import table_votes
     from athar.matching.linkage.readings import with_readings
     from athar.matching.linkage.settings import REVIEW_BAND
-    from athar.registry.linkage import best_pairs, explain, load_input
+    from athar.registry.linkage import load_input
 
     review_band = review_band or REVIEW_BAND  # the full run's band: the same pairs offered
     with transaction.atomic():
@@ -272,44 +276,132 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         decided = [(current[a], current[b], v) for a, b, v in decisions if a in current and b in current]
         pairs = _apply_decisions(pairs, normalise_decisions([d for d in decided if str(uid) in d[:2]]))
         joined = join_persons(str(uid), pairs, person_of, members, decided, constraints, threshold)
+        if joined.split or joined.cut:
+            # an edge of the new report was refused: the order in which reports arrived may have
+            # decided which of two namesakes a person kept; cluster them again as a full run would
+            return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, person_of, decided,
+                                                          threshold, review_band), len(candidates))
         pairs = _status(pairs, joined.cut, threshold, review_band)
         pairs = _mark_splits(pairs, joined.split)
-
         if joined.persons:
             person, merged, new_person = joined.persons[0], joined.persons[1:], False
-            if merged:
-                ReportLink.objects.filter(run=run, person_id__in=merged).update(person_id=person)
         else:
             person, merged, new_person = create_persons(1)[0], [], True
         cluster_of = {r: f"p{person if p in merged else p}" for r, p in person_of.items()}
         cluster_of[str(uid)] = f"p{person}"
-        result = SimpleNamespace(pairs=pairs)
-        best = best_pairs(result)
-        best = best[best["uid"] == str(uid)]
-        if len(best):
-            other, prob, decision, why = best.iloc[0][["other", "match_probability", "decision", "why"]]
-            prob = None if pd.isna(prob) else round(float(prob), 6)
-            explanation: dict[str, Any] = {"linked_with": int(other), "probability": prob, "why": why}
-            if decision:
-                explanation["decision"] = decision
-        else:
-            prob, explanation = None, {"why": "no other report is close enough" if not merged and new_person
-                                       else "linked through other reports of this person"}
-        ReportLink.objects.create(run=run, report_id=uid, person_id=person, probability=prob,
-                                  explanation=json.loads(json.dumps(explanation, default=str)))
-        older = Report.objects.filter(lineage=mine).exclude(pk=uid)
-        LinkageKey.objects.filter(report__in=older).delete()
-        ReviewPair.objects.filter(Q(left_report__in=older) | Q(right_report__in=older), run=run,
-                                  status=ReviewPair.Status.OPEN).delete()
-        LinkageKey.objects.bulk_create([LinkageKey(report_id=uid, key=k) for k in sorted(keys)])
-        review = review_queue(pairs, cluster_of) if "status" in pairs.columns else pairs.iloc[0:0]
-        rows = []
-        if len(review):
-            for (left, right, p), text in zip(review[["unique_id_l", "unique_id_r", "match_probability"]]
-                                              .itertuples(index=False, name=None), explain(review, result)):
-                a, b = sorted((int(left), int(right)))
-                rows.append(ReviewPair(run=run, left_report_id=a, right_report_id=b, probability=float(p),
-                                       explanation={"why": text}))
-            ReviewPair.objects.bulk_create(rows, ignore_conflicts=True)
-    return {"report": uid, "person": person, "new": new_person, "merged": merged, "candidates": len(candidates),
-            "review_pairs": len(rows)}
+        placed = Placed(person, new_person, merged, {}, pairs, cluster_of)
+        return _write(run, uid, mine, keys, placed, len(candidates))
+
+
+@dataclass
+class Placed:
+    """Where one report's linking puts reports: the new report's person (``new``: made for it), the
+    persons that ceased (merged into others), the reports of the store moved to another person, the
+    pairs scored (with their status) and each report's cluster (for the review queue)."""
+
+    person: int
+    new: bool
+    merged: list[int]
+    moves: dict[str, int]
+    pairs: Any
+    cluster_of: dict[str, str]
+    changed: set[int] = field(default_factory=set)  # besides ``person`` and ``merged``: persons moves changed
+    reclustered: bool = False  # the persons the report met were clustered again (_relinked)
+
+
+def _relinked(run: LinkageRun, state: Any, uid: int, keys: set[int], frame: Any, person_of: dict[str, int],
+              decided: list[tuple[str, str, str]], threshold: float, review_band: tuple[float, float]) -> Placed:
+    """The new report and every report of the persons it meets (``frame``) clustered again as the
+    full run clusters (incremental.recluster), from their pairs that share a block key; each
+    cluster keeps the person most of its reports had. Names are read with the store's votes plus
+    those of every report at hand, as a full run over them all would read them."""
+    from athar.matching.linkage import prepare_reports
+    from athar.matching.linkage.constraints import Constraints
+    from athar.matching.linkage.incremental import persons_of_clusters, recluster, score_among, tf_keys_of
+    from athar.matching.linkage.link import _mark_splits, _status
+    from athar.matching.linkage.prepare import table_votes
+    from athar.matching.linkage.readings import with_readings
+
+    table = prepare_reports(frame, votes=_store_votes(frame, table_votes(frame)) if state.order_votes else None)
+    ids = [str(u) for u in table["unique_id"]]
+    block: dict[str, set[int]] = defaultdict(set, {str(uid): set(keys)})
+    for report, key in LinkageKey.objects.filter(report_id__in=[int(r) for r in ids if r != str(uid)]).values_list(
+            "report_id", "key"):
+        block[str(report)].add(key)
+    constraints = Constraints(with_readings(table))
+    counts = _frequencies(tf_keys_of(with_readings(table)))
+    pairs = score_among(table, state, counts, constraints.facts, block, threshold=threshold, review_band=review_band)
+    pairs, outcome = recluster(ids, pairs, decided, constraints, threshold)
+    pairs = _mark_splits(_status(pairs, outcome.cut_edges, threshold, review_band), outcome.split_edges)
+    clusters: dict[str, list[str]] = defaultdict(list)
+    for rid in ids:
+        clusters[outcome.cluster_of[rid]].append(rid)
+    chosen = persons_of_clusters(clusters, person_of)
+    fresh = [c for c, p in chosen.items() if p is None]
+    chosen.update(zip(fresh, create_persons(len(fresh))))
+    person = int(chosen[outcome.cluster_of[str(uid)]])  # type: ignore[arg-type]
+    now = {r: int(chosen[c]) for c, reports in clusters.items() for r in reports}  # type: ignore[arg-type]
+    moves = {r: p for r, p in now.items() if r in person_of and person_of[r] != p}
+    merged = sorted(set(person_of.values()) - set(now.values()))
+    made = {int(chosen[c]) for c in fresh}  # type: ignore[arg-type]
+    return Placed(person, person in made, merged, moves, pairs, {r: f"p{p}" for r, p in now.items()},
+                  changed={person, *merged, *moves.values(), *(person_of[r] for r in moves)}, reclustered=True)
+
+
+def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed, candidates: int) -> dict[str, Any]:
+    """The new report's link and block keys, the moves of the store's reports, the review pairs."""
+    import pandas as pd
+
+    from athar.matching.linkage.link import review_queue
+    from athar.registry.linkage import best_pairs, explain
+
+    result = SimpleNamespace(pairs=placed.pairs)
+    best = best_pairs(result) if "status" in placed.pairs.columns else pd.DataFrame(columns=["uid"])
+    reasons = {str(u): row for u, row in zip(best["uid"], best.to_dict("records"))}
+    for report, person in placed.moves.items():
+        why = reasons.get(report)
+        ReportLink.objects.filter(run=run, report_id=int(report)).update(
+            person_id=person, **({} if why is None else {"probability": _probability(why["match_probability"]),
+                                                         "explanation": _explanation(why)}))
+    if placed.merged:
+        ReportLink.objects.filter(run=run, person_id__in=placed.merged).update(person_id=placed.person)
+    if str(uid) in reasons:
+        prob, explanation = _probability(reasons[str(uid)]["match_probability"]), _explanation(reasons[str(uid)])
+    else:
+        prob, explanation = None, {"why": "no other report is close enough" if not placed.merged and placed.new
+                                   else "linked through other reports of this person"}
+    ReportLink.objects.create(run=run, report_id=uid, person_id=placed.person, probability=prob,
+                              explanation=json.loads(json.dumps(explanation, default=str)))
+    older = Report.objects.filter(lineage=mine).exclude(pk=uid)
+    LinkageKey.objects.filter(report__in=older).delete()
+    ReviewPair.objects.filter(Q(left_report__in=older) | Q(right_report__in=older), run=run,
+                              status=ReviewPair.Status.OPEN).delete()
+    LinkageKey.objects.bulk_create([LinkageKey(report_id=uid, key=k) for k in sorted(keys)])
+    pairs = placed.pairs
+    review = review_queue(pairs, placed.cluster_of) if "status" in pairs.columns else pairs.iloc[0:0]
+    rows = []
+    if len(review):
+        for (left, right, p), text in zip(review[["unique_id_l", "unique_id_r", "match_probability"]]
+                                          .itertuples(index=False, name=None), explain(review, result)):
+            a, b = sorted((int(left), int(right)))
+            rows.append(ReviewPair(run=run, left_report_id=a, right_report_id=b, probability=float(p),
+                                   explanation={"why": text}))
+        ReviewPair.objects.bulk_create(rows, ignore_conflicts=True)
+    return {"report": uid, "person": placed.person, "new": placed.new, "merged": placed.merged,
+            "reclustered": placed.reclustered, "moved": len(placed.moves), "changed": sorted(placed.changed | {placed.person, *placed.merged}),
+            "candidates": candidates, "review_pairs": len(rows)}
+
+
+def _probability(value: Any) -> float | None:
+    import pandas as pd
+
+    return None if pd.isna(value) else round(float(value), 6)
+
+
+def _explanation(best: dict[str, Any]) -> dict[str, Any]:
+    """A link's explanation from its strongest linked pair (registry.linkage.best_pairs)."""
+    out: dict[str, Any] = {"linked_with": int(best["other"]), "probability": _probability(best["match_probability"]),
+                           "why": best["why"]}
+    if best.get("decision"):
+        out["decision"] = best["decision"]
+    return json.loads(json.dumps(out, default=str))

@@ -113,7 +113,7 @@ def link(home: Path) -> dict[str, object]:
     state = _grown(store_model(run), Report.objects.current_kept().count())
     decisions = decisions_in_force()
     setup = time.perf_counter() - started
-    seconds, cpu, candidates, joined = [], [], [], 0
+    seconds, cpu, candidates, joined, reclustered = [], [], [], 0, 0
     for uid in added:
         started, used = time.perf_counter(), time.process_time()
         done = link_one(run, state, uid, decisions)
@@ -122,6 +122,7 @@ def link(home: Path) -> dict[str, object]:
         if done:
             candidates.append(done["candidates"])
             joined += int(not done["new"])
+            reclustered += int(done.get("reclustered", False))
     first, rest, rest_cpu = seconds[0], sorted(seconds[1:]), sorted(cpu[1:])
 
     def pct(q: float, values: list[float] = rest) -> float:
@@ -132,7 +133,7 @@ def link(home: Path) -> dict[str, object]:
             "p99_seconds": pct(0.99), "max_seconds": round(rest[-1], 3),
             "cpu_p50_seconds": pct(0.50, rest_cpu), "cpu_p95_seconds": pct(0.95, rest_cpu),
             "mean_candidates": round(statistics.mean(candidates), 1), "max_candidates": max(candidates),
-            "joined_a_person": joined, "load_average": round(os.getloadavg()[0], 1)}
+            "joined_a_person": joined, "clustered_again": reclustered, "load_average": round(os.getloadavg()[0], 1)}
 
 
 def main() -> None:

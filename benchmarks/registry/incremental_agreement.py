@@ -31,6 +31,21 @@ def _persons() -> dict[str, int]:
             .values_list("report__report_id", "person_id")}
 
 
+def _explanations() -> dict[str, object]:
+    """Each current link's explanation, the report it was linked with named by its report id."""
+    from athar.registry.models import Report, ReportLink
+
+    names = dict(Report.objects.values_list("pk", "report_id"))
+    out: dict[str, object] = {}
+    for report, why in ReportLink.objects.filter(run__is_current=True, report__is_current=True).values_list(
+            "report__report_id", "explanation"):
+        why = dict(why or {})
+        if "linked_with" in why:
+            why["linked_with"] = names.get(why["linked_with"], why["linked_with"])
+        out[str(report)] = why
+    return out
+
+
 def _half(rows: list[dict[str, str]], header: list[str], path: Path) -> None:
     with path.open("w", encoding="utf-8", newline="") as handle:
         writer = csv.DictWriter(handle, fieldnames=header)
@@ -38,7 +53,7 @@ def _half(rows: list[dict[str, str]], header: list[str], path: Path) -> None:
         writer.writerows(rows)
 
 
-def measure(path: Path) -> dict[str, object]:
+def measure(path: Path, dump: Path | None = None) -> dict[str, object]:
     from django.core.management import call_command
 
     from athar.matching.linkage import evaluate_clusters
@@ -65,9 +80,14 @@ def measure(path: Path) -> dict[str, object]:
         linked += int(done["reports"])
     seconds = time.time() - start
     incremental = _persons()
+    why = _explanations() if dump is not None else {}
     link_all()
     full = _persons()
     keys = sorted(full)
+    if dump is not None:  # both partitions, for reading the pairs they disagree on
+        dump.mkdir(parents=True, exist_ok=True)
+        (dump / f"{path.stem}.json").write_text(json.dumps(
+            {k: [incremental[k], full[k], truth[k], why.get(k)] for k in keys}), encoding="utf-8")
     agreement = evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])
     scores = {name: evaluate_clusters([part[k] for k in keys], [truth[k] for k in keys])
               for name, part in (("incremental", incremental), ("full", full))}
@@ -82,6 +102,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--dump", type=Path, help="write each file's two partitions (report -> [worker's, full run's, true person, worker's explanation]) here")
     args = parser.parse_args()
     home = Path(tempfile.mkdtemp(prefix="athar-agreement-"))
     os.environ["ATHAR_HOME"] = str(home)
@@ -95,7 +116,7 @@ def main() -> None:
     call_command("migrate", verbosity=0)
     results = []
     for path in args.files:
-        result = measure(path)
+        result = measure(path, args.dump)
         results.append(result)
         print(json.dumps(result), file=sys.stderr if args.json else sys.stdout, flush=True)
     if args.json:

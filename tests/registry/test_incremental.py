@@ -187,3 +187,49 @@ def test_a_new_report_is_read_with_the_stores_order_votes(tmp_path: Path) -> Non
     pk = dict(Report.objects.current().values_list("report_id", "pk"))
     apart = [r for r in FAMILY_FIRST if persons[pk[r]] != persons[pk[r[:-1] + "a"]]]
     assert not apart, apart
+
+
+SULTAN_HEADER = ["report_id", "full_name_ar", "full_name_latin", "first_name", "father_name", "family_name",
+                 "mother_name", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date",
+                 "arresting_agency"]
+# Two men called Sultan Muhammad al-Zoubi from Hama (the independent Syrian dev set, P00107 and
+# P02529): the first run, seeing one report of each, makes them one person; the reports that come
+# later name two mothers.
+SULTAN_FIRST = [
+    ["LOC-005890", "سلطان محمد محمد الزعبي", "", "", "", "", "", "ذكر", "", "تل رفعت", "حماة", "", "2012",
+     "فرع فلسطين"],
+    ["INT-000238", "", "", "Sultan", "Mohammad", "El Zoabi", "", "Male", "1978", "", "Hama", "Salamieh",
+     "2011-04-19", "248"],
+]
+SULTAN_LATER = [
+    ["LOC-000237", "سلطان محمد الزعبي", "", "", "", "", "", "ذ", "1978-09-25", "", "حماة", "السلمية",
+     "2011-04-19", "فرع 227"],
+    ["FAM-000236", "", "", "سلطان", "محمد", "الزعبي", "زينب الزعبي", "M", "", "", "", "السلميه", "2011-04-19",
+     "248"],
+    ["FAM-005889", "سلطان محمد محمد الزعبي", "Sultan Muhammad Mhd. Al-Zubi", "", "", "", "", "", "1968-11-06",
+     "", "", "", "2012-10-11", "فرع فلسطين (235)"],
+    ["NGO-005891", "", "", "سلطان", "", "الزبي", "فاطمة الخلف", "ذكر", "1968-11-06", "حلب", "حماة", "السلمية",
+     "2012-10-11", "فرع 235"],
+]
+
+
+def test_a_later_report_splits_two_namesakes_as_the_full_run_does(write_csv: object) -> None:
+    """Two namesakes the first run joined (it saw nothing to keep them apart) are kept apart by the
+    mothers' names of reports that come later: the worker clusters the persons a refused edge
+    touches again, as a full run does, instead of keeping the first run's person and refusing the
+    newcomer."""
+    import_reports(write_csv(SULTAN_HEADER, SULTAN_FIRST, name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    assert _persons()[pk["LOC-005890"]] == _persons()[pk["INT-000238"]]  # what the first run made
+    import_reports(write_csv(SULTAN_HEADER, SULTAN_LATER, name="b.csv"), source="s")  # type: ignore[operator]
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    done = link_waiting()
+    assert done is not None and done["reports"] == 4
+    incremental = _persons()
+    link_all()
+    full = _persons()
+    keys = sorted(full)
+    assert evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
+    assert incremental[pk["LOC-005890"]] != incremental[pk["INT-000238"]]
+    assert incremental[pk["LOC-005890"]] == incremental[pk["NGO-005891"]]

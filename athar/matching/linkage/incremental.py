@@ -262,6 +262,36 @@ def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, co
     the new report). ``facts``: the constraints' facts of every row, shadow rows included
     (``Constraints(with_readings(table)).facts``). ``review_band``: the full run's (REVIEW_BAND)
     unless given."""
+    from athar.matching.linkage.readings import with_readings
+
+    if new.empty or candidates.empty:
+        return _no_pairs()
+    return _score(with_readings(new), with_readings(candidates), state, counts, facts, threshold, review_band)
+
+
+def score_among(table: pd.DataFrame, state: StoreModel, counts: dict[int, int], facts: dict[str, Any],
+                keys: dict[str, set[int]], *, threshold: float = 0.9,
+                review_band: tuple[float, float] | None = None) -> pd.DataFrame:
+    """Every pair of reports of ``table`` (once, the smaller id on the left) that shares a block key
+    (``keys``: report → its block keys), scored as :func:`score_new` scores a new report: the
+    pairs the full run compares among a few persons' reports."""
+    from athar.matching.linkage.readings import with_readings
+
+    if len(table) < 2:
+        return _no_pairs()
+    rows = with_readings(table)
+    return _score(rows, rows, state, counts, facts, threshold, review_band, keys=keys)
+
+
+def _no_pairs() -> pd.DataFrame:
+    return pd.DataFrame(columns=["unique_id_l", "unique_id_r", "match_probability", "match_weight"])
+
+
+def _score(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, counts: dict[int, int],
+           facts: dict[str, Any], threshold: float, review_band: tuple[float, float] | None,
+           keys: dict[str, set[int]] | None = None) -> pd.DataFrame:
+    """Rows × rows (readings included) scored, slips weighed, the floor, the guards, one reading a
+    pair. Without ``keys``: every pair of two reports; with: each pair once, if they share a key."""
     from athar.matching.linkage.link import (
         SLIP_MARGIN_BITS,
         _below,
@@ -271,17 +301,19 @@ def score_new(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, co
         one_place,
         weigh_slips,
     )
-    from athar.matching.linkage.readings import base_id, collapse, penalise, with_readings
+    from athar.matching.linkage.readings import base_id, collapse, penalise
     from athar.matching.linkage.settings import REVIEW_BAND
 
     review_band = review_band or REVIEW_BAND
     floor = min(review_band[0], threshold)
-    if new.empty or candidates.empty:
-        return pd.DataFrame(columns=["unique_id_l", "unique_id_r", "match_probability", "match_weight"])
-    new, candidates = with_readings(new), with_readings(candidates)
     left, right = _with_tf(new, state, counts), _with_tf(candidates, state, counts)
     pairs = _scorer(state, left, right).score(left, right)
-    pairs = pairs[pairs["unique_id_l"].astype(str).map(base_id) != pairs["unique_id_r"].astype(str).map(base_id)]
+    a, b = pairs["unique_id_l"].astype(str).map(base_id), pairs["unique_id_r"].astype(str).map(base_id)
+    if keys is None:
+        pairs = pairs[a != b]
+    else:
+        shared = [a_ < b_ and bool(keys.get(a_, set()) & keys.get(b_, set())) for a_, b_ in zip(a, b)]
+        pairs = pairs[pd.Series(shared, index=pairs.index, dtype=bool)]
     pairs = pairs[pairs["match_probability"] >= _below(floor, SLIP_MARGIN_BITS)]
     pairs = add_levels(_tidy_pairs(pairs), state.model)
     pairs = penalise(one_place(weigh_slips(pairs, facts)))
@@ -359,4 +391,37 @@ def join_persons(uid: str, pairs: pd.DataFrame, person_of: dict[str, int], membe
                 continue
         out.linked.append((a, b, float(p)))
         take(person)
+    return out
+
+
+def recluster(ids: list[str], pairs: pd.DataFrame, decisions: Iterable[tuple[str, str, str]], constraints: Any,
+              threshold: float) -> tuple[pd.DataFrame, Any]:
+    """The full run's clustering (clustering.cluster_pairs: "same" decisions first, then the edges
+    strongest first, each refused by a "different" decision or a constraint between the two
+    clusters it would join) over a new report and every report of the persons it meets, from
+    ``pairs``: the new report's and theirs among themselves. Returns the pairs with their
+    decisions and the outcome. What a report's arrival changes in those persons (a report that
+    now belongs with the new one rather than with its namesake) is changed as a full run would."""
+    from athar.matching.linkage.clustering import cluster_pairs, normalise_decisions
+    from athar.matching.linkage.link import _apply_decisions
+
+    inside = set(ids)
+    decided = normalise_decisions([d for d in decisions if d[0] in inside and d[1] in inside])
+    pairs = _apply_decisions(pairs.reset_index(drop=True), decided)
+    return pairs, cluster_pairs(ids, pairs, threshold, decided, constraints)
+
+
+def persons_of_clusters(clusters: dict[str, list[str]], person_of: dict[str, int]) -> dict[str, int | None]:
+    """Cluster → the person most of its reports had (each person used once, larger clusters
+    first, as registry.linkage.assign_persons does after a full run), or None: a new person."""
+    from collections import Counter
+
+    taken: set[int] = set()
+    out: dict[str, int | None] = {}
+    for cluster, reports in sorted(clusters.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        votes = Counter(person_of[r] for r in reports if r in person_of)
+        choice = next((p for p, _ in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0])) if p not in taken), None)
+        if choice is not None:
+            taken.add(choice)
+        out[cluster] = choice
     return out
