@@ -279,7 +279,8 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         if joined.split or joined.cut:
             # an edge of the new report was refused: the order in which reports arrived may have
             # decided which of two namesakes a person kept; cluster them again as a full run would
-            return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, person_of, decided,
+            held = {**{m: p for p, ms in members.items() for m in ms}, **person_of}  # every report at hand
+            return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, held, decided,
                                                           threshold, review_band), len(candidates))
         pairs = _status(pairs, joined.cut, threshold, review_band)
         pairs = _mark_splits(pairs, joined.split)
@@ -314,7 +315,8 @@ def _relinked(run: LinkageRun, state: Any, uid: int, keys: set[int], frame: Any,
     """The new report and every report of the persons it meets (``frame``) clustered again as the
     full run clusters (incremental.recluster), from their pairs that share a block key; each
     cluster keeps the person most of its reports had. Names are read with the store's votes plus
-    those of every report at hand, as a full run over them all would read them."""
+    those of every report at hand, as a full run over them all would read them. ``person_of``: the
+    person of every report at hand but the new one."""
     from athar.matching.linkage import prepare_reports
     from athar.matching.linkage.constraints import Constraints
     from athar.matching.linkage.incremental import persons_of_clusters, recluster, score_among, tf_keys_of
