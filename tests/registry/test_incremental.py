@@ -233,3 +233,18 @@ def test_a_later_report_splits_two_namesakes_as_the_full_run_does(write_csv: obj
     assert evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
     assert incremental[pk["LOC-005890"]] != incremental[pk["INT-000238"]]
     assert incremental[pk["LOC-005890"]] == incremental[pk["NGO-005891"]]
+
+
+def test_past_the_neighbourhood_limit_the_worker_keeps_the_greedy_join(write_csv: object, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Clustering again costs the square of the reports at hand: past RECLUSTER_MAX_REPORTS the worker
+    joins as before (the first run's person kept, the newcomer refused) and the next full run splits."""
+    from athar.registry import incremental
+
+    monkeypatch.setattr(incremental, "RECLUSTER_MAX_REPORTS", 3)
+    import_reports(write_csv(SULTAN_HEADER, SULTAN_FIRST, name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    import_reports(write_csv(SULTAN_HEADER, SULTAN_LATER, name="b.csv"), source="s")  # type: ignore[operator]
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    done = link_waiting()
+    assert done is not None and done["reports"] == 4 and done["reclustered"] == 0
+    assert _persons()[pk["LOC-005890"]] == _persons()[pk["INT-000238"]]  # the first run's person kept
