@@ -382,6 +382,8 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
                                    else "linked through other reports of this person"}
     ReportLink.objects.create(run=run, report_id=uid, person_id=placed.person, probability=prob,
                               explanation=json.loads(json.dumps(explanation, default=str)))
+    if placed.merged or placed.moves:
+        _drop_pairs_within(run, {placed.person, *placed.changed} - set(placed.merged))
     older = Report.objects.filter(lineage=mine).exclude(pk=uid)
     LinkageKey.objects.filter(report__in=older).delete()
     ReviewPair.objects.filter(Q(left_report__in=older) | Q(right_report__in=older), run=run,
@@ -400,6 +402,18 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
     return {"report": uid, "person": placed.person, "new": placed.new, "merged": placed.merged,
             "reclustered": placed.reclustered, "moved": len(placed.moves), "changed": sorted(placed.changed | {placed.person, *placed.merged}),
             "candidates": candidates, "review_pairs": len(rows)}
+
+
+def _drop_pairs_within(run: LinkageRun, persons: set[int]) -> None:
+    """Open review pairs between two reports that a merge or a move has made one person leave the
+    queue: it offers pairs of two persons, never two reports of one (link.review_queue), and a full
+    run would not offer them either."""
+    reports = ReportLink.objects.filter(run=run, person_id__in=persons).values("report_id")
+    person_of = dict(ReportLink.objects.filter(run=run, person_id__in=persons).values_list("report_id", "person_id"))
+    within = [pk for pk, left, right in ReviewPair.objects.filter(
+        run=run, status=ReviewPair.Status.OPEN, left_report_id__in=reports, right_report_id__in=reports,
+    ).values_list("pk", "left_report_id", "right_report_id") if person_of.get(left) == person_of.get(right)]
+    ReviewPair.objects.filter(pk__in=within).delete()
 
 
 def _probability(value: Any) -> float | None:

@@ -248,3 +248,26 @@ def test_past_the_neighbourhood_limit_the_worker_keeps_the_greedy_join(write_csv
     done = link_waiting()
     assert done is not None and done["reports"] == 4 and done["reclustered"] == 0
     assert _persons()[pk["LOC-005890"]] == _persons()[pk["INT-000238"]]  # the first run's person kept
+
+
+def test_a_merge_takes_the_review_pairs_inside_the_new_person_out_of_the_queue(write_csv: object) -> None:
+    """The queue offers pairs of two persons, never two reports of one (link.review_queue): when a new
+    report joins two persons, or moves a report, a pair left open between reports that are now one
+    person is taken out (the reviewer would be asked about what is already decided)."""
+    from athar.registry.bulk import create_persons
+
+    import_reports(_file(write_csv, [SAMER, ("r3", *SAMER[1:])], "a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    one, three = Report.objects.get(report_id="r1"), Report.objects.get(report_id="r3")
+    run = current_run()
+    # the first run's persons made two (as an earlier run under a constraint would have), and a pair
+    # between them offered for review
+    ReportLink.objects.filter(run=run, report=three).update(person_id=create_persons(1)[0])
+    ReviewPair.objects.create(run=run, left_report=one, right_report=three, probability=0.5,
+                              explanation={"why": "test"})
+    import_reports(_file(write_csv, [("r5", *SAMER[1:])], "b.csv"), source="s")  # type: ignore[operator]
+    done = link_waiting()
+    assert done is not None and done["reports"] == 1
+    persons = _persons()
+    assert persons[one.pk] == persons[three.pk]  # r5 joined both persons
+    assert not ReviewPair.objects.filter(run=run, status="open", left_report=one, right_report=three).exists()
