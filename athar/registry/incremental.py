@@ -408,11 +408,10 @@ def _drop_pairs_within(run: LinkageRun, persons: set[int]) -> None:
     """Open review pairs between two reports that a merge or a move has made one person leave the
     queue: it offers pairs of two persons, never two reports of one (link.review_queue), and a full
     run would not offer them either."""
-    reports = ReportLink.objects.filter(run=run, person_id__in=persons).values("report_id")
     person_of = dict(ReportLink.objects.filter(run=run, person_id__in=persons).values_list("report_id", "person_id"))
     within = [pk for pk, left, right in ReviewPair.objects.filter(
-        run=run, status=ReviewPair.Status.OPEN, left_report_id__in=reports, right_report_id__in=reports,
-    ).values_list("pk", "left_report_id", "right_report_id") if person_of.get(left) == person_of.get(right)]
+        run=run, status=ReviewPair.Status.OPEN, left_report_id__in=list(person_of), right_report_id__in=list(person_of),
+    ).values_list("pk", "left_report_id", "right_report_id") if person_of[left] == person_of[right]]
     ReviewPair.objects.filter(pk__in=within).delete()
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
 
@@ -175,17 +175,13 @@ def best_pairs(result: Any) -> pd.DataFrame:
 
 
 def assign_persons(clusters: dict[str, list[str]], lineage: dict[str, str]) -> dict[str, int | None]:
-    """cluster id → an existing person (the one most of its reports had; each used once), or None."""
+    """cluster id → an existing person (the one most of its reports had; each used once), or None:
+    the rule the worker uses when it clusters a few persons again (incremental.persons_of_clusters)."""
+    from athar.matching.linkage.incremental import persons_of_clusters
+
     previous = _previous_person_by_lineage()
-    taken: set[int] = set()
-    out: dict[str, int | None] = {}
-    for cluster_id, members in sorted(clusters.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-        votes = Counter(previous[lineage[m]] for m in members if lineage[m] in previous)
-        choice = next((p for p, _ in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0])) if p not in taken), None)
-        if choice is not None:
-            taken.add(choice)
-        out[cluster_id] = choice
-    return out
+    person_of = {m: previous[lineage[m]] for members in clusters.values() for m in members if lineage[m] in previous}
+    return persons_of_clusters(clusters, person_of)
 
 
 def _previous_person_by_lineage() -> dict[str, int]:

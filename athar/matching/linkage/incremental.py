@@ -413,7 +413,8 @@ def recluster(ids: list[str], pairs: pd.DataFrame, decisions: Iterable[tuple[str
 
 def persons_of_clusters(clusters: dict[str, list[str]], person_of: dict[str, int]) -> dict[str, int | None]:
     """Cluster → the person most of its reports had (each person used once, larger clusters
-    first, as registry.linkage.assign_persons does after a full run), or None: a new person."""
+    first), or None: a new person. The one rule for both a full run's persons
+    (registry.linkage.assign_persons) and the worker's second clustering."""
     from collections import Counter
 
     taken: set[int] = set()
