@@ -134,3 +134,52 @@ def test_an_unsure_pair_under_one_half_is_offered_for_review_but_brothers_are_no
     assert frozenset(("s1", "b1")) not in offered and frozenset(("s2", "b1")) not in offered
     cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
     assert cluster["b1"] != cluster["s1"]
+
+
+def _invented_names(count: int, seed: int) -> list[dict]:
+    """Four-part Latin names of invented syllables: none in the variants tables (short consonant
+    skeletons, like many real names across scripts)."""
+    import random
+
+    rng = random.Random(seed)
+
+    def word() -> str:
+        return "".join(rng.choice("bdfghklmnprstvwz") + rng.choice("aeiou") for _ in range(rng.choice((2, 3)))).capitalize()
+
+    return [{"unique_id": f"x{i}", "full_name": " ".join(word() for _ in range(4))} for i in range(count)]
+
+
+def test_on_a_small_table_names_two_consonants_apart_weigh_what_they_say_there() -> None:
+    # real_cross_parts (issue 28, tenth session): on a table under TF_MIN_ROWS the model's u of "two
+    # consonants apart (names not in the variants table)" came from Syrian training names (0.0002),
+    # so the level weighed as much as the same name, and two persons sharing a family name only
+    # (Sali Obeida … Riess / Suhail Canaan Hanni Riess) waited for review at p 0.6-0.8.
+    rows = _invented_names(240, seed=5) + [
+        {"unique_id": "a", "full_name": "Sali Obeida Mohamed Noval Riess"},
+        {"unique_id": "b", "full_name": "Suhail Canaan Hanni Riess"},
+        {"unique_id": "c", "full_name": "نوفل رسول مشعل الطويل"},
+        {"unique_id": "d", "full_name": "Noval Rassoul Meshaal Tawil"}]
+    result = link_reports(rows)
+    scored = {frozenset(p): s for p, s in zip(zip(result.pairs["unique_id_l"], result.pairs["unique_id_r"]),
+                                              result.pairs["status"])}
+    assert frozenset(("a", "b")) not in scored  # under the review floor
+    assert scored[frozenset(("c", "d"))] == "linked"
+    # strangers' names a few letters apart fill the queue no more
+    assert len(result.review) <= 15
+
+
+def test_the_small_table_u_only_raises_the_fuzzy_levels() -> None:
+    from athar.matching.linkage.link import SMALL_TABLE_U, U_SMALL_MIN_ROWS, measure_u
+    from athar.matching.linkage.model import TF_MIN_ROWS, default_model
+    from athar.matching.linkage.prepare import prepare_reports
+
+    model = default_model()
+    rows = pd.DataFrame(_invented_names(300, seed=7))
+    measured = measure_u(model, prepare_reports(rows)).parameters["first_name"]
+    for label, level in model.parameters["first_name"].items():
+        if label in SMALL_TABLE_U:
+            assert measured[label]["u"] > 100 * level["u"]
+        else:
+            assert measured[label]["u"] == level["u"]
+    assert measure_u(model, prepare_reports(rows.head(U_SMALL_MIN_ROWS - 1))) is model
+    assert U_SMALL_MIN_ROWS < 300 < TF_MIN_ROWS
