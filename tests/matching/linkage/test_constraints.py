@@ -5,8 +5,14 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from athar.matching.linkage import cluster_pairs, link_reports, prepare_reports, template_to_linkage_input
-from athar.matching.linkage.constraints import Constraints, facts_of, incompatibility
+from athar.matching.linkage import (
+    cluster_pairs,
+    generate_reports,
+    link_reports,
+    prepare_reports,
+    template_to_linkage_input,
+)
+from athar.matching.linkage.constraints import Constraints, ReportFacts, facts_of, incompatibility
 from athar.matching.linkage.devset import _builtin_pool, generate_devset, sibling_merges
 
 FAMILY = [  # five children of one father, one mother, one family name, one town, one arrest
@@ -155,3 +161,56 @@ def test_no_sibling_merges_in_families_of_brothers_and_sisters() -> None:
     assert df.groupby("family_id")["person_id"].nunique().max() >= 3
     result = link_reports(template_to_linkage_input(df), explain=False)
     assert sibling_merges(df, result.cluster_ids(df["report_id"])) == 0
+
+
+def _facts(year: int | None = None, ym: tuple[int, int] | None = None) -> ReportFacts:
+    return ReportFacts((None, None, None), None, year, arrest_ym=None if ym is None else ym[0] * 12 + ym[1] - 1)
+
+
+def test_a_fact_two_reports_of_each_side_state_parts_two_clusters() -> None:
+    from athar.matching.linkage.constraints import corroborated_conflict
+
+    born_1966 = [_facts(1966), _facts(1966)]
+    assert corroborated_conflict(born_1966, [_facts(1969), _facts(1970)]) is not None
+    assert corroborated_conflict(born_1966, [_facts(1968), _facts(1968)]) is None  # two years: a slip's reach
+    assert corroborated_conflict(born_1966, [_facts(1969)]) is None  # one report may have slipped
+    assert corroborated_conflict(born_1966, [_facts(1969), _facts(1975)]) is None  # the side disagrees with itself
+    assert corroborated_conflict(born_1966, [_facts(1969), _facts(None)]) is None
+    may_2013 = [_facts(ym=(2013, 5)), _facts(ym=(2013, 5))]
+    assert "2013-05" in (corroborated_conflict(may_2013, [_facts(ym=(2014, 6)), _facts(ym=(2014, 6))]) or "")
+    assert corroborated_conflict(may_2013, [_facts(ym=(2013, 6)), _facts(ym=(2013, 6))]) is None  # a month apart
+
+
+def test_namesakes_of_one_town_are_not_chained_through_a_report_that_names_neither_date() -> None:
+    # Independent Syrian set (issue 28, tenth session): two men of one name and town, each reported
+    # twice with his own arrest and birth year, and a third report with the name and the town only:
+    # it linked to both and made one person of two.
+    rows = [{"unique_id": "a1", "full_name": "عبد الرحيم هاني جمعة", "sex": "M", "birth_year": "1966",
+             "city": "شهبا", "arrest_date": "2013-05-12"},
+            {"unique_id": "a2", "full_name": "عبد الرحيم هاني جمعة", "sex": "M", "birth_year": "1966",
+             "city": "شهبا", "arrest_date": "2013-05"},
+            {"unique_id": "b1", "full_name": "عبد الرحيم هاني جمعة", "sex": "M", "birth_year": "1969",
+             "city": "شهبا", "arrest_date": "2014-06-27"},
+            {"unique_id": "b2", "full_name": "عبد الرحيم هاني جمعة", "sex": "M", "birth_year": "1969",
+             "city": "شهبا", "arrest_date": "2014-06"},
+            {"unique_id": "s", "full_name": "عبد الرحيم هاني جمعة", "sex": "M", "city": "شهبا"}]
+    others = template_to_linkage_input(generate_reports(200, seed=3))
+    result = link_reports(pd.concat([pd.DataFrame(rows), others], ignore_index=True))
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["a1"] == cluster["a2"] and cluster["b1"] == cluster["b2"]
+    assert cluster["a1"] != cluster["b1"]
+    split = result.pairs[result.pairs["status"] == "split"]
+    assert split["split"].str.contains("each stated by two reports").any()
+
+
+def test_arrest_years_two_reports_of_each_side_state_part_two_clusters_dates_of_a_year_included() -> None:
+    from athar.matching.linkage.constraints import corroborated_conflict
+
+    def arrested(year: int, month: int | None = None) -> ReportFacts:
+        return ReportFacts((None, None, None), None, None, arrest_ym=None if month is None else year * 12 + month - 1,
+                           arrest_year=year)
+
+    in_2019 = [arrested(2019, 6), arrested(2019)]
+    assert "arrest years" in (corroborated_conflict(in_2019, [arrested(2012, 7), arrested(2012)]) or "")
+    assert corroborated_conflict(in_2019, [arrested(2019), arrested(2019, 1)]) is None
+    assert corroborated_conflict(in_2019, [arrested(2018), arrested(2019)]) is None  # that side disagrees with itself
