@@ -284,7 +284,8 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         decided = [(current[a], current[b], v) for a, b, v in decisions if a in current and b in current]
         pairs = _apply_decisions(pairs, normalise_decisions([d for d in decided if str(uid) in d[:2]]))
         joined = join_persons(str(uid), pairs, person_of, members, decided, constraints, threshold)
-        if (joined.split or joined.cut) and len(frame) <= RECLUSTER_MAX_REPORTS:
+        if (joined.split or joined.cut or _holds_two_agreed_facts(joined, members, uid, constraints)) \
+                and len(frame) <= RECLUSTER_MAX_REPORTS:
             # an edge of the new report was refused: the order in which reports arrived may have
             # decided which of two namesakes a person kept; cluster them again as a full run would
             held = {**{m: p for p, ms in members.items() for m in ms}, **person_of}  # every report at hand
@@ -300,6 +301,17 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         cluster_of[str(uid)] = f"p{person}"
         placed = Placed(person, new_person, merged, {}, pairs, cluster_of)
         return _write(run, uid, mine, keys, placed, len(candidates))
+
+
+def _holds_two_agreed_facts(joined: Any, members: dict[int, list[str]], uid: int, constraints: Any) -> bool:
+    """Would the new report's person hold two far-apart facts, each stated by two of its reports
+    (constraints.holds_two_agreed_facts)? A person the first run joined before either namesake had
+    two reports of its own stays joined when a later report agrees with one side and no edge of it
+    is refused; a full run keeps the two apart, so the worker clusters them again."""
+    from athar.matching.linkage.constraints import holds_two_agreed_facts
+
+    group = [str(uid), *(m for p in joined.persons for m in members.get(p, []))]
+    return holds_two_agreed_facts([constraints.facts[r] for r in group if r in constraints.facts])
 
 
 @dataclass

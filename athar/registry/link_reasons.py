@@ -38,6 +38,14 @@ VOCABULARY = (
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")
 _YEARS = re.compile(r"^birth years (?P<a>\d+) and (?P<b>\d+) are more than (?P<gap>\d+) years apart$")
+_AGREED = re.compile(r"^(?P<what>birth years|arrest months|arrest years) differ, each stated by two reports of its side "
+                     r"\((?P<a>[\d-]+) / (?P<b>[\d-]+)\)$")
+# constraints.corroborated_conflict's reasons, one sentence per fact
+AGREED_REASONS = {
+    "birth years": gettext_noop("birth years differ, each stated by two reports of its side (%(a)s / %(b)s)"),
+    "arrest months": gettext_noop("arrest months differ, each stated by two reports of its side (%(a)s / %(b)s)"),
+    "arrest years": gettext_noop("arrest years differ, each stated by two reports of its side (%(a)s / %(b)s)"),
+}
 _KEPT_APART = re.compile(r"^kept apart: (?P<reason>.+?)(?: \(reports (?P<a>\d+) and (?P<b>\d+)\))?$")
 
 
@@ -67,6 +75,9 @@ def _reason(part: str) -> LinkReason:
         years = _YEARS.match(kept["reason"])
         if years:
             why, known = gettext("birth years %(a)s and %(b)s are more than %(gap)s years apart") % years.groupdict(), True
+        agreed = _AGREED.match(kept["reason"])
+        if agreed:
+            why, known = gettext(AGREED_REASONS[agreed["what"]]) % {"a": agreed["a"], "b": agreed["b"]}, True
         return LinkReason(gettext("kept apart: %(reason)s") % {"reason": why}, "", known)
     text, known = _word(part)
     return LinkReason(text, "", known)

@@ -271,3 +271,38 @@ def test_a_merge_takes_the_review_pairs_inside_the_new_person_out_of_the_queue(w
     persons = _persons()
     assert persons[one.pk] == persons[three.pk]  # r5 joined both persons
     assert not ReviewPair.objects.filter(run=run, status="open", left_report=one, right_report=three).exists()
+
+
+JUMAA_HEADER = ["report_id", "full_name_ar", "sex", "birth_year", "city", "arrest_date"]
+
+
+def _jumaa(report_id: str, year: str, arrested: str) -> list[str]:
+    return [report_id, "عبد الرحيم هاني جمعة", "M", year, "شهبا", arrested]
+
+
+def test_a_person_holding_two_agreed_facts_is_clustered_again_as_the_full_run_does(write_csv: object) -> None:
+    """Two namesakes of one town, one report each and a third with neither's date: the first run makes
+    one person (nothing keeps them apart). Later reports of each give two of each side's facts; no
+    edge of theirs is refused, but a full run keeps the two apart (constraints v14: facts two
+    reports of each side agree on), so the worker clusters the person again."""
+    first = [_jumaa("a1", "1966", "2013-05-12"), _jumaa("b1", "1969", "2014-06-27"), [
+        "s", "عبد الرحيم هاني جمعة", "M", "", "شهبا", ""]]
+    import_reports(write_csv(JUMAA_HEADER, first, name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    assert _persons()[pk["a1"]] == _persons()[pk["b1"]]  # what the first run made
+    import_reports(write_csv(JUMAA_HEADER, [_jumaa("a2", "1966", "2013-05")], name="b.csv"),  # type: ignore[operator]
+                   source="s")
+    assert link_waiting() is not None
+    import_reports(write_csv(JUMAA_HEADER, [_jumaa("b2", "1969", "2014-06")], name="c.csv"),  # type: ignore[operator]
+                   source="s")
+    done = link_waiting()
+    assert done is not None and done["reclustered"] == 1
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    incremental = _persons()
+    assert incremental[pk["a1"]] == incremental[pk["a2"]] and incremental[pk["b1"]] == incremental[pk["b2"]]
+    assert incremental[pk["a1"]] != incremental[pk["b1"]]
+    link_all()
+    full = _persons()
+    keys = sorted(full)
+    assert evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0

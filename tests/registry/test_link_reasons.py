@@ -49,3 +49,18 @@ def test_every_word_has_its_arabic():
     with translation.override("ar"):
         untranslated = [w for w in KNOWN if translation.gettext(w) == w]
     assert untranslated == []
+
+
+def test_a_fact_each_side_agrees_on_reads_in_arabic_with_its_values():
+    from athar.matching.linkage.constraints import ReportFacts, corroborated_conflict
+
+    def arrested(ym: tuple[int, int]) -> ReportFacts:
+        return ReportFacts((None, None, None), None, None, arrest_ym=ym[0] * 12 + ym[1] - 1, arrest_year=ym[0])
+
+    reason = corroborated_conflict([arrested((2013, 5))] * 2, [arrested((2014, 6))] * 2)
+    with translation.override("ar"):
+        (kept,) = readable({"why": f"kept apart: {reason}"})
+    assert kept.known and kept.text == "أُبقيا منفصلين: شهرا الاعتقال مختلفان، وكل منهما يذكره تقريران من جهته (2013-05 / 2014-06)"
+    with translation.override("en"):
+        (kept,) = readable({"why": f"kept apart: {reason}"})
+    assert kept.text == "kept apart: arrest months differ, each stated by two reports of its side (2013-05 / 2014-06)"

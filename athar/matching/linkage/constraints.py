@@ -588,6 +588,28 @@ def _corroborated(values: list[int], spread: int) -> int | None:
     return sorted(values)[len(values) // 2]
 
 
+_CORROBORATED_FACTS = (("birth_year", "CORROBORATED_YEAR_GAP", 1, "birth years"),
+                       ("arrest_ym", "CORROBORATED_MONTH_GAP", 1, "arrest months"),
+                       ("arrest_year", "ARREST_YEAR_GAP", 0, "arrest years"))
+
+
+def _fields() -> list[tuple[str, int, int, str]]:
+    return [(f, globals()[gap], spread, what) for f, gap, spread, what in _CORROBORATED_FACTS]
+
+
+def holds_two_agreed_facts(members: list[ReportFacts]) -> bool:
+    """Do the reports of one cluster hold two values of a fact, each stated by two reports (within
+    the fact's spread), as far apart as :func:`corroborated_conflict` keeps two clusters? Such a
+    cluster was joined before either side had two reports of its own (the worker's persons grow one
+    report at a time): the worker clusters it again, as a full run would."""
+    for field, gap, spread, _ in _fields():
+        values = sorted(getattr(f, field) for f in members if getattr(f, field) is not None)
+        agreed = [v for v in values if sum(abs(v - w) <= spread for w in values) >= 2]
+        if agreed and agreed[-1] - agreed[0] >= gap:
+            return True
+    return False
+
+
 def _shown(field: str, value: int) -> str:
     return f"{value // 12}-{value % 12 + 1:02d}" if field == "arrest_ym" else str(value)
 
@@ -600,9 +622,7 @@ def corroborated_conflict(left: list[ReportFacts], right: list[ReportFacts]) -> 
     forgiven by :func:`one_slip`; two sources agreeing with each other are seldom both wrong, so
     namesakes of one town (the same full name, arrested a year apart, born 1966 and 1969) are not
     chained into one person through a report that names neither's year or date."""
-    for field, gap, spread, what in (("birth_year", CORROBORATED_YEAR_GAP, 1, "birth years"),
-                                     ("arrest_ym", CORROBORATED_MONTH_GAP, 1, "arrest months"),
-                                     ("arrest_year", ARREST_YEAR_GAP, 0, "arrest years")):
+    for field, gap, spread, what in _fields():
         a = _corroborated([getattr(f, field) for f in left if getattr(f, field) is not None], spread)
         b = _corroborated([getattr(f, field) for f in right if getattr(f, field) is not None], spread)
         if a is not None and b is not None and abs(a - b) >= gap:

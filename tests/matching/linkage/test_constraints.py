@@ -214,3 +214,12 @@ def test_arrest_years_two_reports_of_each_side_state_part_two_clusters_dates_of_
     assert "arrest years" in (corroborated_conflict(in_2019, [arrested(2012, 7), arrested(2012)]) or "")
     assert corroborated_conflict(in_2019, [arrested(2019), arrested(2019, 1)]) is None
     assert corroborated_conflict(in_2019, [arrested(2018), arrested(2019)]) is None  # that side disagrees with itself
+
+
+def test_a_cluster_holding_two_agreed_facts_far_apart_is_found() -> None:
+    from athar.matching.linkage.constraints import holds_two_agreed_facts
+
+    assert holds_two_agreed_facts([_facts(1966), _facts(1966), _facts(1969), _facts(1970), _facts(None)])
+    assert not holds_two_agreed_facts([_facts(1966), _facts(1966), _facts(1969)])  # one report may have slipped
+    assert not holds_two_agreed_facts([_facts(1966), _facts(1967), _facts(1968)])  # a year's spread, two apart
+    assert holds_two_agreed_facts([_facts(ym=(2013, 5)), _facts(ym=(2013, 5)), _facts(ym=(2013, 8)), _facts(ym=(2013, 8))])
