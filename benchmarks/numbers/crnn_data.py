@@ -10,7 +10,10 @@ from the generator's glyph map in order along the line (lines with no written gl
 with no tokens; lines whose glyphs straddle the crop's edge or two text lines are dropped).
 ``render``: single lines drawn with ``synthetic.render_line`` (training fonts, handwriting wobble)
 on grey backgrounds with textures, any dark or faded ink, blur, motion blur, noise, JPEG, a few
-degrees of rotation, framed with jitter, and cut with the same ``lines.crop``. Both write crops
+degrees of rotation, framed with jitter, and cut with the same ``lines.crop``; with ``--harsh F`` a
+share F of them instead on coloured backgrounds (fabric, tiles, skin, paper) in blue, red, black or
+any pen, faded, with uneven light, motion blur, pen strokes and JPEG, turned grey as the reader turns
+a photo grey (``harsh_damage``; the training fonts only). Both write crops
 (uint8, concatenated along the width), their widths and their token strings.
 """
 
@@ -31,8 +34,10 @@ from athar.matching.numbers.synthetic import (
     ARABIC_WORDS,
     BRANCH_WORD,
     LATIN_WORDS,
+    SKIN_TONES,
     TRAINING,
     _noise,
+    draw_line,
     font_file,
     fonts_for,
     make_image,
@@ -124,23 +129,8 @@ def _text(rng: np.random.Generator, script: str) -> str:
     return text
 
 
-def rendered(rng: np.random.Generator) -> tuple[np.ndarray, list[int]] | None:
-    """One line drawn, damaged and cut like a photo's line."""
-    script = "arabic" if rng.random() < 0.45 else "western"
-    hand = bool(rng.random() < 0.5)
-    text = _text(rng, script)
-    fonts = fonts_for(TRAINING, hand, text)
-    if not fonts:
-        return None
-    path = font_file(str(rng.choice(fonts)))
-    size = int(rng.uniform(16, 24) if rng.random() < 0.3 else rng.uniform(20, 44))  # the crop is 32 px high
-    layer, _extents, ids, labels = render_line(text, path, size, rng, hand)
-    pad = size
-    layer = np.pad(layer, pad)
-    ids = np.pad(ids, pad)
-    angle = float(rng.normal(0, 3))
-    layer = ndimage.rotate(layer, angle, reshape=False, order=1)
-    ids = ndimage.rotate(ids, angle, reshape=False, order=0)
+def plain_damage(layer: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Grey textured background, any dark or faded ink, blur, motion blur, noise, JPEG."""
     h, w = layer.shape
     base = float(rng.uniform(0.12, 0.95))
     tex = (_noise(rng, h, w, 4) - 0.5) * float(rng.uniform(0.05, 0.5))
@@ -166,6 +156,106 @@ def rendered(rng: np.random.Generator) -> tuple[np.ndarray, list[int]] | None:
         buffer = io.BytesIO()
         Image.fromarray((img * 255).astype(np.uint8)).save(buffer, "JPEG", quality=int(rng.integers(30, 90)))
         img = np.asarray(Image.open(io.BytesIO(buffer.getvalue())), np.float32) / 255.0
+    return img
+
+
+def harsh_damage(layer: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Colour damage of the kinds photos of other origins show (``render --harsh``; training fonts
+    only, nothing of the independent generator's fonts): a coloured background (fabric stripes at
+    any angle, tiles with grout, skin with pores, paper), blue, red, black or any other pen faded to
+    35–90 %, light falling off along any direction and a vignette, motion blur of 1–9 px, hair-like
+    streaks and a pen stroke across, then JPEG at quality 30–86; converted to grey as the reader
+    converts a photo (``Image.convert("L")``)."""
+    h, w = layer.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    kind = rng.random()
+    if kind < 0.3:  # fabric stripes
+        period = rng.uniform(6, 40)
+        angle = rng.uniform(0, np.pi)
+        stripes = 0.5 + 0.5 * np.sin((xx * np.cos(angle) + yy * np.sin(angle)) / period * 2 * np.pi)
+        a, b = rng.uniform(20, 220, 3), rng.uniform(20, 220, 3)
+        img = a[None, None, :] * stripes[:, :, None] + b[None, None, :] * (1 - stripes[:, :, None])
+    elif kind < 0.5:  # tiles
+        tile = rng.uniform(30, 160)
+        ox, oy = rng.uniform(0, tile, 2)
+        grout = (((xx + ox) % tile) < 3) | (((yy + oy) % tile) < 3)
+        img = np.ones((h, w, 3), np.float32) * rng.uniform(60, 230, 3)[None, None, :]
+        img[grout] *= rng.uniform(0.4, 0.8)
+    elif kind < 0.8:  # skin with pores
+        tone = np.array(SKIN_TONES[int(rng.integers(len(SKIN_TONES)))], np.float32) * rng.uniform(0.7, 1.15)
+        pores = (rng.random((h, w)) < 0.004).astype(np.float32)
+        tex = 1 - 0.6 * np.maximum(pores, ndimage.shift(pores, (1, 1), order=0))
+        tex *= 1 + (_noise(rng, h, w, 3) - 0.5) * 0.25
+        img = tone[None, None, :] * tex[:, :, None]
+    else:  # paper or card
+        paper = np.array([236, 232, 220], np.float32) * rng.uniform(0.6, 1.05) + rng.normal(0, 10, 3)
+        img = paper[None, None, :] * (1 + (_noise(rng, h, w, 3) - 0.5) * 0.1)[:, :, None]
+    img = img.astype(np.float32) + rng.normal(0, 4, (h, w, 1)).astype(np.float32)
+    for _ in range(int(rng.integers(0, 6))):  # hair-like streaks
+        draw_line(img, rng, colour=np.array([40, 30, 25]) * rng.uniform(0.5, 1.5), width=1, length=rng.uniform(10, 60))
+    roll = rng.random()
+    if roll < 0.3:
+        ink = np.array([30, 40, 140], np.float32)
+    elif roll < 0.55:
+        ink = np.array([150, 30, 30], np.float32)
+    elif roll < 0.8:
+        ink = np.array([20, 20, 20], np.float32)
+    else:
+        ink = rng.uniform(0, 160, 3).astype(np.float32)
+    ink = np.clip(ink * rng.uniform(0.7, 1.3) + rng.normal(0, 12, 3), 0, 255)
+    strength = float(rng.uniform(0.35, 0.9))
+    alpha = (layer * strength)[:, :, None]
+    img = img * (1 - alpha) + ink[None, None, :] * alpha
+    if rng.random() < 0.3:  # a pen stroke across the line
+        stroke = np.zeros((h, w, 3), np.float32)
+        draw_line(stroke, rng, colour=np.array([255.0, 255.0, 255.0]), width=int(rng.integers(1, 4)))
+        a = stroke[:, :, :1] / 255.0 * strength * 0.8
+        img = img * (1 - a) + ink[None, None, :] * a
+    angle = rng.uniform(0, 2 * np.pi)
+    light = xx * np.cos(angle) + yy * np.sin(angle)
+    light = (light - light.min()) / max(float(np.ptp(light)), 1e-6)
+    low, high = rng.uniform(0.3, 0.8), rng.uniform(0.75, 1.0)
+    img = img * (low + (high - low) * light)[:, :, None]
+    if rng.random() < 0.5:
+        vignette = 1 - 0.5 * (
+            ((xx / w - rng.uniform(0, 1)) ** 2 + (yy / h - rng.uniform(0, 1)) ** 2) * rng.uniform(0.3, 1.5)
+        )
+        img = img * np.clip(vignette, 0.2, 1)[:, :, None]
+    sigma = rng.uniform(0, 1.6) if rng.random() < 0.5 else 0.0
+    if sigma > 0.3:
+        img = np.stack([ndimage.gaussian_filter(img[:, :, c], sigma) for c in range(3)], axis=2)
+    length = int(rng.integers(1, 10))
+    if length >= 3:
+        kernel = np.zeros((length, length), np.float32)
+        kernel[length // 2, :] = 1.0
+        kernel = ndimage.rotate(kernel, rng.uniform(0, 180), reshape=False, order=1)
+        kernel /= max(float(kernel.sum()), 1e-6)
+        img = np.stack([ndimage.convolve(img[:, :, c], kernel, mode="nearest") for c in range(3)], axis=2)
+    out = Image.fromarray(np.clip(img, 0, 255).astype(np.uint8))
+    buffer = io.BytesIO()
+    out.save(buffer, "JPEG", quality=int(rng.integers(30, 87)))
+    return np.asarray(Image.open(io.BytesIO(buffer.getvalue())).convert("L"), np.float32) / 255.0
+
+
+def rendered(rng: np.random.Generator, harsh: bool = False) -> tuple[np.ndarray, list[int]] | None:
+    """One line drawn, damaged (``harsh_damage`` with ``harsh``, else ``plain_damage``) and cut like a photo's line."""
+    script = "arabic" if rng.random() < 0.45 else "western"
+    hand = bool(rng.random() < 0.5)
+    text = _text(rng, script)
+    fonts = fonts_for(TRAINING, hand, text)
+    if not fonts:
+        return None
+    path = font_file(str(rng.choice(fonts)))
+    size = int(rng.uniform(16, 24) if rng.random() < 0.3 else rng.uniform(20, 44))  # the crop is 32 px high
+    layer, _extents, ids, labels = render_line(text, path, size, rng, hand)
+    pad = size
+    layer = np.pad(layer, pad)
+    ids = np.pad(ids, pad)
+    angle = float(rng.normal(0, 3))
+    layer = ndimage.rotate(layer, angle, reshape=False, order=1)
+    ids = ndimage.rotate(ids, angle, reshape=False, order=0)
+    h, w = layer.shape
+    img = harsh_damage(layer, rng) if harsh else plain_damage(layer, rng)
     pts = []
     order = []
     for i in range(1, len(labels) + 1):
@@ -228,6 +318,12 @@ def main() -> None:
     parser.add_argument("--photos", type=int, default=200)
     parser.add_argument("--lines", type=int, default=10000)
     parser.add_argument("--part", type=int, default=0)
+    parser.add_argument(
+        "--harsh",
+        type=float,
+        default=0.0,
+        help="share of rendered lines with colour damage (harsh_damage) instead of the grey one",
+    )
     args = parser.parse_args()
     items: list[tuple[np.ndarray, list[int]]] = []
     if args.kind == "photos":
@@ -240,7 +336,7 @@ def main() -> None:
     else:
         rng = np.random.default_rng(29600 + args.part)
         while len(items) < args.lines:
-            item = rendered(rng)
+            item = rendered(rng, harsh=bool(rng.random() < args.harsh)) if args.harsh else rendered(rng)
             if item is not None and item[0].shape[1] >= 8:
                 items.append(item)
             if len(items) % 5000 == 0 and item is not None:
