@@ -286,8 +286,9 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         joined = join_persons(str(uid), pairs, person_of, members, decided, constraints, threshold)
         if (joined.split or joined.cut or _holds_two_agreed_facts(joined, members, uid, constraints)) \
                 and len(frame) <= RECLUSTER_MAX_REPORTS:
-            # an edge of the new report was refused: the order in which reports arrived may have
-            # decided which of two namesakes a person kept; cluster them again as a full run would
+            # an edge of the new report was refused, or its person would hold two namesakes' agreed
+            # facts: the order in which reports arrived may have decided which of two namesakes a
+            # person kept; cluster them again as a full run would
             held = {**{m: p for p, ms in members.items() for m in ms}, **person_of}  # every report at hand
             return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, held, decided,
                                                           threshold, review_band), len(candidates))

@@ -588,13 +588,11 @@ def _corroborated(values: list[int], spread: int) -> int | None:
     return sorted(values)[len(values) // 2]
 
 
-_CORROBORATED_FACTS = (("birth_year", "CORROBORATED_YEAR_GAP", 1, "birth years"),
-                       ("arrest_ym", "CORROBORATED_MONTH_GAP", 1, "arrest months"),
-                       ("arrest_year", "ARREST_YEAR_GAP", 0, "arrest years"))
-
-
-def _fields() -> list[tuple[str, int, int, str]]:
-    return [(f, globals()[gap], spread, what) for f, gap, spread, what in _CORROBORATED_FACTS]
+def _fields() -> tuple[tuple[str, int, int, str], ...]:
+    """(fact, gap that parts two sides, spread within one side, its words in a reason)."""
+    return (("birth_year", CORROBORATED_YEAR_GAP, 1, "birth years"),
+            ("arrest_ym", CORROBORATED_MONTH_GAP, 1, "arrest months"),
+            ("arrest_year", ARREST_YEAR_GAP, 0, "arrest years"))
 
 
 def holds_two_agreed_facts(members: list[ReportFacts]) -> bool:
@@ -604,7 +602,9 @@ def holds_two_agreed_facts(members: list[ReportFacts]) -> bool:
     report at a time): the worker clusters it again, as a full run would."""
     for field, gap, spread, _ in _fields():
         values = sorted(getattr(f, field) for f in members if getattr(f, field) is not None)
-        agreed = [v for v in values if sum(abs(v - w) <= spread for w in values) >= 2]
+        # sorted, a value has another within the spread when a neighbour is
+        agreed = [v for i, v in enumerate(values)
+                  if (i and v - values[i - 1] <= spread) or (i + 1 < len(values) and values[i + 1] - v <= spread)]
         if agreed and agreed[-1] - agreed[0] >= gap:
             return True
     return False

@@ -232,7 +232,7 @@ def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", 
             if small and (label not in SMALL_TABLE_U or u <= (levels[label]["u"] or 0.0)):
                 continue
             levels[label]["u"] = float(f"{u:.9g}")
-    what = "fuzzy name levels' u raised" if small else "u measured"
+    what = "u of the small-table levels raised" if small else "u measured"
     return LinkageModel(model.algorithm, model.version, model.probability_two_random_records_match, params,
                         f"{model.trained_on}; {what} on the {n} reports linked", model.splink_version,
                         model.trained_rows)
