@@ -73,7 +73,7 @@ from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names.phonetic import dotless
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v14"
+CONSTRAINTS_VERSION = "incompatible-reports v15"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3

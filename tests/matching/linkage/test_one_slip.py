@@ -123,10 +123,42 @@ def test_one_wrong_fact_costs_weight_not_the_link() -> None:
 def test_every_disagreeing_fact_level_weighs_at_most_a_slip() -> None:
     import math
 
-    from athar.matching.linkage.model import FACT_COMPARISONS, FACT_SLIP_M, default_model, effective_parameters
+    from athar.matching.linkage.model import (
+        FACT_COMPARISONS,
+        FACT_SLIP_M,
+        RARE_SLIP_M,
+        default_model,
+        effective_parameters,
+    )
 
     params = effective_parameters(default_model())
     for comp in FACT_COMPARISONS:
         for label, level in params[comp].items():
+            if (comp, label) in RARE_SLIP_M:
+                continue
             if level["m"] is not None and level["u"] is not None and level["m"] < level["u"]:
                 assert math.log2(level["m"] / level["u"]) >= math.log2(FACT_SLIP_M) - 1e-9, (comp, label)
+
+
+def test_arrest_years_two_or_more_apart_weigh_more_than_a_slip_but_do_not_veto() -> None:
+    """(eleventh session) No dev set holds a person whose reports give arrest years two or more apart;
+    namesakes of one town do. That level weighs a quarter of a slip's m (−7.1 bits, not −4.8), the year
+    before or after stays a slip, and a pair with everything else agreeing still links."""
+    import math
+
+    from athar.matching.linkage.model import FACT_SLIP_M, default_model, effective_parameters
+
+    params = effective_parameters(default_model())["arrest_date"]
+    further, near = params["further apart"], params["one year apart"]
+    assert math.log2(further["m"] / further["u"]) < math.log2(FACT_SLIP_M / further["u"]) - 1.9
+    assert near["m"] == pytest.approx(FACT_SLIP_M)
+    background = template_to_linkage_input(generate_reports(1200, seed=1))
+    base = {"full_name": "منير زياد الدرويش", "city": "حلب", "governorate": "حلب", "birth_year": "1986",
+            "sex": "M", "mother_name": "نادية المصري"}
+    rows = pd.DataFrame([{**base, "unique_id": "a", "arrest_date": "2012-05-14"},
+                         {**base, "unique_id": "b", "arrest_date": "2015-02-01"}])
+    result = link_reports(pd.concat([background, rows], ignore_index=True).fillna(""))
+    pair = result.pairs[(result.pairs["unique_id_l"].isin(["a", "b"])) & (result.pairs["unique_id_r"].isin(["a", "b"]))]
+    assert float(pair["mw_arrest_date"].iloc[0]) == pytest.approx(math.log2(further["m"] / further["u"]), abs=0.05)
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["a"] == cluster["b"]
