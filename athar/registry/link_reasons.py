@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_noop
 # athar.matching.linkage.settings (and the slip level of link.py), marked for translation.
 VOCABULARY = (
     gettext_noop("first name"), gettext_noop("father's name"), gettext_noop("grandfather's name"),
-    gettext_noop("family name"), gettext_noop("mother's first name"), gettext_noop("mother's family name"),
+    gettext_noop("great-grandfather's name"), gettext_noop("family name"), gettext_noop("mother's first name"), gettext_noop("mother's family name"),
     gettext_noop("birth year"), gettext_noop("sex"), gettext_noop("governorate"), gettext_noop("city"),
     gettext_noop("birth place"), gettext_noop("arrest date"), gettext_noop("arresting agency"),
     gettext_noop("same name"), gettext_noop("same consonants (other script or spelling)"),

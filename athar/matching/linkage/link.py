@@ -47,6 +47,7 @@ KEY_COLUMNS = [
 logging.getLogger("splink").setLevel(logging.WARNING)
 COMPARISON_NAMES = {
     "first_name": "first name", "father_name": "father's name", "grandfather_name": "grandfather's name",
+    "ancestor_name": "great-grandfather's name",
     "family_name": "family name", "mother_name": "mother's first name",
     "mother_family_name": "mother's family name", "birth_year": "birth year", "sex": "sex",
     "governorate_id": "governorate", "city_key": "city", "birth_place_key": "birth place",

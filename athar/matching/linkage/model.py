@@ -121,7 +121,8 @@ def effective_parameters(model: LinkageModel) -> dict[str, dict[str, dict[str, f
     pairs of one name show (CROSS_SCRIPT_SHARE below)."""
     params = {comp: {label: dict(v) for label, v in levels.items()} for comp, levels in model.parameters.items()}
     for comp, donor in BORROWED_LEVELS.items():
-        if comp in params and donor in params:
+        if donor in params:
+            params.setdefault(comp, {})
             for label, values in params[donor].items():
                 params[comp].setdefault(label, dict(values))
     for levels in params.values():
@@ -199,7 +200,7 @@ CROSS_SCRIPT_SHARE = {
 # and four- and five-part names across scripts waited for review at p ≈ 0.59. A grandfather is a
 # man's given name like the father's: his comparison takes the father's fuzzy levels (the floors of
 # CROSS_SCRIPT_SHARE and the cap at agreement below then apply to it as to every name).
-BORROWED_LEVELS = {"grandfather_name": "father_name"}
+BORROWED_LEVELS = {"grandfather_name": "father_name", "ancestor_name": "father_name"}
 
 
 # Below this many reports, name frequencies from the batch itself mean little: no TF.

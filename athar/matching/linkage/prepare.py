@@ -27,7 +27,7 @@ from athar.matching.names.tokens import NameToken
 from athar.matching.names.written import read_written_name, sex_of_titles, without_brackets
 
 READING_COLUMN = "second_reading"  # which second reading a report gets, 0 for none (readings.py)
-NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family")
+NAME_PARTS = ("first", "father", "grandfather", "family", "mother", "mother_family", "ancestor")
 INPUT_COLUMNS = [
     "unique_id", "first_name", "father_name", "grandfather_name", "family_name", "mother_name",
     "full_name", "sex", "birth_year", "birth_place", "governorate", "city", "arrest_date",
@@ -156,7 +156,8 @@ def _parsed_full(order: WrittenOrder, family_first: bool) -> dict[str, NameToken
     """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
     order.written_order), its first word read as the family name when ``family_first``."""
     parts = parse_tokens(order.tokens, family_first=family_first)
-    return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family}
+    return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family,
+            "ancestor": parts.extra[0] if parts.extra else None}
 
 
 Keys = tuple[str | None, str | None, str | None, int, str | None, str | None]
@@ -205,6 +206,9 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
         text = read_written_name(given[part]).name if part == "first" and given[part] else given[part]
         out.append(_keys(text) if text else _token_keys(parsed.get(part)))
     out.extend(_mother_keys(mother))
+    # the fourth name of a lineage (the great-grandfather's: "فهد خويلد علي زايد الأسعد"), read from
+    # a full name only: the template has no column for it
+    out.append(_token_keys(parsed.get("ancestor")))
     return out
 
 

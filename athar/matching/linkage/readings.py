@@ -57,16 +57,16 @@ def with_readings(table: pd.DataFrame) -> pd.DataFrame:
 # for names without, then with a grandfather's name
 SHIFTS: dict[int, tuple[dict[str, str | None], dict[str, str | None]]] = {
     COMPOUND: (
-        {"first": "father", "father": "grandfather", "grandfather": None},
-        {"first": "father", "father": "grandfather", "grandfather": None},
+        {"first": "father", "father": "grandfather", "grandfather": None, "ancestor": None},
+        {"first": "father", "father": "grandfather", "grandfather": None, "ancestor": None},
     ),
     FAMILY_FIRST: (
-        {"first": "father", "father": "family", "family": "first"},
-        {"first": "father", "father": "grandfather", "grandfather": "family", "family": "first"},
+        {"first": "father", "father": "family", "family": "first", "ancestor": None},
+        {"first": "father", "father": "grandfather", "grandfather": "family", "family": "first", "ancestor": None},
     ),
     AS_WRITTEN: (
-        {"first": "family", "father": "first", "family": "father"},
-        {"first": "family", "father": "first", "grandfather": "father", "family": "grandfather"},
+        {"first": "family", "father": "first", "family": "father", "ancestor": None},
+        {"first": "family", "father": "first", "grandfather": "father", "family": "grandfather", "ancestor": None},
     ),
 }
 

@@ -26,6 +26,7 @@ def run_version() -> str:
 
 NAME_LABELS = {
     "first": "first name", "father": "father's name", "grandfather": "grandfather's name",
+    "ancestor": "great-grandfather's name",
     "family": "family name", "mother": "mother's first name", "mother_family": "mother's family name",
 }
 
@@ -151,6 +152,7 @@ def comparisons() -> list[cl.CustomComparison]:
         name_comparison("first"),
         name_comparison("father"),
         name_comparison("grandfather", tf=False, near_only=True),
+        name_comparison("ancestor", tf=False, near_only=True),
         name_comparison("family"),
         name_comparison("mother", fuzzy=False),
         name_comparison("mother_family", fuzzy=False),
