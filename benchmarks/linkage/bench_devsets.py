@@ -11,7 +11,8 @@ transliteration eval split composed into three-word names; 2,000 persons), slips
 persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
 data/written_kinds.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
 and sibling families: data/one_slip.csv), independent_syrian (independent_syrian.py: a generator written
-from a fresh description, 2,600 persons, seed 8, households of brothers, cousins and namesakes). Review pairs and recall with review are printed too.
+from a fresh description, 2,600 persons, seed 8, households of brothers, cousins and namesakes), fresh_syrian
+(fresh_syrian.py: a second such generator, eleventh session, 2,500 persons, seed 21; fresh_syrian_22 seed 22). Review pairs and recall with review are printed too.
 ``--write FOLDER``
 also writes each set as an import-template CSV with a ``person_id`` column for
 ``athar eval linkage FILE --truth-column person_id --json`` (the product path). The figures
@@ -91,6 +92,15 @@ def independent_syrian(seed: int = 8) -> pd.DataFrame:
     return _template(generate(2600, seed=seed)[0].drop(columns=["source"]))
 
 
+def fresh_syrian(seed: int = 21) -> pd.DataFrame:
+    """Syrian reports from a second generator written from a fresh description (fresh_syrian.py,
+    eleventh session): 2,500 persons, seed 21 (22: a second draw); households of brothers and
+    sisters, cousins and namesakes of one town; four kinds of source."""
+    from benchmarks.linkage.fresh_syrian import generate
+
+    return _template(generate(2500, seed=seed).drop(columns=["noise", "truth"]))
+
+
 SETS = {
     "phenomena": lambda: _template(generate_devset(4000, seed=11, pool=shared_pool("dev", shared_data_dir()))),
     "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
@@ -106,6 +116,8 @@ SETS = {
     "one_slip": one_slip,
     "independent_syrian": independent_syrian,
     "independent_syrian_9": lambda: independent_syrian(seed=9),
+    "fresh_syrian": fresh_syrian,
+    "fresh_syrian_22": lambda: fresh_syrian(seed=22),
 }
 
 
