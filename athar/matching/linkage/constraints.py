@@ -344,7 +344,17 @@ def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
     # across scripts or Latin spellings (رشيد / Rashid, Aymen / Ayman): the same cross-script key of
     # three consonants or more, unless both are names of the table (جميل / Jamila: jml, two names)
     return (len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block and not (a.known and b.known)
-            and not _feminine_of(a.text, b.text) and not _feminine_of(b.text, a.text))
+            and not _feminine_of(a.text, b.text) and not _feminine_of(b.text, a.text)
+            and _a_final(a) == _a_final(b))
+
+
+def _a_final(key: NameKey) -> bool:
+    """Does a given name end in a (a feminine ة, or an a as in حمزة, موسى, رضا, علاء: their ids end in
+    a)? Across scripts a brother's and a sister's names can share every consonant and differ only
+    there: مجد / MAJIDA (mjd, issue 28's fresh set: a sex told apart was excused as a slip and the
+    two were one person). An Arabic id may drop the ة (خيرية: "khiri"); its letters still end in ه,
+    which a name like وجيه (wajih) keeps as a consonant."""
+    return key.text.endswith(("a", "ah")) or (bool(key.rasm) and key.rasm.endswith("ه") and not key.text.endswith("h"))
 
 
 def one_of_names(a: NameKey, b: NameKey) -> bool:
