@@ -204,12 +204,28 @@ def _name_columns(first: str, father: str, grandfather: str, family: str, mother
     out = []
     for part in ("first", "father", "grandfather", "family"):
         text = read_written_name(given[part]).name if part == "first" and given[part] else given[part]
+        if part == "first" and text:
+            out.append(_given_name_keys(text))
+            continue
         out.append(_keys(text) if text else _token_keys(parsed.get(part)))
     out.extend(_mother_keys(mother))
     # the fourth name of a lineage (the great-grandfather's: "فهد خويلد علي زايد الأسعد"), read from
     # a full name only: the template has no column for it
     out.append(_token_keys(parsed.get("ancestor")))
     return out
+
+
+@lru_cache(maxsize=50_000)
+def _given_name_keys(text: str) -> Keys:
+    """Keys of a given name written in its own column. "محمد خير" (Muhammad and the name the man is
+    called by) is keyed as خير, as a full name beginning with Muhammad is in its second reading
+    (COMPOUND below: "محمد خير عرنوس" read as خير of the عرنوس): the family's form writes the compound
+    in the given-name column, a list writes it in the full name, and the two never met (issue 28's
+    fresh set: half of such persons' pairs missed)."""
+    tokens = name_tokens(text)
+    if len(tokens) == 2 and tokens[0].canonical == MUHAMMAD and tokens[1].canonical != MUHAMMAD:
+        return _token_keys(tokens[1])
+    return _keys(text)
 
 
 def second_reading(first: str, father: str, order: WrittenOrder | None, votes: OrderVotes) -> int:

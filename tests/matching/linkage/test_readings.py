@@ -183,3 +183,31 @@ def test_a_family_name_that_is_also_a_given_name_written_first_gets_the_other_or
 def test_a_name_whose_first_word_is_no_family_name_gets_no_other_order() -> None:
     table = prepare_reports(_yaqub_table())
     assert table.set_index("unique_id").loc["o0", "second_reading"] == 0
+
+
+def test_a_muhammad_compound_in_the_given_name_column_is_keyed_as_the_name_he_is_called_by() -> None:
+    """(eleventh session) The family's form writes "محمد خير" in the given-name column, a list writes
+    "محمد خير عرنوس" as one full name: the column was keyed "muhammad khayr", the full name read as
+    Muhammad son of Khayr, or (second reading) as خير; the two never met."""
+    table = prepare_reports(pd.DataFrame([
+        {"unique_id": "form", "first_name": "محمد خير", "father_name": "عبد الناصر", "family_name": "عرنوس"},
+        {"unique_id": "latin", "first_name": "Mhd Kheir", "family_name": "Arnous"},
+        {"unique_id": "plain", "first_name": "خير", "family_name": "عرنوس"},
+        {"unique_id": "muhammad", "first_name": "محمد", "family_name": "عرنوس"}]))
+    first = dict(zip(table["unique_id"], table["first_blk"]))
+    assert first["form"] == first["latin"] == first["plain"] != first["muhammad"]
+    background = pd.DataFrame(default_background())
+    reports = pd.DataFrame([
+        {"unique_id": "form", "first_name": "محمد خير", "father_name": "عبد الناصر", "family_name": "عرنوس",
+         "city": "حماة", "birth_year": "1991", "arrest_date": "2013-03-13", "sex": "M"},
+        {"unique_id": "list", "full_name": "محمد خير عرنوس", "city": "حماة", "birth_year": "1991",
+         "arrest_date": "2013-03"}])
+    result = link_reports(pd.concat([background, reports], ignore_index=True).fillna(""), explain=False)
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["form"] == cluster["list"]
+
+
+def default_background() -> list[dict]:
+    from athar.matching.linkage import generate_reports, template_to_linkage_input
+
+    return template_to_linkage_input(generate_reports(600, seed=3)).to_dict("records")
