@@ -189,6 +189,26 @@ def long_vowels_differ(a: NameKey | None, b: NameKey | None) -> bool:
 
 
 @lru_cache(maxsize=4096)
+def _arabic_rasms(names: str) -> tuple[str, ...]:
+    """The letters without dots of the Arabic spellings the variants table lists for a name (or for
+    each name of a shared spelling, "kamal|kamil"). A garbled Arabic copy of a name given in Latin
+    letters is compared with them (issue 28's fresh set: the consonant keys of Ayham / "ايم" are one
+    letter each, too short to say a slip), where the keys of two Arabic spellings are compared
+    directly."""
+    from athar.matching.names import name_tokens
+    from athar.matching.names.phonetic import arabic_rasm
+
+    out: list[str] = []
+    for name in names.split(SHARED_SPELLING):
+        for form in variant_index().variants.get(name, []):
+            tokens = name_tokens(form) if not form.isascii() else ()
+            rasm = arabic_rasm(tokens[0].core) if len(tokens) == 1 else ""
+            if rasm and rasm not in out:
+                out.append(rasm)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
 def _latin_spellings(name: str) -> tuple[str, ...]:
     """The Latin spellings the variants table lists for one of its names (read once per name: the
     constraints run on every pair a clustering joins)."""
@@ -325,6 +345,8 @@ def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
         return False  # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa)
     if known.rasm:
         return _dropped_or_swapped(known.rasm, other.rasm, 2)
+    if any(_dropped_or_swapped(rasm, other.rasm, 2) for rasm in _arabic_rasms(known.text)):
+        return True  # Ayham / "ايم", ZIYAD / "زيا", Umer / "عم": the table's Arabic spellings of the name
     return (_dropped_or_swapped(known.skeleton, other.skeleton, 2) and len(known.skeleton) >= MIN_SLIP_LETTERS
             and len(other.skeleton) <= len(known.skeleton))
 

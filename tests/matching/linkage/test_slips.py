@@ -186,6 +186,11 @@ def _first(*names: str) -> list:
     ("ياسر", "ياس"),
     ("Ahmed", "أحد"),        # across scripts, on the consonant keys
     ("Mohammad", "محدم"),
+    # (eleventh session) keys of one consonant: the table's Arabic spellings of the Latin name say it
+    ("Ayham", "ايم"),
+    ("ZIYAD", "زيا"),
+    ("Umer", "عم"),
+    ("Ali", "عى"),
 ])
 def test_a_garbled_own_given_name_is_a_slip(name: str, garbled: str) -> None:
     from athar.matching.linkage.constraints import garbled_name
@@ -200,6 +205,7 @@ def test_a_garbled_own_given_name_is_a_slip(name: str, garbled: str) -> None:
     ("حسن", "حسين"),
     ("علي", "عمر"),
     ("محمد", "محمود"),
+    ("Omar", "عمار"),        # across scripts, two names of the table
 ])
 def test_two_real_given_names_are_no_garbled_copy(one: str, other: str) -> None:
     from athar.matching.linkage.constraints import garbled_name
@@ -240,8 +246,10 @@ def test_a_slipped_arabic_copy_of_a_fathers_name_against_its_latin_spelling(arab
     assert slipped_copy(a, b) and slipped_copy(b, a)
 
 
+# (eleventh session) "عرم" / Omar left this list: عرم is عمر, the table's Arabic spelling of Omar, with two
+# neighbours swapped, a slip as أحدم / أحمد is (constraints._arabic_rasms).
 @pytest.mark.parametrize(("arabic", "latin"), [("حسن", "Hussein"), ("عثمان", "Tammam"), ("حميدو", "Haide"),
-                                               ("حسني", "Hussein"), ("عرم", "Omar")])
+                                               ("حسني", "Hussein")])
 def test_other_names_across_scripts_are_no_slip(arabic: str, latin: str) -> None:
     a, b = _fathers_across(arabic, latin)
     assert not slipped_copy(a, b)
