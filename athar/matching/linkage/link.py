@@ -22,7 +22,7 @@ from athar.matching.linkage.constraints import (
     contradictions,
     garbled_name,
     one_slip,
-    same_given_name,
+    one_given_name,
     slipped_copy,
 )
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
@@ -340,7 +340,7 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
             fa, fb = facts.get(pairs.at[i, "unique_id_l"]), facts.get(pairs.at[i, "unique_id_r"])
             if fa is None or fb is None:
                 continue
-            slip = (same_given_name(fa.names[0], fb.names[0]) if index < 0
+            slip = (one_given_name(fa.names[0], fb.names[0]) if index < 0
                     else garbled_name(fa.names[0], fb.names[0]) if index == 0
                     else slipped_copy(fa.names[index], fb.names[index]))
             if slip:
