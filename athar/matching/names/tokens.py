@@ -283,13 +283,21 @@ def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     if words[i] == "عبد" and nxt_i == i + 1 and detect_script(nxt) == "ar":
         # anywhere after the given name: "فادي عبد فادي الأحمد" is Fadi son of Abd…, grandson of Fadi
         return nxt not in _abd_divine() and ("ال" + nxt) not in _abd_divine() and len(nxt) >= 3
+    if detect_script(nxt) == "latin" and nxt_i == i + 1:
+        bare = _strip_article(nxt, "latin")[0]
+        if bare in _abd_divine_latin() or nxt in _abd_divine_latin() or len(bare) < 3:
+            return False
+        if nxt_i == len(words) - 1:
+            # "Ahmed Abdel Barakat": no name of God (article or not: "Abd al-Rahman"), the family name
+            # after a father's name cut to its first word
+            return True
+        # (issue 28, eleventh session) before a man's name of the table that is no name of God in any
+        # of its spellings, as in Arabic: "Houssain Abdel Mohammad Al Djoundi" is Husayn son of Abd…
+        # (cut short), grandson of Muhammad; "Abdel Djalil" stays Abd al-Jalil (Djalil: jalil)
+        known = variant_index().canonical(index_key(bare, "latin"))
+        return known is not None and known not in _abd_divine_latin()
     if nxt_i != len(words) - 1:
         return False
-    if detect_script(nxt) == "latin" and nxt_i == i + 1:
-        # "Ahmed Abdel Barakat": no name of God (article or not: "Abd al-Rahman"), the family name
-        # after a father's name cut to its first word
-        bare = _strip_article(nxt, "latin")[0]
-        return bare not in _abd_divine_latin() and nxt not in _abd_divine_latin() and len(bare) >= 3
     return nxt not in _abd_joins() and len(nxt) >= 3 and nxt.endswith(("ي", "ى", "i", "y"))
 
 

@@ -167,6 +167,12 @@ def test_names_ending_in_a_in_both_scripts_still_excuse_a_sex_slip(arabic: str, 
     ("أحمد عبد ربه", ["احمد", "عبد ربه"]),
     ("محمد عبد المؤمن", ["محمد", "عبد المومن"]),
     ("علي عبد الحسين", ["علي", "عبد الحسين"]),
+    # (eleventh session) in Latin letters too, before a man's name that is no name of God, anywhere
+    ("Houssain Abdel Mohammad Al Djoundi", ["houssain", "abdel", "mohammad", "djoundi"]),
+    ("MOUSTAFA ABDEL MOUHAMMED ALI", ["moustafa", "abdel", "mouhammed", "ali"]),
+    ("ABDEL DJALIL ABDEL MADJID HASSEN", ["abdel djalil", "abdel madjid", "hassen"]),
+    ("Mohamed Abdel Nasser Ali", ["mohamed", "abdel nasser", "ali"]),
+    ("Ahmad Abdel Basset Ahmed", ["ahmad", "abdel basset", "ahmed"]),
 ])
 def test_abd_joins_only_the_names_it_joins_before_the_last_word(written: str, tokens: list[str]) -> None:
     assert [t.text for t in tokenize_name(written)] == tokens
