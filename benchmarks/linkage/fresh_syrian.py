@@ -478,7 +478,7 @@ def _french(s: str, rng: random.Random) -> str:
 
 
 def _vowel_noise(s: str, rng: random.Random) -> str:
-    idx = [i for i, c in enumerate(s) if c in "aeiouAEIOU" and 0 < i]
+    idx = [i for i, c in enumerate(s) if c in "aeiouAEIOU" and i > 0]
     if not idx:
         return s
     i = rng.choice(idx)

@@ -21,8 +21,8 @@ from athar.matching.linkage.constraints import (
     ReportFacts,
     contradictions,
     garbled_name,
-    one_slip,
     one_given_name,
+    one_slip,
     slipped_copy,
 )
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
