@@ -40,7 +40,7 @@ def test_a_family_name_written_two_ways_without_a_place_is_compared_in_a_small_s
 
 def test_the_small_store_rules_are_limited_to_small_stores() -> None:
     populated = {"first_blk", "father_blk", "family_blk", "birth_year", "birth_place_key", "city_key",
-                 "first_dblk", "father_dblk", "family_dblk"}
+                 "first_dblk", "father_dblk", "family_dblk", "arrest_year"}
     assert ("first_blk", "birth_year") in SMALL_TABLE_RULES
     for rule, limit in SMALL_TABLE_RULES.items():
         assert rule in rule_columns(populated, n_rows=limit)
@@ -84,6 +84,24 @@ def test_given_and_family_names_one_dot_apart_are_compared_without_a_father() ->
          "city": "حمص", "arrest_date": "2012-08"},
         {"unique_id": "x1", "full_name": "خالد عمر الحسن", "city": "دوما", "birth_year": "1970"}]))
     assert _pair(result, "j1", "j2") is not None, "the pair was never compared"
+
+
+def test_a_swapped_given_name_meets_its_person_by_family_town_and_arrest_year() -> None:
+    # fresh_syrian (eleventh session): a committee's report "الدكتور حنس النعسان" (حسن with two letters
+    # swapped), town and month only, against the family's form: every other rule holds a given-name key
+    rows = [{"unique_id": "n1", "full_name": "الدكتور حنس النعسان", "city": "الحسكة", "arrest_date": "2013-10"},
+            {"unique_id": "n2", "first_name": "حسن", "father_name": "عبد السلام", "family_name": "النعسان",
+             "mother_name": "آمنة الجبر", "sex": "ذكر", "birth_year": "1989", "city": "الحسكة",
+             "arrest_date": "2013-10-07"},
+            # his brother, arrested with him: met in the same block, kept apart by his own given name
+            {"unique_id": "n3", "first_name": "عمر", "father_name": "عبد السلام", "family_name": "النعسان",
+             "mother_name": "آمنة الجبر", "sex": "ذكر", "birth_year": "1992", "city": "الحسكة",
+             "arrest_date": "2013-10-07"},
+            {"unique_id": "x1", "full_name": "خالد عمر الحسن", "city": "دوما", "birth_year": "1970"}]
+    result = link_reports(_facts(rows))
+    assert _pair(result, "n1", "n2") is not None, "the pair was never compared"
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["n2"] != cluster["n3"]
 
 
 OTHERS = [("x1", "KHOURY, Elias", "1950", "Homs"), ("x2", "HADDAD, Samir", "1960", "Hama"),
