@@ -113,6 +113,32 @@ def read_frames(
     return out
 
 
+WIDER = 1.5  # character heights added at each end of a line when looking for a partial reading
+
+
+def digit_runs(gray: np.ndarray, frame: L.Frame, weights: dict[str, np.ndarray],
+               extra: float = WIDER) -> list[tuple[str, list[int]]]:
+    """Every run of digits (any length, Western text) on the best CTC path of the line cut
+    ``extra`` character heights longer at each end, read both ways, with its photo box: where a
+    digit beyond the line's members (lost to the ink masks or the grouping) shows up."""
+    wide = L.Frame(frame.x, frame.y, frame.ux, frame.uy, frame.u0 - extra * frame.height,
+                   frame.u1 + extra * frame.height, frame.v, frame.height)
+    out = []
+    for i, logp in enumerate(_forward(list(_both_ways(gray, wide)), weights)):
+        run: list[tuple[int, int, int, float]] = []
+        for token in [*L.greedy(logp), (L.BLANK, 0, 0, 0.0)]:
+            if L.digit_of(token[0]) is not None:
+                run.append(token)
+                continue
+            if run:
+                first, last = run[0][1], run[-1][2]
+                if i % 2:  # columns of the turned crop, counted in the upright one
+                    first, last = len(logp) - 1 - last, len(logp) - 1 - first
+                out.append(("".join(L.digit_of(t) or "" for t, *_ in run), box_of(wide, first, last)))
+                run = []
+    return out
+
+
 VERIFY = 0.3  # the lowest threshold train.py threshold tries
 ZOOMS = (0.9, 1.1)  # the character height a re-reading assumes, relative to the line's
 

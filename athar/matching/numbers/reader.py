@@ -24,8 +24,9 @@ provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 
 7. **Confirmation.** When the weights hold a line recogniser too (``crnn_*`` arrays: the shipped
    file does), each reading at ≥ ``agree_from`` (0.3, or the file's own: the shipped one stores
    0.1) has its line read again by it (``line_reader``); the same text over the same place makes
-   the reading surer (``NumberReader._agree``). A file holding only a
-   line recogniser reads with it alone.
+   the reading surer (``NumberReader._agree``). A file storing ``agree_partial`` < 1 (eleventh
+   session) also reads the line cut wider: a reading inside a longer run of digits there lost a
+   digit at an end and is not confirmed. A file holding only a line recogniser reads with it alone.
 """
 
 from __future__ import annotations
@@ -48,7 +49,8 @@ NOISE = CLASSES.index("NOISE")
 AGREE_FROM = 0.3  # glyph readings at least this sure are checked by the line recogniser, if the weights hold one
 AGREE_DOUBT = 0.3  # chosen on the dev set among 1, 0.5, 0.3, 0.1, 0.03 (the largest with the most found)
 AGREE_ALONE = 0.0  # the line recogniser's own readings of a checked line are candidates at this factor (0: none)
-RULE = ("agree_from", "agree_doubt", "agree_alone")  # a weights file may store its own (chosen on dev with it)
+AGREE_PARTIAL = 1.0  # a glyph reading that a longer digit run of the line, cut wider, contains: × this (1: not checked)
+RULE = ("agree_from", "agree_doubt", "agree_alone", "agree_partial")  # a weights file may store its own (chosen on dev with it)
 MAX_SIDE = 1400  # larger photos are read at this size (boxes are given in the photo's pixels)
 
 
@@ -459,6 +461,7 @@ class NumberReader:
         self.agree_from = rule.get("agree_from", AGREE_FROM)
         self.agree_doubt = rule.get("agree_doubt", AGREE_DOUBT)
         self.agree_alone = rule.get("agree_alone", AGREE_ALONE)
+        self.agree_partial = rule.get("agree_partial", AGREE_PARTIAL)
 
     def read_path(self, path: Path) -> list[Reading]:
         """Numbers in the photo file (EXIF orientation is not applied: boxes are in stored pixels)."""
@@ -541,13 +544,20 @@ class NumberReader:
         two wrong readings would still agree; g alone when the line recogniser reads otherwise.
         With ``AGREE_ALONE`` a > 0 the line recogniser's own readings of the line are candidates
         too, at confidence c·a (where it reads a digit the glyphs misread). A weights file may
-        hold its own ``agree_from``, ``agree_doubt`` and ``agree_alone`` (chosen on dev with it)."""
+        hold its own ``agree_from``, ``agree_doubt`` and ``agree_alone`` (chosen on dev with it).
+        With ``agree_partial`` p < 1 the line is also read cut wider (``line_reader.digit_runs``):
+        a glyph reading inside a longer run of digits there is a partial one (a digit at an end
+        was lost to the ink or the grouping, and both readers read the rest alike), not
+        confirmed, and its confidence is g·p."""
         from athar.matching.numbers import lines as L
-        from athar.matching.numbers.line_reader import points, read_frames
+        from athar.matching.numbers.line_reader import digit_runs, points, read_frames
 
         frame = L.frame_of(points(labels, kept, group))
-        line = read_frames(gray, [frame], self.classifier.lines) if frame is not None else []
-        return agreed(readings, line, self.agree_from, self.agree_doubt, self.agree_alone)
+        if frame is None:
+            return agreed(readings, [], self.agree_from, self.agree_doubt, self.agree_alone)
+        line = read_frames(gray, [frame], self.classifier.lines)
+        runs = digit_runs(gray, frame, self.classifier.lines) if self.agree_partial < 1 else []
+        return agreed(readings, line, self.agree_from, self.agree_doubt, self.agree_alone, runs, self.agree_partial)
 
     def _both(self, line: Glyphs) -> tuple[np.ndarray, np.ndarray]:
         """Class probabilities of a line's windows read upright and the other way round."""
@@ -560,11 +570,17 @@ Candidate = tuple[str, float, list[int], str | None]  # text, confidence, box, k
 
 
 def agreed(readings: list[Candidate], line: list[Candidate], agree_from: float, agree_doubt: float,
-           agree_alone: float) -> list[Candidate]:
+           agree_alone: float, runs: list[tuple[str, list[int]]] | None = None,
+           agree_partial: float = 1.0) -> list[Candidate]:
     """A line's glyph readings combined with the line recogniser's readings of the same line
-    (``NumberReader._agree``; ``benchmarks/numbers/rules.py`` searches the three parameters)."""
+    (``NumberReader._agree``; ``benchmarks/numbers/rules.py`` searches the parameters). ``runs``:
+    the digit runs of the line cut wider (``line_reader.digit_runs``); a glyph reading inside a
+    longer one over its place is partial: g·``agree_partial``, unconfirmed."""
     out = []
     for text, g, box, kind in readings:
+        if runs and any(len(rt) > len(text) and text in rt and _overlap(rb, box) >= 0.3 for rt, rb in runs):
+            out.append((text, g * agree_partial, box, kind))
+            continue
         c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
         out.append((text, 1 - (1 - g) * (1 - c) * agree_doubt if g >= agree_from and c > 0 else g, box, kind))
     if agree_alone > 0:

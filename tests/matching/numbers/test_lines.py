@@ -304,7 +304,7 @@ def test_a_weights_file_carries_its_own_agreement_rule(tmp_path, monkeypatch):
         pytest.skip("fonts-dejavu-core is not installed")
     photo, card = photo_with_card("52817", 35)
     with np.load(MODEL_PATH) as data:
-        weights = {k: data[k] for k in data.files if k not in ("agree_from", "agree_doubt", "agree_alone")}
+        weights = {k: data[k] for k in data.files if k not in ("agree_from", "agree_doubt", "agree_alone", "agree_partial")}
     np.savez(tmp_path / "plain.npz", **weights)
     np.savez(tmp_path / "rule.npz", **weights, agree_from=np.float32(0.0), agree_doubt=np.float32(0.5),
              agree_alone=np.float32(0.5))
@@ -319,3 +319,40 @@ def test_a_weights_file_carries_its_own_agreement_rule(tmp_path, monkeypatch):
     assert with_rule["9999"] == pytest.approx(0.45)  # 0.9 × agree_alone
     g = 1 - (1 - texts["52817"]) / (0.2 * 0.3)  # the glyph confidence the plain file's rule raised
     assert with_rule["52817"] == pytest.approx(1 - (1 - g) * 0.2 * 0.5)
+
+
+def test_a_glyph_reading_inside_a_longer_run_of_the_line_cut_wider_is_partial():
+    # Eleventh session: both readers read "9870" of a "98700" whose last digit the ink masks lost
+    # (the line's members stop before it); the line cut wider reads the whole run.
+    from athar.matching.numbers.reader import agreed
+
+    glyphs = [("9870", 0.9, [10, 10, 50, 30], None)]
+    line = [("9870", 0.8, [12, 10, 52, 30], None)]
+    confirmed = 1 - (1 - 0.9) * (1 - 0.8) * 0.1
+    [(_, c, _, _)] = agreed(glyphs, line, 0.1, 0.1, 0.0)
+    assert c == pytest.approx(confirmed)
+    [(_, c, _, _)] = agreed(glyphs, line, 0.1, 0.1, 0.0, [("98700", [10, 10, 62, 30])], 0.5)
+    assert c == pytest.approx(0.45)  # partial: g × agree_partial, not confirmed
+    for runs in ([("9870", [10, 10, 50, 30])], [("98700", [200, 10, 250, 30])], [("12345", [10, 10, 62, 30])]):
+        [(_, c, _, _)] = agreed(glyphs, line, 0.1, 0.1, 0.0, runs, 0.5)  # the same run, elsewhere, other digits
+        assert c == pytest.approx(confirmed), runs
+
+
+def test_the_digit_runs_of_a_line_cut_wider_are_read_both_ways(monkeypatch):
+    from athar.matching.numbers import line_reader
+
+    frame = L.Frame(100.0, 60.0, 1.0, 0.0, -40.0, 40.0, 0.0, 20.0)
+    widths = []
+
+    def forward(crops, weights):
+        widths.extend(c.shape[1] for c in crops)
+        # "98", a word, "7001" one way; "12" the other way
+        return [path([10, 0, 9, 0, 21, 0, 8, 0, 1, 0, 1, 0, 2]), path([0, 0, 2, 3, 0])]
+
+    monkeypatch.setattr(line_reader, "_forward", forward)
+    runs = line_reader.digit_runs(np.ones((120, 200), np.float32), frame, {})
+    assert [t for t, _ in runs] == ["98", "7001", "12"]
+    assert widths[0] > L.crop(np.ones((120, 200), np.float32), frame).shape[1]  # cut wider than the line
+    wide = L.Frame(100.0, 60.0, 1.0, 0.0, -40.0 - 30.0, 40.0 + 30.0, 0.0, 20.0)
+    assert runs[1][1] == line_reader.box_of(wide, 6, 12)
+    assert runs[2][1] == line_reader.box_of(wide, 5 - 1 - 3, 5 - 1 - 2)  # turned columns, counted upright
