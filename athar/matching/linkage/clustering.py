@@ -6,7 +6,10 @@
 * "unsure" decisions leave the model's edge as it is;
 * with ``constraints`` (constraints.py), a model edge that would put two incompatible reports
   (different given names, fathers, mothers or sexes, birth years far apart) into one cluster is
-  refused and kept with its reason in ``split_edges``: siblings are never chained into one person.
+  refused and kept with its reason in ``split_edges``: siblings are never chained into one person;
+* a person that ends up holding two facts each stated by two of its reports, far apart (namesakes
+  chained through reports that joined one at a time, before either side had two of its own), is
+  clustered again with the edges between reports that agree taken first (:func:`_part_chained_namesakes`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ from dataclasses import dataclass, field
 
 import pandas as pd
 
-from athar.matching.linkage.constraints import Constraints
+from athar.matching.linkage.constraints import Constraints, facts_differ, holds_two_agreed_facts
 
 DECISIONS = ("same", "different", "unsure")
 
@@ -132,5 +135,62 @@ def cluster_pairs(ids: Iterable[str], pairs: pd.DataFrame, threshold: float,
                 outcome.split_edges.append((a, b, float(p), reason))
                 continue
         comps.union(a, b)
+    if constraints is not None:
+        decided = {x for d in decisions for x in (d.id_l, d.id_r)}
+        _part_chained_namesakes(comps, strong, constraints, outcome, decided)
     outcome.cluster_of = {i: comps.find(i) for i in comps.parent}
     return outcome
+
+
+def _part_chained_namesakes(comps: _Components, strong: pd.DataFrame, constraints: Constraints,
+                            outcome: ClusterOutcome, decided: set[str]) -> None:
+    """(issue 28, eleventh session) Cluster again every person whose reports state a fact twice over,
+    far apart (``holds_two_agreed_facts``: born 1979 in two reports, 1980 in three; arrested 2011-04
+    in two, 2012-05 in five), taking first the edges between reports whose facts agree. Strongest
+    first alone, a namesake's single report joined the other man through a year-apart date (a weak
+    penalty) before its second report could make his own side two; taken in agreement order, each
+    side forms first and ``corroborated_conflict`` keeps them apart (the refused edge goes to review).
+    Three Yaser Ali Taha of Raqqa were one person in the fresh set. Persons holding a reviewer's
+    decision, or forbidden pairs, are left as they are."""
+    suspects: dict[str, list[str]] = {}
+    for root in {comps.find(i) for i in comps.parent}:
+        members = comps.members_of(root)
+        if len(members) < 4 or root in comps.cannot or decided.intersection(members):
+            continue
+        if holds_two_agreed_facts([constraints.facts[m] for m in members if m in constraints.facts]):
+            suspects[root] = members
+    if not suspects:
+        return
+    edges: dict[str, list[tuple[str, str, float]]] = {root: [] for root in suspects}
+    for a, b, p in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
+        root = comps.find(a)
+        if root in edges and comps.find(b) == root:
+            edges[root].append((a, b, float(p)))
+    for root, members in suspects.items():
+        inside = sorted(edges[root], key=lambda e: (_disagree(constraints, e[0], e[1]), -e[2], e[0], e[1]))
+        _recluster(comps, root, members, inside, constraints, outcome)
+
+
+def _disagree(constraints: Constraints, a: str, b: str) -> bool:
+    fa, fb = constraints.facts.get(a), constraints.facts.get(b)
+    return fa is not None and fb is not None and facts_differ(fa, fb)
+
+
+def _recluster(comps: _Components, root: str, members: list[str], edges: list[tuple[str, str, float]],
+               constraints: Constraints, outcome: ClusterOutcome) -> None:
+    """The members of one component clustered again over ``edges`` in their order, written back."""
+    sub = _Components(members)
+    for a, b, p in edges:
+        if sub.find(a) == sub.find(b):
+            continue
+        reason = constraints.conflict(sub.members_of(sub.find(a)), sub.members_of(sub.find(b)))
+        if reason:
+            outcome.split_edges.append((a, b, p, reason))
+            continue
+        sub.union(a, b)
+    comps.members.pop(root, None)
+    for m in members:
+        comps.parent[m] = sub.find(m)
+    for m in members:
+        if sub.find(m) == m:
+            comps.members[m] = sub.members_of(m)

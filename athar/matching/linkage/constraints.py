@@ -642,6 +642,16 @@ def _fields() -> tuple[tuple[str, int, int, str], ...]:
             ("arrest_year", ARREST_YEAR_GAP, 0, "arrest years"))
 
 
+def facts_differ(a: ReportFacts, b: ReportFacts) -> bool:
+    """Do two reports state a birth year, an arrest month or an arrest year further apart than one
+    side of :func:`corroborated_conflict` may spread (a year, a month, none)?"""
+    for field, _, spread, _ in _fields():
+        x, y = getattr(a, field), getattr(b, field)
+        if x is not None and y is not None and abs(x - y) > spread:
+            return True
+    return False
+
+
 def holds_two_agreed_facts(members: list[ReportFacts]) -> bool:
     """Do the reports of one cluster hold two values of a fact, each stated by two reports (within
     the fact's spread), as far apart as :func:`corroborated_conflict` keeps two clusters? Such a

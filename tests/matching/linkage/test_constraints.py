@@ -68,6 +68,37 @@ def test_equal_scores_cluster_the_same_whatever_order_the_engine_returns_them() 
     assert one.cluster_of["a"] == one.cluster_of["c"] != one.cluster_of["b"]
 
 
+def _namesakes() -> pd.DataFrame:
+    # two Yaser Ali Taha of Raqqa (fresh_syrian, eleventh session): one arrested 2012-05 (a1, a2), one
+    # 2013-08 (b1, b2); each report alone weighs a year-apart date only a little
+    return prepare_reports(pd.DataFrame([
+        {"unique_id": uid, "full_name": "ياسر علي طه", "city": "الرقة", "arrest_date": date}
+        for uid, date in (("a1", "2012-05"), ("a2", "2012-05-02"), ("b1", "2013-08"), ("b2", "2013-08-22"))]))
+
+
+def test_namesakes_chained_report_by_report_are_parted_when_each_side_agrees_twice() -> None:
+    """Strongest first, a1-b1 joined two single reports (nothing told them apart yet), and a2, b2
+    followed their own: one person arrested twice over. Clustered again with the edges between
+    reports that agree first, each side forms and the join is refused, for review, with its reason."""
+    table = _namesakes()
+    pairs = pd.DataFrame({"unique_id_l": ["a1", "a1", "b1"], "unique_id_r": ["b1", "a2", "b2"],
+                          "match_probability": [0.99, 0.98, 0.97]})
+    outcome = cluster_pairs(table["unique_id"], pairs, 0.9, constraints=Constraints(table))
+    assert outcome.cluster_of["a1"] == outcome.cluster_of["a2"] != outcome.cluster_of["b1"] == outcome.cluster_of["b2"]
+    assert [(a, b, why.split(" (")[0]) for a, b, _, why in outcome.split_edges] == [
+        ("a1", "b1", "arrest months differ, each stated by two reports of its side")]
+
+
+def test_a_reviewers_same_is_never_parted_by_the_second_clustering() -> None:
+    from athar.matching.linkage import Decision
+
+    table = _namesakes()
+    pairs = pd.DataFrame({"unique_id_l": ["a1", "a1", "b1"], "unique_id_r": ["b1", "a2", "b2"],
+                          "match_probability": [0.99, 0.98, 0.97]})
+    outcome = cluster_pairs(table["unique_id"], pairs, 0.9, [Decision("a1", "b1", "same")], Constraints(table))
+    assert len({outcome.cluster_of[u] for u in ("a1", "a2", "b1", "b2")}) == 1
+
+
 def test_a_reviewer_may_still_say_same() -> None:
     table = prepare_reports(pd.DataFrame([{"unique_id": "a", "full_name": "محمد أحمد الحلبي"},
                                           {"unique_id": "b", "full_name": "محمود أحمد الحلبي"}]))
