@@ -46,6 +46,13 @@ AGREED_REASONS = {
     "arrest months": gettext_noop("arrest months differ, each stated by two reports of its side (%(a)s / %(b)s)"),
     "arrest years": gettext_noop("arrest years differ, each stated by two reports of its side (%(a)s / %(b)s)"),
 }
+_AGREED_BY_MANY = re.compile(r"^(?P<what>birth years|arrest months|arrest years) differ, (?P<n>\d+) or more reports of one "
+                             r"side agree \((?P<a>[\d-]+) / (?P<b>[\d-]+)\)$")
+AGREED_BY_MANY_REASONS = {
+    "birth years": gettext_noop("birth years differ, %(n)s or more reports of one side agree (%(a)s / %(b)s)"),
+    "arrest months": gettext_noop("arrest months differ, %(n)s or more reports of one side agree (%(a)s / %(b)s)"),
+    "arrest years": gettext_noop("arrest years differ, %(n)s or more reports of one side agree (%(a)s / %(b)s)"),
+}
 _KEPT_APART = re.compile(r"^kept apart: (?P<reason>.+?)(?: \(reports (?P<a>\d+) and (?P<b>\d+)\))?$")
 
 
@@ -78,6 +85,9 @@ def _reason(part: str) -> LinkReason:
         agreed = _AGREED.match(kept["reason"])
         if agreed:
             why, known = gettext(AGREED_REASONS[agreed["what"]]) % {"a": agreed["a"], "b": agreed["b"]}, True
+        many = _AGREED_BY_MANY.match(kept["reason"])
+        if many:
+            why, known = gettext(AGREED_BY_MANY_REASONS[many["what"]]) % many.groupdict(), True
         return LinkReason(gettext("kept apart: %(reason)s") % {"reason": why}, "", known)
     text, known = _word(part)
     return LinkReason(text, "", known)

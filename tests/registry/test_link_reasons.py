@@ -64,3 +64,16 @@ def test_a_fact_each_side_agrees_on_reads_in_arabic_with_its_values():
     with translation.override("en"):
         (kept,) = readable({"why": f"kept apart: {reason}"})
     assert kept.text == "kept apart: arrest months differ, each stated by two reports of its side (2013-05 / 2014-06)"
+
+
+def test_a_fact_many_reports_of_one_side_agree_on_reads_in_arabic_with_its_values():
+    from athar.matching.linkage.constraints import ReportFacts, corroborated_conflict
+
+    def born(year: int) -> ReportFacts:
+        return ReportFacts((None, None, None), None, year)
+
+    reason = corroborated_conflict([born(1988)] * 4, [born(1992)])
+    with translation.override("ar"):
+        (kept,) = readable({"why": f"kept apart: {reason}"})
+    assert kept.known
+    assert kept.text == "أُبقيا منفصلين: سنتا الولادة مختلفتان، ويتفق عليها 4 تقارير أو أكثر من جهة واحدة (1988 / 1992)"

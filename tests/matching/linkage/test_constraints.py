@@ -212,6 +212,23 @@ def test_a_fact_two_reports_of_each_side_state_parts_two_clusters() -> None:
     assert corroborated_conflict(may_2013, [_facts(ym=(2013, 6)), _facts(ym=(2013, 6))]) is None  # a month apart
 
 
+def test_a_fact_four_reports_of_one_side_agree_on_outweighs_a_side_that_says_otherwise() -> None:
+    """(eleventh session) A namesake's single report (arrested a year later) against a person four
+    reports describe alike is refused; against three, or when the other side is not all as far,
+    it is the model's to weigh (a person's own slipped report)."""
+    from athar.matching.linkage.constraints import AGREED_BY_MANY, corroborated_conflict
+
+    assert AGREED_BY_MANY == 4
+    may_2011 = [_facts(ym=(2011, 5))] * 4
+    reason = corroborated_conflict(may_2011, [_facts(ym=(2012, 5))])
+    assert reason == "arrest months differ, 4 or more reports of one side agree (2011-05 / 2012-05)"
+    assert corroborated_conflict([_facts(ym=(2012, 5))], may_2011) is not None  # either side
+    assert corroborated_conflict(may_2011[:3], [_facts(ym=(2012, 5))]) is None
+    assert corroborated_conflict(may_2011, [_facts(ym=(2011, 6))]) is None  # a month: a slip's reach
+    assert corroborated_conflict(may_2011, [_facts(ym=(2012, 5)), _facts(ym=(2011, 5))]) is None
+    assert corroborated_conflict(may_2011, [_facts(None)]) is None
+
+
 def test_namesakes_of_one_town_are_not_chained_through_a_report_that_names_neither_date() -> None:
     # Independent Syrian set (issue 28, tenth session): two men of one name and town, each reported
     # twice with his own arrest and birth year, and a third report with the name and the town only:
