@@ -76,4 +76,4 @@ def test_a_fact_many_reports_of_one_side_agree_on_reads_in_arabic_with_its_value
     with translation.override("ar"):
         (kept,) = readable({"why": f"kept apart: {reason}"})
     assert kept.known
-    assert kept.text == "أُبقيا منفصلين: سنتا الولادة مختلفتان، ويتفق عليها 4 تقارير أو أكثر من جهة واحدة (1988 / 1992)"
+    assert kept.text == "أُبقيا منفصلين: سنتا الولادة مختلفتان، وتتفق عليها تقارير جهة واحدة (عددها لا يقل عن 4) (1988 / 1992)"
