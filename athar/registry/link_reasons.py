@@ -19,7 +19,8 @@ from django.utils.translation import gettext, gettext_noop
 # athar.matching.linkage.settings (and the slip level of link.py), marked for translation.
 VOCABULARY = (
     gettext_noop("first name"), gettext_noop("father's name"), gettext_noop("grandfather's name"),
-    gettext_noop("great-grandfather's name"), gettext_noop("family name"), gettext_noop("mother's first name"), gettext_noop("mother's family name"),
+    gettext_noop("great-grandfather's name"), gettext_noop("family name"), gettext_noop("mother's first name"),
+    gettext_noop("mother's family name"),
     gettext_noop("birth year"), gettext_noop("sex"), gettext_noop("governorate"), gettext_noop("city"),
     gettext_noop("birth place"), gettext_noop("arrest date"), gettext_noop("arresting agency"),
     gettext_noop("same name"), gettext_noop("same consonants (other script or spelling)"),
@@ -82,12 +83,10 @@ def _reason(part: str) -> LinkReason:
         years = _YEARS.match(kept["reason"])
         if years:
             why, known = gettext("birth years %(a)s and %(b)s are more than %(gap)s years apart") % years.groupdict(), True
-        agreed = _AGREED.match(kept["reason"])
-        if agreed:
-            why, known = gettext(AGREED_REASONS[agreed["what"]]) % {"a": agreed["a"], "b": agreed["b"]}, True
-        many = _AGREED_BY_MANY.match(kept["reason"])
-        if many:
-            why, known = gettext(AGREED_BY_MANY_REASONS[many["what"]]) % many.groupdict(), True
+        for pattern, reasons in ((_AGREED, AGREED_REASONS), (_AGREED_BY_MANY, AGREED_BY_MANY_REASONS)):
+            agreed = pattern.match(kept["reason"])
+            if agreed:
+                why, known = gettext(reasons[agreed["what"]]) % agreed.groupdict(), True
         return LinkReason(gettext("kept apart: %(reason)s") % {"reason": why}, "", known)
     text, known = _word(part)
     return LinkReason(text, "", known)

@@ -123,23 +123,31 @@ def cluster_pairs(ids: Iterable[str], pairs: pd.DataFrame, threshold: float,
     # edges decides which of two incompatible reports a cluster keeps.
     strong = strong.sort_values(["match_probability", "unique_id_l", "unique_id_r"],
                                 ascending=[False, True, True], kind="stable")
-    for a, b, p in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
-        if comps.find(a) == comps.find(b):
-            continue
-        if comps.cannot and comps.forbidden(a, b):
-            outcome.cut_edges.append((a, b, float(p)))
-            continue
-        if constraints is not None:
-            reason = constraints.conflict(comps.members_of(comps.find(a)), comps.members_of(comps.find(b)))
-            if reason:
-                outcome.split_edges.append((a, b, float(p), reason))
-                continue
-        comps.union(a, b)
+    edges = zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"])
+    _join(comps, ((a, b, float(p)) for a, b, p in edges), constraints, outcome)
     if constraints is not None:
         decided = {x for d in decisions for x in (d.id_l, d.id_r)}
         _part_chained_namesakes(comps, strong, constraints, outcome, decided)
     outcome.cluster_of = {i: comps.find(i) for i in comps.parent}
     return outcome
+
+
+def _join(comps: _Components, edges: Iterable[tuple[str, str, float]], constraints: Constraints | None,
+          outcome: ClusterOutcome) -> None:
+    """Add ``edges`` in their order, each refused when a "different" decision (``cut_edges``) or a
+    constraint (``split_edges``, with its reason) forbids the join."""
+    for a, b, p in edges:
+        if comps.find(a) == comps.find(b):
+            continue
+        if comps.cannot and comps.forbidden(a, b):
+            outcome.cut_edges.append((a, b, p))
+            continue
+        if constraints is not None:
+            reason = constraints.conflict(comps.members_of(comps.find(a)), comps.members_of(comps.find(b)))
+            if reason:
+                outcome.split_edges.append((a, b, p, reason))
+                continue
+        comps.union(a, b)
 
 
 def _part_chained_namesakes(comps: _Components, strong: pd.DataFrame, constraints: Constraints,
@@ -180,14 +188,7 @@ def _recluster(comps: _Components, root: str, members: list[str], edges: list[tu
                constraints: Constraints, outcome: ClusterOutcome) -> None:
     """The members of one component clustered again over ``edges`` in their order, written back."""
     sub = _Components(members)
-    for a, b, p in edges:
-        if sub.find(a) == sub.find(b):
-            continue
-        reason = constraints.conflict(sub.members_of(sub.find(a)), sub.members_of(sub.find(b)))
-        if reason:
-            outcome.split_edges.append((a, b, p, reason))
-            continue
-        sub.union(a, b)
+    _join(sub, edges, constraints, outcome)
     comps.members.pop(root, None)
     for m in members:
         comps.parent[m] = sub.find(m)

@@ -70,7 +70,8 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 from athar.matching.linkage.prepare import SHARED_SPELLING
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
-from athar.matching.names.phonetic import dotless
+from athar.matching.names import name_tokens
+from athar.matching.names.phonetic import arabic_rasm, dotless
 from athar.matching.names.variants import variant_index
 
 CONSTRAINTS_VERSION = "incompatible-reports v15"
@@ -195,9 +196,6 @@ def _arabic_rasms(names: str) -> tuple[str, ...]:
     letters is compared with them (issue 28's fresh set: the consonant keys of Ayham / "ايم" are one
     letter each, too short to say a slip), where the keys of two Arabic spellings are compared
     directly."""
-    from athar.matching.names import name_tokens
-    from athar.matching.names.phonetic import arabic_rasm
-
     out: list[str] = []
     for name in names.split(SHARED_SPELLING):
         for form in variant_index().variants.get(name, []):

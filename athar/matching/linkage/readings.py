@@ -55,18 +55,21 @@ def with_readings(table: pd.DataFrame) -> pd.DataFrame:
 
 # part ← part of the report as read, per second reading (prepare.COMPOUND, FAMILY_FIRST, AS_WRITTEN),
 # for names without, then with a grandfather's name
+# Parts a second reading leaves empty: the fourth name of a lineage stands elsewhere once the
+# given names shift or the order turns (issue 28, eleventh session)
+UNREAD_PARTS = ("ancestor",)
 SHIFTS: dict[int, tuple[dict[str, str | None], dict[str, str | None]]] = {
     COMPOUND: (
-        {"first": "father", "father": "grandfather", "grandfather": None, "ancestor": None},
-        {"first": "father", "father": "grandfather", "grandfather": None, "ancestor": None},
+        {"first": "father", "father": "grandfather", "grandfather": None},
+        {"first": "father", "father": "grandfather", "grandfather": None},
     ),
     FAMILY_FIRST: (
-        {"first": "father", "father": "family", "family": "first", "ancestor": None},
-        {"first": "father", "father": "grandfather", "grandfather": "family", "family": "first", "ancestor": None},
+        {"first": "father", "father": "family", "family": "first"},
+        {"first": "father", "father": "grandfather", "grandfather": "family", "family": "first"},
     ),
     AS_WRITTEN: (
-        {"first": "family", "father": "first", "family": "father", "ancestor": None},
-        {"first": "family", "father": "first", "grandfather": "father", "family": "grandfather", "ancestor": None},
+        {"first": "family", "father": "first", "family": "father"},
+        {"first": "family", "father": "first", "grandfather": "father", "family": "grandfather"},
     ),
 }
 
@@ -77,6 +80,7 @@ def _moved(rows: pd.DataFrame, moves: dict[str, str | None]) -> pd.DataFrame:
     if rows.empty:
         return rows
     out = rows.copy()
+    moves = {**moves, **dict.fromkeys(UNREAD_PARTS)}
     for k in KEY_NAMES:
         for target, source in moves.items():
             col, src = f"{target}_{k}", f"{source}_{k}" if source else ""

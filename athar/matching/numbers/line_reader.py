@@ -13,6 +13,7 @@ readings agree (``read_lines``).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 import numpy as np
 
@@ -121,8 +122,7 @@ def digit_runs(gray: np.ndarray, frame: L.Frame, weights: dict[str, np.ndarray],
     """Every run of digits (any length, Western text) on the best CTC path of the line cut
     ``extra`` character heights longer at each end, read both ways, with its photo box: where a
     digit beyond the line's members (lost to the ink masks or the grouping) shows up."""
-    wide = L.Frame(frame.x, frame.y, frame.ux, frame.uy, frame.u0 - extra * frame.height,
-                   frame.u1 + extra * frame.height, frame.v, frame.height)
+    wide = replace(frame, u0=frame.u0 - extra * frame.height, u1=frame.u1 + extra * frame.height)
     out = []
     for i, logp in enumerate(_forward(list(_both_ways(gray, wide)), weights)):
         run: list[tuple[int, int, int, float]] = []
