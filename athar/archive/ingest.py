@@ -6,6 +6,7 @@ transactions, so an interrupted run (even ``kill -9``) resumes with nothing lost
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -47,11 +48,13 @@ from athar.archive.near_duplicates import NearDuplicateFinder
 from athar.archive.numbers import read_numbers_after_ingest
 from athar.archive.rejections import Problem, english
 from athar.archive.signals import archive_ingested
-from athar.archive.storage import flush_to_disk
+from athar.archive.storage import MediaStore, flush_to_disk
 from athar.audit.chain import EventSpec, record, record_many
 from athar.core.batching import batches
 
 BATCH = 128  # files per transaction (and per os.sync): fewer commits, at most one batch re-done after a crash
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass
@@ -182,6 +185,9 @@ def ingest(options: IngestOptions, progress: Progress | None = None,
     pattern = re.compile(options.pattern) if options.pattern else None
     meta = layout.read_metadata(root, options.manifest)
     load_starting_table()
+    cleared = MediaStore(settings.MEDIA_ROOT).clear_stale_temporaries()
+    if cleared:
+        logger.info("cleared %d temporary file(s) left by an interrupted run", cleared)
     if run is None:
         archive, _created = Archive.objects.get_or_create(name=options.archive)
         run = IngestRun.objects.create(archive=archive, source=str(root))

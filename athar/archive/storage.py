@@ -1,8 +1,11 @@
 """The evidence store: the archive's originals content-addressed by sha256 (read-only, never
 rewritten) and their derivatives beside them, under ``MEDIA_ROOT``. Every write goes to a temporary
-file first and is renamed into place, so a crash never leaves half a file under a final name.
+file first and is renamed into place, so a crash never leaves half a file under a final name. The
+temporary files live apart, in ``.incoming/``, named by the process writing them: a run killed in
+the middle of a write leaves its temporary there, never among the originals, and the next ingest
+clears the ones whose process is gone (``clear_stale_temporaries``).
 
-Nothing here deletes a stored file, by design: evidence only ever grows. A family's photos of the
+Nothing here deletes a stored file (a temporary is not one), by design: evidence only ever grows. A family's photos of the
 person alive are not kept here but in the family uploads store (``registry/uploads.py``, per report
 and sealed), so removing them or erasing a report can never reach an archive file, even one with
 identical bytes (tests/archive/test_evidence_apart.py also fails if a deletion appears elsewhere)."""
@@ -16,6 +19,8 @@ import tempfile
 from pathlib import Path
 
 CHUNK = 1 << 20
+INCOMING = ".incoming"  # temporaries of atomic writes, beside originals/ and derivatives/ (same file system)
+TEMPORARY_PREFIX = ".tmp-"
 
 
 def sha256_file(path: Path) -> str:
@@ -62,25 +67,51 @@ class EvidenceStore:
         """A second name for a derivative file with the same bytes (atomic; copied where the file
         system has no hard links)."""
         source, target = self.root / existing, self.root / relpath
-        tmp = target.with_name(f".tmp-link-{os.getpid()}-{target.name}")
+        tmp = self._incoming() / f"{self._temporary_prefix()}link-{target.name}"
         try:
             tmp.unlink(missing_ok=True)  # a leftover of a run killed between link and rename
             os.link(source, tmp)
         except OSError:
             self._atomic_write(target, source.read_bytes())
             return
+        self._make_dir(target.parent)
         os.replace(tmp, target)
+
+    def clear_stale_temporaries(self) -> int:
+        """Clear the temporaries left by writers that are gone (a killed ingest); returns how many.
+        A temporary of a process still running is left alone: it is about to be renamed into place."""
+        incoming = self.root / INCOMING
+        if not incoming.is_dir():
+            return 0
+        cleared = 0
+        for path in incoming.glob(f"{TEMPORARY_PREFIX}*"):
+            if not writer_alive(path.name) and path.is_file():
+                path.unlink(missing_ok=True)
+                cleared += 1
+        return cleared
 
     _known_dirs: set[Path] = set()
 
     @classmethod
-    def _atomic_write(cls, target: Path, data: bytes) -> None:
+    def _make_dir(cls, folder: Path) -> None:
+        if folder not in cls._known_dirs:
+            folder.mkdir(parents=True, exist_ok=True)
+            cls._known_dirs.add(folder)
+
+    def _incoming(self) -> Path:
+        incoming = self.root / INCOMING
+        self._make_dir(incoming)
+        return incoming
+
+    @staticmethod
+    def _temporary_prefix() -> str:
+        return f"{TEMPORARY_PREFIX}{os.getpid()}-"
+
+    def _atomic_write(self, target: Path, data: bytes) -> None:
         """Write then rename. No fsync per file: the ingest flushes the file system once per batch,
         before the database records the batch (see ``flush_to_disk``)."""
-        if target.parent not in cls._known_dirs:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            cls._known_dirs.add(target.parent)
-        fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=".tmp-")
+        self._make_dir(target.parent)
+        fd, tmp = tempfile.mkstemp(dir=self._incoming(), prefix=self._temporary_prefix())
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -88,6 +119,20 @@ class EvidenceStore:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+
+
+def writer_alive(name: str) -> bool:
+    """Whether the process named in a temporary's name (``.tmp-<pid>-…``) still runs on this machine."""
+    pid_text = name[len(TEMPORARY_PREFIX):].split("-", 1)[0]
+    if not pid_text.isdigit():
+        return False
+    try:
+        os.kill(int(pid_text), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another account's process: alive
+        return True
+    return True
 
 
 MediaStore = EvidenceStore  # its name before the family uploads moved out (kept for existing callers)

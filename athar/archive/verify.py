@@ -17,7 +17,7 @@ from django.conf import settings
 from django.utils.translation import gettext_lazy
 
 from athar.archive.models import Derivative, Photo
-from athar.archive.storage import MediaStore, sha256_file
+from athar.archive.storage import INCOMING, MediaStore, sha256_file, writer_alive
 from athar.audit.chain import verify_chain
 from athar.core.findings import Finding
 
@@ -147,8 +147,13 @@ def orphan_files(store: MediaStore) -> list[str]:
     root = Path(store.root)
     if not root.exists():
         return []
-    found = (p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+    found = (p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and not _in_flight(p))
     return sorted(path for path in found if path not in known)
+
+
+def _in_flight(path: Path) -> bool:
+    """A temporary another process is writing now (not a leftover: it is about to be renamed into place)."""
+    return path.parent.name == INCOMING and writer_alive(path.name)
 
 
 def _check_file(path: Any, sha: str, missing: Any, altered: Any, **what: Any) -> list[str]:
