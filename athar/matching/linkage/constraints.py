@@ -70,11 +70,11 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 from athar.matching.linkage.prepare import SHARED_SPELLING
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
-from athar.matching.names import name_tokens
+from athar.matching.names import name_tokens, normalize_name
 from athar.matching.names.phonetic import arabic_rasm, dotless
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v15"
+CONSTRAINTS_VERSION = "incompatible-reports v16"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -200,9 +200,14 @@ def _arabic_rasms(names: str) -> tuple[str, ...]:
     for name in names.split(SHARED_SPELLING):
         for form in variant_index().variants.get(name, []):
             tokens = name_tokens(form) if not form.isascii() else ()
-            rasm = arabic_rasm(tokens[0].core) if len(tokens) == 1 else ""
-            if rasm and rasm not in out:
-                out.append(rasm)
+            if len(tokens) != 1:
+                continue
+            # the letters without the article, and (a compound, عبد الحميد) with it: a slip of the pen
+            # falls on the article's letters too ("عبد احلميد", "عبد اكلريم": ل swapped with its
+            # neighbour, issue 28's fresh set)
+            for rasm in (arabic_rasm(tokens[0].core), arabic_rasm(normalize_name(form).replace(" ", ""))):
+                if rasm and rasm not in out:
+                    out.append(rasm)
     return tuple(out)
 
 
@@ -296,13 +301,18 @@ def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
 
 
 _ABD_RASM = "عٮد"  # عبد on the letters without dots
+ABD_ALONE = ("bd", "abd", "abdl")  # the ids of عبد, Abd, Abdel / Abdul written alone
 
 
 def _cut_abd(short: NameKey, long_: NameKey) -> bool:
     """"عبد" / "Abd" / "Abdul" alone against a compound of عبد the variants table does not know,
     written joined ("عبد الحكيم", Abdulhakim: its id has no space, so the compound test above misses
     it): a father's name cut to its first word (issue 28's "عبد"), not another name."""
-    if short.text not in ("bd", "abd", "abdl") or len(long_.text) < len(short.text) + 3:
+    if short.text not in ABD_ALONE:
+        return False
+    if long_.text in ABD_ALONE:
+        return True  # the same first word, cut short on both ("عبد" / "ABDEL")
+    if len(long_.text) < len(short.text) + 3:
         return False
     if long_.rasm:
         return long_.rasm.startswith(_ABD_RASM) and len(long_.rasm) >= len(_ABD_RASM) + 2
@@ -341,12 +351,12 @@ def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
     known, other = (a, b) if a.known else (b, a)
     if not other.rasm:
         return False  # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa)
-    if known.rasm:
-        return _dropped_or_swapped(known.rasm, other.rasm, 2)
+    if _dropped_or_swapped(known.rasm, other.rasm, 2):
+        return True
     if any(_dropped_or_swapped(rasm, other.rasm, 2) for rasm in _arabic_rasms(known.text)):
         return True  # Ayham / "ايم", ZIYAD / "زيا", Umer / "عم": the table's Arabic spellings of the name
-    return (_dropped_or_swapped(known.skeleton, other.skeleton, 2) and len(known.skeleton) >= MIN_SLIP_LETTERS
-            and len(other.skeleton) <= len(known.skeleton))
+    return (not known.rasm and _dropped_or_swapped(known.skeleton, other.skeleton, 2)
+            and len(known.skeleton) >= MIN_SLIP_LETTERS and len(other.skeleton) <= len(known.skeleton))
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:

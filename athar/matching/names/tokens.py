@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from athar.matching.names.normalize import detect_script, normalize_name
-from athar.matching.names.phonetic import latin_key, skeleton, transliterate
+from athar.matching.names.phonetic import latin_key, latin_skeleton, skeleton, transliterate
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import core_form, index_key, variant_index
 
@@ -271,6 +271,12 @@ def _abd_divine_latin() -> frozenset[str]:
     return frozenset(str(w).lower() for w in _particles().get("abd_divine_latin", []))
 
 
+@lru_cache(maxsize=1)
+def _abd_divine_skeletons() -> frozenset[str]:
+    """The consonants of the Latin names of God (two or more: "Ali" and "Aziz" say too little)."""
+    return frozenset(k for w in _abd_divine_latin() if len(k := latin_skeleton(w)) >= 2)
+
+
 def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     """عبد before the last word of a name of three words or more, when that word is a nisba
     (ends in ي / i / y) and not a name of God ending so, or (Arabic, after the given name, before any
@@ -295,7 +301,10 @@ def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
         # of its spellings, as in Arabic: "Houssain Abdel Mohammad Al Djoundi" is Husayn son of Abd…
         # (cut short), grandson of Muhammad; "Abdel Djalil" stays Abd al-Jalil (Djalil: jalil)
         known = variant_index().canonical(index_key(bare, "latin"))
-        return known is not None and known not in _abd_divine_latin()
+        # …unless it is written as a name of God is ("Abdel Djalel" is Abd al-Jalil, though Djalel alone
+        # is Jalal; "ABDEL SALEM" Abd al-Salam): the same consonants as one of them
+        return (known is not None and known not in _abd_divine_latin()
+                and latin_skeleton(bare) not in _abd_divine_skeletons())
     if nxt_i != len(words) - 1:
         return False
     return nxt not in _abd_joins() and len(nxt) >= 3 and nxt.endswith(("ي", "ى", "i", "y"))

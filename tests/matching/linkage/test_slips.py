@@ -173,6 +173,10 @@ def test_names_ending_in_a_in_both_scripts_still_excuse_a_sex_slip(arabic: str, 
     ("ABDEL DJALIL ABDEL MADJID HASSEN", ["abdel djalil", "abdel madjid", "hassen"]),
     ("Mohamed Abdel Nasser Ali", ["mohamed", "abdel nasser", "ali"]),
     ("Ahmad Abdel Basset Ahmed", ["ahmad", "abdel basset", "ahmed"]),
+    # (twelfth session) a man's name of the table written as a name of God is after Abdel: Djalel alone is
+    # Jalal, "Abdel Djalel" Abd al-Jalil; Salem / Abd al-Salam
+    ("ALI ABDEL DJALEL KHADDOUR", ["ali", "abdel djalel", "khaddour"]),
+    ("ABDEL SALEM BASIL MOUHAMMAD CHEIKH MOUSA", ["abdel salem", "basil", "mouhammad", "cheikh", "mousa"]),
 ])
 def test_abd_joins_only_the_names_it_joins_before_the_last_word(written: str, tokens: list[str]) -> None:
     assert [t.text for t in tokenize_name(written)] == tokens
