@@ -67,11 +67,12 @@ from functools import lru_cache
 import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
-from athar.matching.linkage.prepare import SHARED_SPELLING
+from athar.matching.linkage.prepare import SHARED_SPELLING, name_id
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names import name_tokens, normalize_name
 from athar.matching.names.phonetic import arabic_rasm, dotless
+from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
 CONSTRAINTS_VERSION = "incompatible-reports v16"
@@ -312,11 +313,9 @@ def _cut_abd(short: NameKey, long_: NameKey) -> bool:
         return False
     if long_.text in ABD_ALONE:
         return True  # the same first word, cut short on both ("عبد" / "ABDEL")
-    if len(long_.text) < len(short.text) + 3:
-        return False
-    if long_.rasm:
+    if long_.rasm:  # its letters say the compound ("Abdul" / عبد الهادي, whose id "bdhadi" is short)
         return long_.rasm.startswith(_ABD_RASM) and len(long_.rasm) >= len(_ABD_RASM) + 2
-    return long_.text.startswith("abd")
+    return len(long_.text) >= len(short.text) + 3 and long_.text.startswith("abd")
 
 
 def _swapped(x: str, y: str) -> bool:
@@ -346,9 +345,9 @@ def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
     keys, Ahmed / "أحد")? The garbled copy is an Arabic spelling: a Latin one the table does not know
     is a spelling of its own (vowels and w/y come and go). A brother's or a sister's name is a real name: two names of the table one
     letter apart (سامر / سمر, أيمن / أمين) stay two names; a string no list knows is a slip."""
-    if a is None or b is None or a.known == b.known:
+    if a is None or b is None or real_name(a) == real_name(b):
         return False
-    known, other = (a, b) if a.known else (b, a)
+    known, other = (a, b) if real_name(a) else (b, a)
     if not other.rasm:
         return False  # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa)
     if _dropped_or_swapped(known.rasm, other.rasm, 2):
@@ -357,6 +356,20 @@ def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
         return True  # Ayham / "ايم", ZIYAD / "زيا", Umer / "عم": the table's Arabic spellings of the name
     return (not known.rasm and _dropped_or_swapped(known.skeleton, other.skeleton, 2)
             and len(known.skeleton) >= MIN_SLIP_LETTERS and len(other.skeleton) <= len(known.skeleton))
+
+
+@lru_cache(maxsize=1)
+def _given_name_ids() -> frozenset[str]:
+    """The ids of the given names of ``given_names.yaml`` (real names, not grouped by spelling)."""
+    table = load_table("given_names")
+    return frozenset(i for names in table.values() for name in names if (i := name_id(str(name))))
+
+
+def real_name(key: NameKey) -> bool:
+    """A name of the variants table, or an Arabic spelling of a given name of ``given_names.yaml``
+    (يزن, ختام, عارف: common names the variants table does not group): a string that is a name,
+    as against a garbled copy of one."""
+    return key.known or (bool(key.rasm) and key.text in _given_name_ids())
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
@@ -493,7 +506,7 @@ def contradictions(a: ReportFacts, b: ReportFacts) -> list[tuple[str, str]]:
     """Every field on which two reports say they are different people: (field, reason)."""
     out: list[tuple[str, str]] = []
     for (part, reason), x, y in zip(NAME_PARTS.items(), a.names, b.names):
-        if part == "first" and (feminine_form(x, y) or long_vowels_differ(x, y)):
+        if part == "first" and (feminine_form(x, y) or (long_vowels_differ(x, y) and not garbled_name(x, y))):
             out.append((part, reason))  # خيري / خيرية: a brother's and a sister's name, one id
             continue
         if names_agree(x, y) or (part in SHARED_PARTS and slipped_copy(x, y)) or _loose_mothers(part, x, y):

@@ -179,6 +179,11 @@ def _keys(text: str) -> Keys:
             "".join(str(k[2]) for k in keys), int(all(k[3] for k in keys)), "".join(str(k[4]) for k in keys), rasm)
 
 
+def name_id(text: str) -> str | None:
+    """The id a name part gets in the prepared table (the variants table's name, else its key)."""
+    return _keys(text)[0]
+
+
 def _token_keys(token: NameToken | None) -> Keys:
     if token is None:
         return None, None, None, 0, None, None
