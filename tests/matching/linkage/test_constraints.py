@@ -180,6 +180,10 @@ def test_a_reviewer_may_still_say_same() -> None:
     # a garbled copy whose long vowels moved with the slip is still a slip (مصطىف: two neighbours swapped)
     ({"full_name": "مصطفى محمد البيطار"}, {"full_name": "مصطىف محمد البيطار"}, None),
     ({"full_name": "ختام يوسف الفارس"}, {"full_name": "خام يوسف الفارس"}, None),
+    # a sex that contradicts one given name with a dot misread is a slip (حاقظ / حافظ); two real names on
+    # the same letters without dots (يسرى / بشرى) are two names, and the sexes part them
+    ({"full_name": "حاقظ محمد الدخيل", "sex": "M"}, {"full_name": "حافظ الدخيل", "sex": "F"}, None),
+    ({"full_name": "يسرى محمد الدخيل", "sex": "F"}, {"full_name": "بشرى محمد الدخيل", "sex": "M"}, "sexes differ"),
     # two Arabic spellings one letter apart, not by a dot, are brothers' names, however alike their ids
     # (amr / tamr: the model's "similar spelling"); across scripts a similar spelling still agrees
     ({"full_name": "عامر حسين بشار الجبوري"}, {"full_name": "تامر حسين بشار الجبوري"}, "given names differ"),
