@@ -71,7 +71,7 @@ from athar.matching.linkage.prepare import SHARED_SPELLING, name_id
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names import name_tokens, normalize_name
-from athar.matching.names.phonetic import arabic_rasm, dotless
+from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
@@ -349,7 +349,10 @@ def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
         return False
     known, other = (a, b) if real_name(a) else (b, a)
     if not other.rasm:
-        return False  # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa)
+        # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa), unless
+        # it is one of the table's spellings of the name with a consonant dropped or two neighbours
+        # swapped (Ahma / Ahmad, Andan / Adnan, Munhir / Mundhir)
+        return _latin_slip(known, other)
     if _dropped_or_swapped(known.rasm, other.rasm, 2):
         return True
     if any(_dropped_or_swapped(rasm, other.rasm, 2) for rasm in _arabic_rasms(known.text)):
@@ -370,6 +373,27 @@ def real_name(key: NameKey) -> bool:
     (يزن, ختام, عارف: common names the variants table does not group): a string that is a name,
     as against a garbled copy of one."""
     return key.known or (bool(key.rasm) and key.text in _given_name_ids())
+
+
+LATIN_VOWELS = frozenset("aeiouwy")
+
+
+def _latin_slip(known: NameKey, other: NameKey) -> bool:
+    """Is the Latin ``other`` a listed Latin spelling of the name ``known`` with one consonant dropped
+    or two neighbours swapped? A vowel that comes or goes is how Latin spellings differ (Amer /
+    Ameer are Amer and Amir), so only a consonant's loss counts."""
+    if known.rasm or len(other.text) < MIN_SLIP_LETTERS:
+        return False
+    spellings = {latin_key(f) for name in known.text.split(SHARED_SPELLING) for f in (name, *_latin_spellings(name))}
+    return any(_consonant_dropped_or_swapped(s, other.text) for s in spellings if " " not in s)
+
+
+def _consonant_dropped_or_swapped(full: str, slip: str) -> bool:
+    if len(full) == len(slip):
+        return _swapped(full, slip)
+    if len(full) != len(slip) + 1:
+        return False
+    return any(full[i] not in LATIN_VOWELS and full[:i] + full[i + 1:] == slip for i in range(len(full)))
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
