@@ -435,6 +435,11 @@ def _sibling_like(pairs: pd.DataFrame) -> pd.Series:
 # (agreeing names only: 0.85), review pairs 162 → 94; phenomena, slips, google_cross R up; no set
 # lost precision or recall (docs/linkage.md, twelfth session).
 NEAR_SPELLING = ("similar spelling", "one consonant apart")
+# One name other than the given name may be further apart (two consonants, or similar consonants:
+# names not in the variants table) when two names are alike: Archuleta Kirponos Stockhausen /
+# أرتشولينا كيربونوس شتوكهاوزن (Google +0.0015). Not the given name: unknown given names two
+# consonants apart under one father's name may be brothers (variant measured: Google +0.0050, kept out).
+FAR_SPELLING = ("two consonants apart (names not in the variants table)", "similar consonants (g/j/k, d/t/z, h dropped)")
 ONLY_CANDIDATES_NOTE = "names agree and each report is the other's only candidate in the table: linked"
 FACT_LEVELS = ("birth_year", "sex", "governorate_id", "city_key", "birth_place_key", "arrest_date", "agency_id")
 NAME_LEVELS = ("first_name", "father_name", "grandfather_name", "ancestor_name", "family_name", "mother_name",
@@ -443,8 +448,9 @@ NAME_LEVELS = ("first_name", "father_name", "grandfather_name", "ancestor_name",
 
 def lift_only_candidates(pairs: pd.DataFrame, floor: float, threshold: float) -> pd.DataFrame:
     """Raise to ``threshold`` the names-only pairs in the review band whose given and family names
-    agree, whose other names agree or are absent, and whose two reports meet no other report at or
-    above ``floor``; ``only_candidates`` marks them."""
+    are alike (AGREE, NEAR_SPELLING; or the family name FAR_SPELLING with two names alike), whose
+    other names are alike or absent, and whose two reports meet no other report at or above
+    ``floor``; ``only_candidates`` marks them."""
     pairs["only_candidates"] = False
     if pairs.empty or "level_first_name" not in pairs.columns or "level_family_name" not in pairs.columns:
         return pairs
@@ -456,11 +462,17 @@ def lift_only_candidates(pairs: pd.DataFrame, floor: float, threshold: float) ->
     if "guard" in pairs.columns:
         ok &= pairs["guard"].fillna("") == ""
     alike = (*AGREE, *NEAR_SPELLING)
-    ok &= pairs["level_first_name"].isin(alike) & pairs["level_family_name"].isin(alike)
+    far = FAR_SPELLING
+    n_alike = pd.Series(0, index=pairs.index)
+    n_far = pd.Series(0, index=pairs.index)
     for comp in NAME_LEVELS:
         col = f"level_{comp}"
         if col in pairs.columns:
-            ok &= pairs[col].isin(alike) | pairs[col].isna() | (pairs[col] == "missing")
+            n_alike += pairs[col].isin(alike).astype(int)
+            n_far += pairs[col].isin(far).astype(int)
+            ok &= pairs[col].isin(alike) | pairs[col].isin(far) | pairs[col].isna() | (pairs[col] == "missing")
+    ok &= pairs["level_first_name"].isin(alike) & (pairs["level_family_name"].isin(alike) | (
+        (n_far == 1) & (n_alike >= 2)))
     for comp in FACT_LEVELS:
         col = f"level_{comp}"
         if col in pairs.columns:

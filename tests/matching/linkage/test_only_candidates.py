@@ -11,7 +11,10 @@ from athar.matching.linkage import generate_reports, link_reports, template_to_l
 # that waited for review at p ≈ 0.51 in a table of 800 reports: first and family name, nothing else.
 ONLY = [("ماجد دياب", "Maged Diab"), ("ثنيان أسعد", "Thunayyan Asaad"), ("نديم خليل", "Nedim Khelil"),
         # a given name one consonant apart or of similar spelling (neither name in the variants table)
-        ("حجي ريس", "Heggy Riess"), ("ياسر الحسني", "Yashir Hosny"), ("ماجد البشير", "Magid Béchir")]
+        ("حجي ريس", "Heggy Riess"), ("ياسر الحسني", "Yashir Hosny"), ("ماجد البشير", "Magid Béchir"),
+        # three parts (Google transliteration corpus, eval split): the given name alike, the family name
+        # two consonants apart (neither in the variants table), the father's the same
+        ("أرتشولينا كيربونوس شتوكهاوزن", "Archuleta Kirponos Stockhausen")]
 # Two persons named Ines Urabi, each once per script: four reports, every pair alike.
 TWINS = [("t1", "إيناس عرابي"), ("t2", "Ines Urabi"), ("t3", "إيناس عرابي"), ("t4", "Ines Urabi")]
 # "Ehab Asaad" and إيهاب الأسعد meet a third report, a four-part إيهاب سالم المثنى أسعد.
