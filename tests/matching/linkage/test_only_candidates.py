@@ -51,3 +51,10 @@ def test_a_name_two_reports_share_with_a_third_stays_for_review() -> None:
     mine = result.pairs[result.pairs["unique_id_l"].isin(ours) & result.pairs["unique_id_r"].isin(ours)]
     assert not mine["only_candidates"].any()
     assert (mine["status"] == "review").any()
+
+
+def test_a_reviewers_different_keeps_an_only_candidate_pair_apart() -> None:
+    result = link_reports(_table(), decisions=[("x0a", "x0l", "different")])
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["x0a"] != cluster["x0l"]
+    assert cluster["x1a"] == cluster["x1l"]
