@@ -280,6 +280,7 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         constraints = Constraints(with_readings(table))  # one reading of each report compatible suffices
         counts = _frequencies(tf_keys_of(with_readings(pd.concat([new, others]))))
         pairs = score_new(new, others, state, counts, constraints.facts, threshold=threshold, review_band=review_band)
+        pairs = _only_candidates(pairs, uid, state, own_votes, threshold, review_band)
         current = {lin: rid for rid, lin in lineage.items()}
         decided = [(current[a], current[b], v) for a, b, v in decisions if a in current and b in current]
         pairs = _apply_decisions(pairs, normalise_decisions([d for d in decided if str(uid) in d[:2]]))
@@ -302,6 +303,53 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         cluster_of[str(uid)] = f"p{person}"
         placed = Placed(person, new_person, merged, {}, pairs, cluster_of)
         return _write(run, uid, mine, keys, placed, len(candidates))
+
+
+def _only_candidates(pairs: Any, uid: int, state: Any, own_votes: Any, threshold: float,
+                     review_band: tuple[float, float]) -> Any:
+    """The full run's lift of names-only reports that are each other's only candidate
+    (``link.lift_only_candidates``), seen from the new report: when its one pair above the floor
+    qualifies, the candidate's own candidates in the store (the new report aside) are scored; the
+    pair is lifted only when none of them reaches the floor either."""
+    from athar.matching.linkage.link import lift_only_candidates
+    from athar.matching.linkage.readings import base_id
+
+    floor = min(review_band[0], threshold)
+    trial = lift_only_candidates(pairs.copy(), floor, threshold)
+    if not trial["only_candidates"].any():
+        return trial
+    other = int(base_id(str(trial.loc[trial["only_candidates"], "unique_id_r"].iloc[0])))
+    return pairs.assign(only_candidates=False) if _meets_another(other, uid, state, own_votes, floor,
+                                                                 threshold, review_band) else trial
+
+
+def _meets_another(rid: int, uid: int, state: Any, own_votes: Any, floor: float, threshold: float,
+                   review_band: tuple[float, float]) -> bool:
+    """Does report ``rid`` meet a report of the store other than ``uid`` at or above ``floor``?"""
+    import pandas as pd
+
+    from athar.matching.linkage import prepare_reports
+    from athar.matching.linkage.constraints import Constraints
+    from athar.matching.linkage.incremental import block_keys_by_report, score_new, tf_keys_of
+    from athar.matching.linkage.readings import with_readings
+    from athar.registry.linkage import load_input
+
+    frame, _ = load_input([rid])
+    if frame.empty:
+        return False
+    votes = None if own_votes is None else _store_votes(frame, own_votes)
+    keys = block_keys_by_report(with_readings(prepare_reports(frame, votes=votes)), state.rules)[str(rid)]
+    candidates = [c for c in _candidates(keys, rid) if c != uid]
+    if not candidates:
+        return False
+    frame, _ = load_input(sorted({rid, *candidates}))
+    table = prepare_reports(frame, votes=votes)
+    mine = table[table["unique_id"] == str(rid)].reset_index(drop=True)
+    others = table[table["unique_id"] != str(rid)].reset_index(drop=True)
+    constraints = Constraints(with_readings(table))
+    counts = _frequencies(tf_keys_of(with_readings(pd.concat([mine, others]))))
+    pairs = score_new(mine, others, state, counts, constraints.facts, threshold=threshold, review_band=review_band)
+    return bool((pairs["match_probability"] >= floor).any()) if not pairs.empty else False
 
 
 def _holds_two_agreed_facts(joined: Any, members: dict[int, list[str]], uid: int, constraints: Any) -> bool:

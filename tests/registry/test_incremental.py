@@ -306,3 +306,35 @@ def test_a_person_holding_two_agreed_facts_is_clustered_again_as_the_full_run_do
     full = _persons()
     keys = sorted(full)
     assert evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
+
+
+def test_names_only_reports_each_others_only_candidate_link_in_the_worker_as_in_a_full_run(
+        write_csv: object, tmp_path: Path) -> None:
+    """link.lift_only_candidates in the worker: the new report's one candidate meets no other report.
+    Among 700 other reports the model alone leaves "Maged Diab" / ماجد دياب for review (p ≈ 0.5)."""
+    _import(tmp_path, 700, seed=4)
+    header = ["report_id", "full_name_ar", "full_name_latin"]
+    import_reports(write_csv(header, [["a1", "ماجد دياب", ""]], name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    import_reports(write_csv(header, [["a2", "", "Maged Diab"]], name="b.csv"), source="s")  # type: ignore[operator]
+    done = link_waiting()
+    assert done is not None and done["reports"] == 1
+    one, two = Report.objects.get(report_id="a1"), Report.objects.get(report_id="a2")
+    assert _persons()[one.pk] == _persons()[two.pk]
+    link_all()
+    assert _persons()[one.pk] == _persons()[two.pk]
+
+
+def test_a_name_two_reports_of_the_store_share_links_in_the_worker_as_in_a_full_run(write_csv: object) -> None:
+    header = ["report_id", "full_name_ar", "full_name_latin"]
+    import_reports(write_csv(header, [["a1", "ماجد دياب", ""], ["b1", "سامر خالد العلي", ""],  # type: ignore[operator]
+                                      ["a3", "ماجد دياب", ""]], name="a.csv"), source="s")
+    link_all()
+    import_reports(write_csv(header, [["a2", "", "Maged Diab"]], name="b.csv"), source="s")  # type: ignore[operator]
+    link_waiting()
+    ids = [Report.objects.get(report_id=r).pk for r in ("a1", "a2", "a3")]
+    worker = _persons()
+    link_all()
+    full = _persons()
+    assert [worker[a] == worker[b] for a in ids for b in ids] == [full[a] == full[b] for a in ids for b in ids]
+    assert ReportLink.objects.filter(run__is_current=True, report_id=ids[1]).exists()

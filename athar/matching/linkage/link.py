@@ -170,6 +170,7 @@ def link_reports(
     pairs = penalise(one_place(weigh_slips(pairs, constraints.facts)))
     pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
     pairs = collapse(apply_guards(pairs, review_band[0], threshold))
+    pairs = lift_only_candidates(pairs, floor, threshold)
     decided = normalise_decisions(decisions)
     pairs = _apply_decisions(pairs, decided)
     outcome = cluster_pairs(table["unique_id"], pairs, threshold, decided, constraints)
@@ -417,6 +418,71 @@ def _sibling_like(pairs: pd.DataFrame) -> pd.Series:
             & pairs["level_mother_name"].isin(AGREE))
 
 
+# (issue 28, twelfth session) Two reports of names only whose names agree on every part both give
+# (the same name, or the same consonants in the other script) and that are each other's only
+# candidate in the whole table are linked. Below TF_MIN_ROWS reports no term frequency says how
+# common a name is, and first + family name alone weigh ~9.4 bits against the prior of a table of
+# ~800 reports: p ≈ 0.51, to review (ماجد دياب / Maged Diab, ثنيان أسعد / Thunayyan Asaad). That
+# no other report of the table bears a name close enough to be scored above the review floor is
+# what a term frequency would say, and what a careful reader checks before linking: the name, in
+# this table, is theirs alone. A second candidate on either side (two Ines Urabi, or "Ehab Asaad"
+# against a four-part إيهاب سالم المثنى أسعد and a two-part إيهاب الأسعد) keeps the pair for review;
+# so does any fact on the pair (a fact compared, agreeing or not, is the model's to weigh), a name
+# different or further than one consonant apart, a guard, and a sibling-like pair. A name of similar
+# spelling or one consonant apart counts as agreeing (حجي ريس / Heggy Riess, ياسر الحسني / Yashir
+# Hosny): those levels only read names not both in the variants table (two known names, Maram /
+# Marwa, are "different"), so they are spellings of one name. real_cross_parts R 0.6875 → 0.8575
+# (agreeing names only: 0.85), review pairs 162 → 94; phenomena, slips, google_cross R up; no set
+# lost precision or recall (docs/linkage.md, twelfth session).
+NEAR_SPELLING = ("similar spelling", "one consonant apart")
+# One name other than the given name may be further apart (two consonants, or similar consonants:
+# names not in the variants table) when two names are alike: Archuleta Kirponos Stockhausen /
+# أرتشولينا كيربونوس شتوكهاوزن (Google +0.0015). Not the given name: unknown given names two
+# consonants apart under one father's name may be brothers (variant measured: Google +0.0050, kept out).
+FAR_SPELLING = ("two consonants apart (names not in the variants table)", "similar consonants (g/j/k, d/t/z, h dropped)")
+ONLY_CANDIDATES_NOTE = "names agree and each report is the other's only candidate in the table: linked"
+FACT_LEVELS = ("birth_year", "sex", "governorate_id", "city_key", "birth_place_key", "arrest_date", "agency_id")
+NAME_LEVELS = ("first_name", "father_name", "grandfather_name", "ancestor_name", "family_name", "mother_name",
+               "mother_family_name")
+
+
+def lift_only_candidates(pairs: pd.DataFrame, floor: float, threshold: float) -> pd.DataFrame:
+    """Raise to ``threshold`` the names-only pairs in the review band whose given and family names
+    are alike (AGREE, NEAR_SPELLING; or the family name FAR_SPELLING with two names alike), whose
+    other names are alike or absent, and whose two reports meet no other report at or above
+    ``floor``; ``only_candidates`` marks them."""
+    pairs["only_candidates"] = False
+    if pairs.empty or "level_first_name" not in pairs.columns or "level_family_name" not in pairs.columns:
+        return pairs
+    p = pairs["match_probability"]
+    above = pairs[p >= floor]
+    count = pd.concat([above["unique_id_l"], above["unique_id_r"]]).value_counts()
+    ok = (p >= floor) & (p < threshold)
+    ok &= pairs["unique_id_l"].map(count).eq(1) & pairs["unique_id_r"].map(count).eq(1)
+    if "guard" in pairs.columns:
+        ok &= pairs["guard"].fillna("") == ""
+    alike = (*AGREE, *NEAR_SPELLING)
+    far = FAR_SPELLING
+    n_alike = pd.Series(0, index=pairs.index)
+    n_far = pd.Series(0, index=pairs.index)
+    for comp in NAME_LEVELS:
+        col = f"level_{comp}"
+        if col in pairs.columns:
+            n_alike += pairs[col].isin(alike).astype(int)
+            n_far += pairs[col].isin(far).astype(int)
+            ok &= pairs[col].isin(alike) | pairs[col].isin(far) | pairs[col].isna() | (pairs[col] == "missing")
+    ok &= pairs["level_first_name"].isin(alike) & (pairs["level_family_name"].isin(alike) | (
+        (n_far == 1) & (n_alike >= 2)))
+    for comp in FACT_LEVELS:
+        col = f"level_{comp}"
+        if col in pairs.columns:
+            ok &= pairs[col].isna() | (pairs[col] == "missing")
+    pairs.loc[ok, "match_probability"] = threshold
+    pairs.loc[ok, "match_weight"] = math.log2(threshold / (1 - threshold))
+    pairs["only_candidates"] = ok
+    return pairs
+
+
 def _apply_decisions(pairs: pd.DataFrame, decisions: list[Decision]) -> pd.DataFrame:
     pairs["decision"] = ""
     if not decisions:
@@ -479,6 +545,8 @@ def explain_pairs(pairs: pd.DataFrame) -> list[str]:
             if isinstance(level, str) and level != "missing":
                 parts[i].append(f"{name}: {level} ({weight[i]:+.1f})")
     guards = pairs["guard"] if "guard" in pairs.columns else [""] * len(pairs)
+    if "only_candidates" in pairs.columns:
+        guards = [g or (ONLY_CANDIDATES_NOTE if o else "") for g, o in zip(guards, pairs["only_candidates"])]
     splits = pairs["split"] if "split" in pairs.columns else [""] * len(pairs)
     readings = pairs["reading"] if "reading" in pairs.columns else [""] * len(pairs)
     places = pairs["place_adjust"].fillna(0.0) if "place_adjust" in pairs.columns else [0.0] * len(pairs)
