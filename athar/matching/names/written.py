@@ -257,7 +257,9 @@ def _titles(words: list[str], rules: list[str]) -> tuple[list[str], list[str]]:
     titles: list[str] = []
     table = _words("titles")
     while len(words) > 2 or (len(words) == 2 and not titles and _key(words[0]) in table and len(words[1]) > 1):
-        size = 2 if len(words) > 3 and _key(" ".join(words[:2])) in table else 1
+        # a title of two words is never a name: taken whole even when one word is left after it
+        # ("الطالب الجامعي محمود" in a given-name column, issue 28's independent set)
+        size = 2 if len(words) > 2 and _key(" ".join(words[:2])) in table else 1
         if _key(" ".join(words[:size])) not in table or len(words) - size < 1:
             break
         titles.append(" ".join(words[:size]))
