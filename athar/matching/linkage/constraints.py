@@ -339,12 +339,15 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
 
 
 def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
-    """Is one of two given names a garbled copy of the other: exactly one of them is a name of the
-    variants table, and the other — which is none — is it with one letter dropped or two neighbours
-    swapped (علي / "عي", أحمد / "أحد", محمد / "محدم", ياسر / "ياس"; across scripts on the consonant
-    keys, Ahmed / "أحد")? The garbled copy is an Arabic spelling: a Latin one the table does not know
-    is a spelling of its own (vowels and w/y come and go). A brother's or a sister's name is a real name: two names of the table one
-    letter apart (سامر / سمر, أيمن / أمين) stay two names; a string no list knows is a slip."""
+    """Is one of two given names a garbled copy of the other: exactly one of them is a real name
+    (:func:`real_name`: the variants table or the list of given names), and the other — which is
+    none — is it with one letter dropped or two neighbours swapped (علي / "عي", أحمد / "أحد", محمد /
+    "محدم", ياسر / "ياس", يزن / "يز"; across scripts on the consonant keys, Ahmed / "أحد")? The garbled
+    copy is an Arabic spelling: a Latin one the table does not know is a spelling of its own (vowels
+    and w/y come and go), unless it is a listed Latin spelling with a consonant dropped or two
+    neighbours swapped (:func:`_latin_slip`). A brother's or a sister's name is a real name: two real
+    names one letter apart (سامر / سمر, أيمن / أمين, أسعد / سعد) stay two names; a string no list
+    knows is a slip."""
     if a is None or b is None or real_name(a) == real_name(b):
         return False
     known, other = (a, b) if real_name(a) else (b, a)
