@@ -48,6 +48,27 @@ def test_arabic_headers(write_csv: Callable[..., Path]) -> None:
     assert report.governorate_ref.name_en == "Homs"
 
 
+def test_headers_other_lists_write(write_csv: Callable[..., Path]) -> None:
+    """(issue 28, twelfth session) A "full_name" column — the commonest header of a name in English
+    lists — refused the whole file ("no name column"); "name" put Arabic names in the Latin field. A
+    name of either script now goes to its own field by its letters; Syrian lists' headers (الشهرة,
+    المواليد) and English ones (dob, date_of_detention, arrested_by) are read."""
+    path = write_csv(["id", "full_name", "الشهرة", "المواليد", "mothers_name", "town", "date_of_detention",
+                      "arrested_by"],
+                     [["1", "سامر خالد الحسن", "الحسن", "1990", "فاطمة العلي", "حمص", "2012-03", "فرع 215"],
+                      ["2", "Samer Khaled al-Hasan", "Hasan", "1990", "", "Homs", "2012", "215"]])
+    result = import_reports(path, source="org")
+    assert result["imported"] == 2 and not result["warnings"], result
+    arabic, latin = Report.objects.get(report_id="1"), Report.objects.get(report_id="2")
+    assert (arabic.full_name_ar, arabic.full_name_latin, latin.full_name_ar, latin.full_name_latin) == (
+        "سامر خالد الحسن", "", "", "Samer Khaled al-Hasan")
+    assert (arabic.family_name, arabic.birth_year, arabic.mother_name, arabic.city) == ("الحسن", 1990, "فاطمة العلي", "حمص")
+    assert arabic.arrest_date.isoformat() == "2012-03-01" and arabic.arresting_agency == "فرع 215"
+    path = write_csv(["name", "dob"], [["محمود أحمد السالم", "1985"]], name="names.csv")
+    import_reports(path, source="org")
+    assert Report.objects.get(full_name_ar="محمود أحمد السالم").full_name_latin == ""
+
+
 def test_only_nameless_and_duplicate_rows_are_refused(write_csv: Callable[..., Path]) -> None:
     """Unreadable sex, year, date, or a birth after the arrest: the report goes in, the value is kept
     verbatim under its column with a warning naming row and column."""
