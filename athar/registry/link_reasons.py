@@ -35,6 +35,8 @@ VOCABULARY = (
     gettext_noop("given names differ"), gettext_noop("fathers' names differ"), gettext_noop("mothers' names differ"),
     gettext_noop("sexes differ"), gettext_noop("decided by a reviewer"),
     gettext_noop("places"), gettext_noop("counted once (town, governorate, birth place)"),
+    gettext_noop("second reading of the name"), gettext_noop("Muhammad X called X, or the family name written first"),
+    gettext_noop("names agree and each report is the other's only candidate in the table: linked"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

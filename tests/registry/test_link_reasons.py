@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from athar.matching.linkage.link import COMPARISON_NAMES, GUARDS, PLACE_NOTE, SLIP_LEVEL
+from athar.matching.linkage.link import COMPARISON_NAMES, GUARDS, ONLY_CANDIDATES_NOTE, PLACE_NOTE, SLIP_LEVEL
+from athar.matching.linkage.readings import READING_NOTE
 from athar.matching.linkage.settings import comparisons
 from athar.registry.link_reasons import KNOWN, readable
 
@@ -36,7 +37,15 @@ def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
     labels = {level["label_for_charts"] for level in levels if not level.get("is_null_level")}
     words = set(COMPARISON_NAMES.values()) | labels | {SLIP_LEVEL} | set(GUARDS.values())
     words |= set(PLACE_NOTE.split(": "))  # "places: counted once (…)" reads as a comparison and its level
+    words |= set(READING_NOTE.rsplit(" (", 1)[0].split(": ")) | {ONLY_CANDIDATES_NOTE}  # (twelfth session)
     assert words - KNOWN == set()
+
+
+def test_a_second_reading_and_an_only_candidates_link_read_in_arabic():
+    with translation.override("ar"):
+        reading, lifted = readable({"why": f"{READING_NOTE}; {ONLY_CANDIDATES_NOTE}"})
+    assert reading.known and reading.weight == "-3.0" and reading.text.startswith("قراءة ثانية للاسم: ")
+    assert lifted.known and lifted.text.endswith("رُبطا")
 
 
 def test_the_places_counted_once_read_in_arabic():
