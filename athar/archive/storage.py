@@ -69,7 +69,7 @@ class EvidenceStore:
         source, target = self.root / existing, self.root / relpath
         tmp = self._incoming() / f"{self._temporary_prefix()}link-{target.name}"
         try:
-            tmp.unlink(missing_ok=True)  # a leftover of a run killed between link and rename
+            tmp.unlink(missing_ok=True)  # a leftover of this process's own earlier link (a pid reused)
             os.link(source, tmp)
         except OSError:
             self._atomic_write(target, source.read_bytes())

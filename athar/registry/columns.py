@@ -64,7 +64,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "city": ("town", "village", "hometown", "home_town", "residence", "place_of_residence", "البلدة", "القرية",
              "مدينة", "مكان السكن", "مكان الاقامة"),
     "neighbourhood": ("neighborhood", "district_of_city"),
-    "arrest_date": ("date_of_arrest", "detention_date", "date_of_detention", "date_detained", "arrest_date",
+    "arrest_date": ("date_of_arrest", "detention_date", "date_of_detention", "date_detained",
                     "disappearance_date", "date_of_disappearance", "missing_since", "تاريخ الاختفاء",
                     "تاريخ الاعتقال أو الاختفاء", "تاريخ الفقدان", "تاريخ الاختطاف", "تاريخ الاحتجاز"),
     "arrest_place": ("place_of_arrest", "arrest_location", "location_of_arrest", "مكان الاختفاء", "مكان الاختطاف"),

@@ -240,15 +240,11 @@ RECLUSTER_MAX_REPORTS = 200
 def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, str, str]],
              threshold: float = 0.9, review_band: tuple[float, float] | None = None) -> dict[str, Any] | None:
     """Link one current report into the run (its own transaction); None when it is gone."""
-    import pandas as pd
-
     from athar.matching.linkage import prepare_reports
     from athar.matching.linkage.clustering import normalise_decisions
-    from athar.matching.linkage.constraints import Constraints
-    from athar.matching.linkage.incremental import block_keys_by_report, join_persons, score_new, tf_keys_of
+    from athar.matching.linkage.incremental import join_persons
     from athar.matching.linkage.link import _apply_decisions, _mark_splits, _status
     from athar.matching.linkage.prepare import table_votes
-    from athar.matching.linkage.readings import with_readings
     from athar.matching.linkage.settings import REVIEW_BAND
     from athar.registry.linkage import load_input
 
@@ -259,9 +255,7 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
             return None
         # names read with the store's order votes when the run kept them, else with the table's own
         own_votes = table_votes(frame) if state.order_votes else None
-        own = prepare_reports(frame, votes=None if own_votes is None else _store_votes(frame, own_votes))
-        keys = block_keys_by_report(with_readings(own), state.rules)[str(uid)]
-        candidates = _candidates(keys, uid)
+        keys, candidates = _block_candidates(frame, uid, state, own_votes)
         mine = lineage[str(uid)]
         partners = {b if a == mine else a for a, b, v in decisions if mine in (a, b) and v == "same"}
         partner_ids = list(Report.objects.current_kept().filter(lineage__in=partners).values_list("pk", flat=True))
@@ -275,11 +269,7 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         everyone = sorted({uid, *candidates, *partner_ids, *(int(r) for m in members.values() for r in m)})
         frame, lineage = load_input(everyone)
         table = prepare_reports(frame, votes=None if own_votes is None else _store_votes(frame, own_votes))
-        new = table[table["unique_id"] == str(uid)].reset_index(drop=True)
-        others = table[table["unique_id"].isin({str(c) for c in candidates})].reset_index(drop=True)
-        constraints = Constraints(with_readings(table))  # one reading of each report compatible suffices
-        counts = _frequencies(tf_keys_of(with_readings(pd.concat([new, others]))))
-        pairs = score_new(new, others, state, counts, constraints.facts, threshold=threshold, review_band=review_band)
+        pairs, constraints = _scored(table, uid, candidates, state, threshold, review_band)
         pairs = _only_candidates(pairs, uid, state, own_votes, threshold, review_band)
         current = {lin: rid for rid, lin in lineage.items()}
         decided = [(current[a], current[b], v) for a, b, v in decisions if a in current and b in current]
@@ -326,30 +316,48 @@ def _only_candidates(pairs: Any, uid: int, state: Any, own_votes: Any, threshold
 def _meets_another(rid: int, uid: int, state: Any, own_votes: Any, floor: float, threshold: float,
                    review_band: tuple[float, float]) -> bool:
     """Does report ``rid`` meet a report of the store other than ``uid`` at or above ``floor``?"""
-    import pandas as pd
-
     from athar.matching.linkage import prepare_reports
-    from athar.matching.linkage.constraints import Constraints
-    from athar.matching.linkage.incremental import block_keys_by_report, score_new, tf_keys_of
-    from athar.matching.linkage.readings import with_readings
     from athar.registry.linkage import load_input
 
     frame, _ = load_input([rid])
     if frame.empty:
         return False
-    votes = None if own_votes is None else _store_votes(frame, own_votes)
-    keys = block_keys_by_report(with_readings(prepare_reports(frame, votes=votes)), state.rules)[str(rid)]
-    candidates = [c for c in _candidates(keys, rid) if c != uid]
+    candidates = [c for c in _block_candidates(frame, rid, state, own_votes)[1] if c != uid]
     if not candidates:
         return False
     frame, _ = load_input(sorted({rid, *candidates}))
-    table = prepare_reports(frame, votes=votes)
-    mine = table[table["unique_id"] == str(rid)].reset_index(drop=True)
-    others = table[table["unique_id"] != str(rid)].reset_index(drop=True)
-    constraints = Constraints(with_readings(table))
-    counts = _frequencies(tf_keys_of(with_readings(pd.concat([mine, others]))))
-    pairs = score_new(mine, others, state, counts, constraints.facts, threshold=threshold, review_band=review_band)
+    table = prepare_reports(frame, votes=None if own_votes is None else _store_votes(frame, own_votes))
+    pairs, _constraints = _scored(table, rid, candidates, state, threshold, review_band)
     return bool((pairs["match_probability"] >= floor).any()) if not pairs.empty else False
+
+
+def _block_candidates(frame: Any, rid: int, state: Any, own_votes: Any) -> tuple[set[int], list[int]]:
+    """Report ``rid``'s block keys (``frame`` holds its row) and the stored reports sharing one."""
+    from athar.matching.linkage import prepare_reports
+    from athar.matching.linkage.incremental import block_keys_by_report
+    from athar.matching.linkage.readings import with_readings
+
+    own = prepare_reports(frame, votes=None if own_votes is None else _store_votes(frame, own_votes))
+    keys = block_keys_by_report(with_readings(own), state.rules)[str(rid)]
+    return keys, _candidates(keys, rid)
+
+
+def _scored(table: Any, rid: int, candidates: list[int], state: Any, threshold: float,
+            review_band: tuple[float, float]) -> tuple[Any, Any]:
+    """Report ``rid`` of ``table`` scored against its ``candidates`` (incremental.score_new), and the
+    constraints of every report of the table (one reading of each report compatible suffices)."""
+    import pandas as pd
+
+    from athar.matching.linkage.constraints import Constraints
+    from athar.matching.linkage.incremental import score_new, tf_keys_of
+    from athar.matching.linkage.readings import with_readings
+
+    new = table[table["unique_id"] == str(rid)].reset_index(drop=True)
+    others = table[table["unique_id"].isin({str(c) for c in candidates})].reset_index(drop=True)
+    constraints = Constraints(with_readings(table))
+    counts = _frequencies(tf_keys_of(with_readings(pd.concat([new, others]))))
+    pairs = score_new(new, others, state, counts, constraints.facts, threshold=threshold, review_band=review_band)
+    return pairs, constraints
 
 
 def _holds_two_agreed_facts(joined: Any, members: dict[int, list[str]], uid: int, constraints: Any) -> bool:

@@ -462,15 +462,14 @@ def lift_only_candidates(pairs: pd.DataFrame, floor: float, threshold: float) ->
     if "guard" in pairs.columns:
         ok &= pairs["guard"].fillna("") == ""
     alike = (*AGREE, *NEAR_SPELLING)
-    far = FAR_SPELLING
     n_alike = pd.Series(0, index=pairs.index)
     n_far = pd.Series(0, index=pairs.index)
     for comp in NAME_LEVELS:
         col = f"level_{comp}"
         if col in pairs.columns:
             n_alike += pairs[col].isin(alike).astype(int)
-            n_far += pairs[col].isin(far).astype(int)
-            ok &= pairs[col].isin(alike) | pairs[col].isin(far) | pairs[col].isna() | (pairs[col] == "missing")
+            n_far += pairs[col].isin(FAR_SPELLING).astype(int)
+            ok &= pairs[col].isin((*alike, *FAR_SPELLING)) | pairs[col].isna() | (pairs[col] == "missing")
     ok &= pairs["level_first_name"].isin(alike) & (pairs["level_family_name"].isin(alike) | (
         (n_far == 1) & (n_alike >= 2)))
     for comp in FACT_LEVELS:
