@@ -29,13 +29,14 @@ VOCABULARY = (
     gettext_noop("two consonants apart (names not in the variants table)"), gettext_noop("different"),
     gettext_noop("same year"), gettext_noop("one year apart"), gettext_noop("two years apart"),
     gettext_noop("more than two years apart"), gettext_noop("same month"), gettext_noop("within two months"),
-    gettext_noop("further apart"), gettext_noop("same"),
+    gettext_noop("further apart"), gettext_noop("same year, months apart"), gettext_noop("same"),
     gettext_noop("slipped copy (cut short or mistyped): not counted"),
     gettext_noop("first names differ (siblings or namesakes?)"), gettext_noop("fathers' names differ (namesakes?)"),
     gettext_noop("given names differ"), gettext_noop("fathers' names differ"), gettext_noop("mothers' names differ"),
     gettext_noop("sexes differ"), gettext_noop("decided by a reviewer"),
     gettext_noop("places"), gettext_noop("counted once (town, governorate, birth place)"),
     gettext_noop("second reading of the name"), gettext_noop("Muhammad X called X, or the family name written first"),
+    gettext_noop("second readings of both names"), gettext_noop("each report read otherwise, to review"),
     gettext_noop("names agree and each report is the other's only candidate in the table: linked"),
 )
 KNOWN = frozenset(VOCABULARY)

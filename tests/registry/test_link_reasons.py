@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from django.utils import translation
 
-from athar.matching.linkage.link import COMPARISON_NAMES, GUARDS, ONLY_CANDIDATES_NOTE, PLACE_NOTE, SLIP_LEVEL
-from athar.matching.linkage.readings import READING_NOTE
+from athar.matching.linkage.link import (
+    COMPARISON_NAMES,
+    GUARDS,
+    MONTHS_APART,
+    ONLY_CANDIDATES_NOTE,
+    PLACE_NOTE,
+    SLIP_LEVEL,
+)
+from athar.matching.linkage.readings import READING_NOTE, TWO_READINGS_NOTE
 from athar.matching.linkage.settings import comparisons
 from athar.registry.link_reasons import KNOWN, readable
 
@@ -38,7 +45,15 @@ def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
     words = set(COMPARISON_NAMES.values()) | labels | {SLIP_LEVEL} | set(GUARDS.values())
     words |= set(PLACE_NOTE.split(": "))  # "places: counted once (…)" reads as a comparison and its level
     words |= set(READING_NOTE.rsplit(" (", 1)[0].split(": ")) | {ONLY_CANDIDATES_NOTE}  # (twelfth session)
+    words |= set(TWO_READINGS_NOTE.rsplit(" (", 1)[0].split(": ")) | {MONTHS_APART}  # (thirteenth session)
     assert words - KNOWN == set()
+
+
+def test_two_second_readings_and_months_apart_read_in_arabic():
+    with translation.override("ar"):
+        readings, months = readable({"why": f"{TWO_READINGS_NOTE}; arrest date: {MONTHS_APART} (-0.9)"})
+    assert readings.known and readings.weight == "-6.0" and readings.text.startswith("قراءتان ثانيتان للاسمين: ")
+    assert months.known and months.text == "تاريخ الاعتقال: السنة نفسها، والشهران متباعدان" and months.weight == "-0.9"
 
 
 def test_a_second_reading_and_an_only_candidates_link_read_in_arabic():

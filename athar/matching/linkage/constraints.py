@@ -75,7 +75,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v16"
+CONSTRAINTS_VERSION = "incompatible-reports v17"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -122,6 +122,9 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         # سالي / دلال — a brother and a sister in real lists
     if a.block and a.block == b.block:
         return True
+    corrected = _garbled_reading(a, b)
+    if corrected is not None:
+        return corrected
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
@@ -136,6 +139,91 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     # independent set); a similar spelling is the names' agreement only with a Latin one in the pair
     similar = similar_spelling(a, b) and not (a.rasm and b.rasm)
     return not a.known and not b.known and (similar or _foreign_alike(a, b))
+
+
+def _garbled_reading(a: NameKey, b: NameKey) -> bool | None:
+    """A real name against an Arabic spelling that is no name but a slip of the pen of real names
+    (:func:`slip_readings`): the two agree when the real name is one of those it may be, and differ
+    otherwise — None when the rule says nothing (neither or both real, or no real name within a
+    slip). "حممد" is محمد with two letters swapped (or حمد with one added): against Moaz it is
+    another name, though its consonant keys meet Moaz's once h drops (coarse "mt"; a brother Moaz
+    and a brother محمد of the fresh set were one person). In Latin letters, a spelling the table does
+    not know that is a listed spelling with a consonant dropped or two neighbours swapped
+    (:func:`latin_slip_readings`): "Mouammed" is Muhammad, not Ahmad (coarse "mt" again: brothers).
+    Asked only of names whose cross-script keys differ (``names_agree`` reads them first)."""
+    if real_name(a) == real_name(b):
+        return None
+    known, other = (a, b) if real_name(a) else (b, a)
+    readings = slip_readings(other.rasm) if other.rasm else latin_slip_readings(other.text)
+    if not readings:
+        return None
+    if readings & set(known.text.split(SHARED_SPELLING)):
+        # a Latin spelling the table does not know may be a real name of its own ("Amer" is "Samer"
+        # with its S dropped, and a brother's name): a slip of the known name is no proof there
+        return True if other.rasm else None
+    return False
+
+
+@lru_cache(maxsize=1)
+def _real_rasms() -> dict[str, frozenset[str]]:
+    """The letters without dots of every real Arabic given name (the variants table's Arabic
+    spellings, ``given_names.yaml``) → the ids of the names so written."""
+    from athar.matching.linkage.prepare import _keys
+
+    forms = [f for fs in variant_index().variants.values() for f in fs if not f.isascii()]
+    forms += [str(n) for names in load_table("given_names").values() for n in names]
+    out: dict[str, set[str]] = {}
+    for form in forms:
+        keys = _keys(form)
+        name, rasm = keys[0], keys[5]
+        if name and rasm and (keys[3] or name in _given_name_ids()):
+            for one in name.split(SHARED_SPELLING):
+                out.setdefault(rasm, set()).add(one)
+    return {r: frozenset(ids) for r, ids in out.items()}
+
+
+@lru_cache(maxsize=16_384)
+def slip_readings(rasm: str) -> frozenset[str]:
+    """The real given names (their ids) an Arabic spelling may be read as when it is no real name:
+    those with the same letters but for the dots, and those one slip of the pen away on the letters
+    without dots — a letter dropped or added, two neighbours swapped (حممد: محمد, حمد; "ممد": محمد).
+    A letter *changed* is how two names differ, and is no reading. Empty for strings shorter than
+    three letters (too many names are a slip away)."""
+    real = _real_rasms()
+    if len(rasm) < MIN_SLIP_LETTERS:
+        return frozenset()
+    letters = {c for r in real for c in r}
+    near = {rasm} | {rasm[:i] + rasm[i + 1:] for i in range(len(rasm))}
+    near |= {rasm[:i] + rasm[i + 1] + rasm[i] + rasm[i + 2:] for i in range(len(rasm) - 1)}
+    near |= {rasm[:i] + c + rasm[i:] for i in range(len(rasm) + 1) for c in letters}
+    return frozenset(name for n in near if n in real for name in real[n])
+
+
+@lru_cache(maxsize=1)
+def _latin_spelling_keys() -> dict[str, frozenset[str]]:
+    """The Latin key of every listed Latin spelling of a name of the variants table → the names' ids."""
+    out: dict[str, set[str]] = {}
+    for name, forms in variant_index().variants.items():
+        for form in (name, *forms):
+            if form.isascii() and " " not in form:
+                out.setdefault(latin_key(form), set()).add(name)
+    return {k: frozenset(v) for k, v in out.items()}
+
+
+_LATIN_CONSONANTS = "bcdfghjklmnpqrstvxz"
+
+
+@lru_cache(maxsize=16_384)
+def latin_slip_readings(key: str) -> frozenset[str]:
+    """The names of the variants table a Latin spelling it does not list may be a slip of: a listed
+    spelling with one consonant dropped or two neighbours swapped (as :func:`_latin_slip`; a vowel
+    that comes or goes is how Latin spellings differ). Empty below three letters."""
+    if len(key) < MIN_SLIP_LETTERS:
+        return frozenset()
+    spellings = _latin_spelling_keys()
+    near = {key[:i] + c + key[i:] for i in range(len(key) + 1) for c in _LATIN_CONSONANTS}
+    near |= {key[:i] + key[i + 1] + key[i] + key[i + 2:] for i in range(len(key) - 1)}
+    return frozenset(name for n in near if n in spellings for name in spellings[n])
 
 
 def similar_spelling(a: NameKey, b: NameKey) -> bool:
@@ -385,9 +473,14 @@ def _latin_slip(known: NameKey, other: NameKey) -> bool:
     """Is the Latin ``other`` a listed Latin spelling of the name ``known`` with one consonant dropped
     or two neighbours swapped? A vowel that comes or goes is how Latin spellings differ (Amer /
     Ameer are Amer and Amir), so only a consonant's loss counts."""
-    if known.rasm or len(other.text) < MIN_SLIP_LETTERS:
+    if len(other.text) < MIN_SLIP_LETTERS:
         return False
-    spellings = {latin_key(f) for name in known.text.split(SHARED_SPELLING) for f in (name, *_latin_spellings(name))}
+    # the name's Latin spellings, whatever the script the known name is written in (أحمد / "Ahma"),
+    # and the table's id, a Latin spelling too (ahmad); the key of an Arabic name the table does not
+    # know is no spelling (فواز: "fwaz")
+    ids = known.text.split(SHARED_SPELLING)
+    spellings = {latin_key(f) for name in ids for f in (*((name,) if known.known or not known.rasm else ()),
+                                                        *_latin_spellings(name))}
     return any(_consonant_dropped_or_swapped(s, other.text) for s in spellings if " " not in s)
 
 

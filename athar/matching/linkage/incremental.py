@@ -298,10 +298,9 @@ def _score(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, count
         _tidy_pairs,
         add_levels,
         apply_guards,
-        one_place,
-        weigh_slips,
+        weigh_pairs,
     )
-    from athar.matching.linkage.readings import base_id, collapse, penalise
+    from athar.matching.linkage.readings import base_id, collapse
     from athar.matching.linkage.settings import REVIEW_BAND
 
     review_band = review_band or REVIEW_BAND
@@ -316,7 +315,7 @@ def _score(new: pd.DataFrame, candidates: pd.DataFrame, state: StoreModel, count
         pairs = pairs[pd.Series(shared, index=pairs.index, dtype=bool)]
     pairs = pairs[pairs["match_probability"] >= _below(floor, SLIP_MARGIN_BITS)]
     pairs = add_levels(_tidy_pairs(pairs), state.model)
-    pairs = penalise(one_place(weigh_slips(pairs, facts)))
+    pairs = weigh_pairs(pairs, facts)
     pairs = pairs[pairs["match_probability"] >= floor].reset_index(drop=True)
     return collapse(apply_guards(pairs, review_band[0], threshold), keep_sides=True).reset_index(drop=True)
 

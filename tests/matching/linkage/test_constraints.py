@@ -197,6 +197,21 @@ def test_a_reviewer_may_still_say_same() -> None:
     ({"full_name": "حياة خالد الحلبي"}, {"full_name": "Hayat Khaled Halabi"}, None),
     ({"full_name": "وحيد خالد الحلبي"}, {"full_name": "Fahid Khaled Halabi"}, "given names differ"),
     ({"full_name": "حجي خالد الحلبي"}, {"full_name": "Haghi Khaled Halabi"}, "given names differ"),
+    # (thirteenth session, fresh set) an Arabic spelling that is no name but a slip of real names is
+    # read as them: "حممد" is محمد (or حمد) — not Moaz, whose consonant keys it meets once h drops
+    # (coarse "mt"); against Muhammad or Hamad it is one name; "ممد" is محمد, not Mahmoud
+    ({"full_name": "حممد عرنوس", "city": "الباب"}, {"full_name": "Moaz Abdelrahman Arnous", "city": "Al-Bab"},
+     "given names differ"),
+    ({"full_name": "حممد عرنوس"}, {"full_name": "Mohammed Arnous"}, None),
+    ({"full_name": "حممد عرنوس"}, {"full_name": "Hamad Arnous"}, None),
+    ({"full_name": "ممد خالد عرنوس"}, {"full_name": "Mahmoud Khaled Arnous"}, "given names differ"),
+    ({"full_name": "قهد خالد عرنوس"}, {"full_name": "Fahd Khaled Arnous"}, None),  # a dot misread
+    # in Latin letters: "Mouammed" is Muhammad with its h dropped, not Ahmad (brothers of the fresh set,
+    # whose coarse keys meet: "mt"); a Latin copy of the name an Arabic report gives, a consonant
+    # dropped, is one name (Ahma / أحمد, a father's name of the independent set)
+    ({"full_name": "Ahmad Majd Hasan Darwish"}, {"full_name": "Mouammed Madjd Hasen Darwich"}, "given names differ"),
+    ({"full_name": "Mohammed Majd Hasan Darwish"}, {"full_name": "Mouammed Madjd Hasen Darwich"}, None),
+    ({"first_name": "معن", "father_name": "أحمد", "family_name": "السيد"}, {"full_name": "Maan Ahma Sayyed"}, None),
 ])
 def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
     facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))

@@ -9,7 +9,15 @@ import pytest
 from athar.matching.linkage import default_model, link_reports, prepare_reports
 from athar.matching.linkage.constraints import Constraints, facts_of, incompatibility
 from athar.matching.linkage.model import CROSS_SCRIPT_SHARE, effective_parameters
-from athar.matching.linkage.readings import READING_NOTE, SHADOW, with_readings
+from athar.matching.linkage.readings import (
+    READING_BITS,
+    READING_NOTE,
+    SHADOW,
+    TWO_READINGS_CAP,
+    TWO_READINGS_NOTE,
+    penalise,
+    with_readings,
+)
 from athar.matching.linkage.settings import SAME_CONSONANTS
 
 
@@ -211,3 +219,34 @@ def default_background() -> list[dict]:
     from athar.matching.linkage import generate_reports, template_to_linkage_input
 
     return template_to_linkage_input(generate_reports(600, seed=3)).to_dict("records")
+
+
+def test_a_pair_met_only_by_reading_both_reports_otherwise_is_offered_for_review_not_linked() -> None:
+    """(thirteenth session, fresh set seed 22) The brothers محمد رامي الأحمد (Muhammad son of Rami)
+    and AHMAD RAMI AHMED (Ahmad son of Rami) met as "Rami al-Ahmad" twice — the first read "Muhammad
+    Rami called Rami", the second read family name first — and were one person at 0.999. Two
+    assumptions, one per report: 6 bits, and a reviewer decides."""
+    reports = pd.DataFrame([
+        {"unique_id": "muhammad", "full_name": "محمد رامي الأحمد", "city": "كفرنبل", "arrest_date": "2012-12",
+         "sex": "M"},
+        {"unique_id": "ahmad", "full_name": "AHMAD RAMI AHMED", "city": "Kafr Nabl", "arrest_date": "2012-12",
+         "sex": "M", "mother_name": "Fatmeh Shehadeh"}])
+    df = pd.concat([pd.DataFrame(default_background()), reports], ignore_index=True).fillna("")
+    result = link_reports(df, explain=True)
+    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
+    assert cluster["muhammad"] != cluster["ahmad"]
+    pairs = result.pairs
+    pair = pairs[pairs["unique_id_l"].isin(["muhammad", "ahmad"]) & pairs["unique_id_r"].isin(["muhammad", "ahmad"])]
+    assert len(pair) == 1
+    assert pair.iloc[0]["match_probability"] == pytest.approx(TWO_READINGS_CAP)
+    assert TWO_READINGS_NOTE in pair.iloc[0]["explanation"]
+
+
+def test_each_shadow_side_of_a_pair_costs_its_reading() -> None:
+    pairs = pd.DataFrame({"unique_id_l": ["a", "a" + SHADOW, "a" + SHADOW], "unique_id_r": ["b", "b", "b" + SHADOW],
+                          "match_weight": [20.0, 20.0, 20.0], "match_probability": [1.0, 1.0, 1.0]})
+    out = penalise(pairs)
+    assert out["reading"].tolist() == ["", "second", "two"]
+    assert out["match_weight"].tolist() == [20.0, 20.0 - READING_BITS, 20.0 - 2 * READING_BITS]
+    assert out["match_probability"].iloc[1] > 0.99
+    assert out["match_probability"].iloc[2] == TWO_READINGS_CAP
