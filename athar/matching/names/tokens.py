@@ -267,6 +267,11 @@ def _abd_divine() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def _abd_persons() -> frozenset[str]:
+    return frozenset(normalize_name(str(w)) for w in _particles().get("abd_person_names", []))
+
+
+@lru_cache(maxsize=1)
 def _abd_divine_latin() -> frozenset[str]:
     return frozenset(str(w).lower() for w in _particles().get("abd_divine_latin", []))
 
@@ -288,7 +293,10 @@ def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     nxt = words[nxt_i]
     if words[i] == "عبد" and nxt_i == i + 1 and detect_script(nxt) == "ar":
         # anywhere after the given name: "فادي عبد فادي الأحمد" is Fadi son of Abd…, grandson of Fadi
-        return nxt not in _abd_divine() and ("ال" + nxt) not in _abd_divine() and len(nxt) >= 3
+        # (a person's name without its article is a given name: "حسن عبد حسن" is Hasan son of Abd…,
+        # grandson of Hasan; particles.yaml abd_person_names)
+        return (nxt not in _abd_divine() and (("ال" + nxt) not in _abd_divine() or ("ال" + nxt) in _abd_persons())
+                and len(nxt) >= 3)
     if detect_script(nxt) == "latin" and nxt_i == i + 1:
         bare = _strip_article(nxt, "latin")[0]
         if bare in _abd_divine_latin() or nxt in _abd_divine_latin() or len(bare) < 3:

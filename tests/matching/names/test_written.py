@@ -278,6 +278,13 @@ def test_abd_alone_before_a_given_name_is_a_fathers_name_cut_short() -> None:
     assert [t.text for t in name_tokens("أحمد عبد محمد الفرحان")] == ["احمد", "عبد", "محمد", "فرحان"]
     assert [t.text for t in name_tokens("علي عبد ربه حسن")] == ["علي", "عبد ربه", "حسن"]
     assert [t.text for t in name_tokens("محمد عبد الله الحلبي")] == ["محمد", "عبد الله", "حلبي"]
+    # (thirteenth session) a person's name without its article is a given name, the grandfather's:
+    # "حسن عبد حسن أبازيد" is Hasan son of Abd…, grandson of Hasan; with the article it is the compound
+    # (عبد الحسين), and a name of God without its article still is one (عبد كريم: Abd al-Karim)
+    assert [t.text for t in name_tokens("حسن عبد حسن أبازيد")] == ["حسن", "عبد", "حسن", "ابازيد"]
+    assert [t.text for t in name_tokens("مهدي عبد مهدي اللحام")] == ["مهدي", "عبد", "مهدي", "لحام"]
+    assert [t.text for t in name_tokens("علي عبد الحسين الموسوي")] == ["علي", "عبد الحسين", "موسوي"]
+    assert [t.text for t in name_tokens("علي عبد كريم الحسن")] == ["علي", "عبد كريم", "حسن"]
 
 
 @pytest.mark.parametrize(("written", "texts"), [
