@@ -696,8 +696,9 @@ def one_slip(a: ReportFacts, b: ReportFacts, field: str) -> bool:
     namesake of the same family does not share —
     * a father's name: the two names a slip apart (:func:`near_names`: عبد / عبدالحميد, زيد / زياد)
       and the mother's name or the birth year (±1) agreeing;
-    * a mother's name: the father's name agreeing, and the birth year (±1), the town or the arrest
-      month agreeing;
+    * a mother's name: the father's name agreeing, and the birth year (±1) or the arrest month
+      agreeing (not the town alone: namesakes of one town, the same given, father's and family names,
+      are told apart by their mothers — thirteenth session, independent P +0.0004 / +0.0021);
     * a birth year: a typist's slip (:func:`typo_years`: 1985 / 1958, 1975 / 1995), the father's name
       agreeing, and the mother's name, or the town *and* the arrest month (the same full name, town
       and arrest date).
@@ -712,7 +713,7 @@ def one_slip(a: ReportFacts, b: ReportFacts, field: str) -> bool:
     if field == "father":
         return near_names(father_a, father_b) and (_both_agree(mother_a, mother_b) or years)
     if field == "mother":
-        return _both_agree(father_a, father_b) and (years or town or month)
+        return _both_agree(father_a, father_b) and (years or month)
     if field == "birth_year":
         return (a.birth_year is not None and b.birth_year is not None and typo_years(a.birth_year, b.birth_year)
                 and _both_agree(father_a, father_b) and (_both_agree(mother_a, mother_b) or (town and month)))

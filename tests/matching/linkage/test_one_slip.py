@@ -56,6 +56,15 @@ def _why(one: dict, other: dict) -> str | None:
     # … but not without the father's name (a namesake of first and family name)
     ({"full_name": "سامر الحسن", "birth_year": "1985", "mother_name": "فاطمة الحسن"},
      {"full_name": "سامر الحسن", "birth_year": "1985", "mother_name": "مريم الحسن"}, "mothers' names differ"),
+    # (thirteenth session) … nor with the town alone: namesakes of one town, the same three names,
+    # born four years apart and arrested in other months, are told apart by their mothers
+    ({"full_name": "خالد جميل حمدان", "city": "العشارة", "birth_year": "1984", "arrest_date": "2013-10-10",
+      "mother_name": "خديجة الأحمد"},
+     {"full_name": "خالد جميل حمدان", "city": "العشارة", "birth_year": "1980", "arrest_date": "2013-01-16",
+      "mother_name": "مريم المصري"}, "mothers' names differ"),
+    ({"full_name": "خالد جميل حمدان", "city": "العشارة", "arrest_date": "2013-10-10", "mother_name": "خديجة الأحمد"},
+     {"full_name": "خالد جميل حمدان", "city": "العشارة", "arrest_date": "2013-10-10", "mother_name": "مريم المصري"},
+     None),  # the same arrest month: one man, his mother's name a slip of one report
 ])
 def test_one_slip_of_an_otherwise_identical_pair_is_no_contradiction(one: dict, other: dict,
                                                                      reason: str | None) -> None:
