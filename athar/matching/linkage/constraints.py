@@ -116,6 +116,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return one_of_names(a, b)
     if len(a.rasm) >= 2 and a.rasm == b.rasm:
         return True  # one Arabic name misread by a dot (غلاء / علاء): the skeleton drops ع, not غ
+    if _two_slips_of_one_name(a, b):
+        return True
     if min(len(a.rasm), len(b.rasm)) >= 2 and OSA.distance(a.rasm, b.rasm) > 1:
         return False  # two Arabic spellings more than a typo apart (a letter added, dropped, changed
         # or two swapped), dots aside, are two names even on one skeleton: عادل / دلال (dl),
@@ -139,6 +141,16 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     # independent set); a similar spelling is the names' agreement only with a Latin one in the pair
     similar = similar_spelling(a, b) and not (a.rasm and b.rasm)
     return not a.known and not b.known and (similar or _foreign_alike(a, b))
+
+
+def _two_slips_of_one_name(a: NameKey, b: NameKey) -> bool:
+    """Two Arabic spellings, neither a real name, that are each a slip of the pen of one same real name
+    (:func:`slip_readings`): "حممد" (two letters swapped) and "محد" (one dropped) are both محمد, though
+    two slips apart from each other (issue 28's fresh set: one man's reports kept apart as "given
+    names differ")."""
+    if not a.rasm or not b.rasm or real_name(a) or real_name(b):
+        return False
+    return bool(slip_readings(a.rasm) & slip_readings(b.rasm))
 
 
 def _garbled_reading(a: NameKey, b: NameKey) -> bool | None:

@@ -206,6 +206,9 @@ def test_a_reviewer_may_still_say_same() -> None:
     ({"full_name": "حممد عرنوس"}, {"full_name": "Hamad Arnous"}, None),
     ({"full_name": "ممد خالد عرنوس"}, {"full_name": "Mahmoud Khaled Arnous"}, "given names differ"),
     ({"full_name": "قهد خالد عرنوس"}, {"full_name": "Fahd Khaled Arnous"}, None),  # a dot misread
+    # two garbled copies of one name (swapped, dropped: both محمد) are one name; of two names, two
+    ({"full_name": "حممد همام الحداد"}, {"full_name": "محد همام الحداد"}, None),
+    ({"full_name": "ممد همام الحداد"}, {"full_name": "محمو همام الحداد"}, "given names differ"),
     # in Latin letters: "Mouammed" is Muhammad with its h dropped, not Ahmad (brothers of the fresh set,
     # whose coarse keys meet: "mt"); a Latin copy of the name an Arabic report gives, a consonant
     # dropped, is one name (Ahma / أحمد, a father's name of the independent set)
