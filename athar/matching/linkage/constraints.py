@@ -518,9 +518,64 @@ def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
         return len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block  # KAMEL / كمال، كامل
     # across scripts or Latin spellings (رشيد / Rashid, Aymen / Ayman): the same cross-script key of
     # three consonants or more, unless both are names of the table (جميل / Jamila: jml, two names)
-    return (len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block and not (a.known and b.known)
+    if (len(a.block) >= MIN_SLIP_LETTERS and a.block == b.block and not (a.known and b.known)
             and not _feminine_of(a.text, b.text) and not _feminine_of(b.text, a.text)
-            and not _feminine_across(a, b))
+            and not _feminine_across(a, b)):
+        return True
+    return _short_name_across(a, b)
+
+
+_DIGRAPHS = ("sh", "kh", "dh", "th", "gh")
+_VOWEL_SOUNDS = {"a": "a", "e": "ai", "i": "i", "y": "i", "o": "u", "u": "u", "w": "u"}
+
+
+def _vowel_gaps(key: str) -> list[list[str]]:
+    """The vowels written after each consonant of a name's key (Latin letters, or an Arabic name's
+    transliterated id), gap 0 before the first: "fawaz" → [], [a, u, a], []; "mamdu" → [], [a], [u]
+    (a consonant written again after a vowel, as Latin letters write a doubled one, is the same one);
+    w and y are vowels but at the start; sh, kh, dh, th, gh one consonant each."""
+    gaps: list[list[str]] = [[]]
+    last = ""
+    i = 0
+    while i < len(key):
+        if key[i:i + 2] in _DIGRAPHS:
+            letter, i = key[i:i + 2], i + 2
+        else:
+            letter, i = key[i], i + 1
+            if letter in _VOWEL_SOUNDS and (letter not in "wy" or i > 1):
+                gaps[-1].append(_VOWEL_SOUNDS[letter])
+                continue
+        if letter != last:
+            gaps.append([])
+            last = letter
+    return gaps
+
+
+def _short_name_across(a: NameKey, b: NameKey) -> bool:
+    """(thirteenth session) A given name of two consonants, in Arabic letters and in Latin ones: the
+    same name when both have the same cross-script key, and each long vowel the Arabic writes stands where the Latin writes a vowel that can be it (فواز /
+    Fawwaz, معن / Maan, ممدوح / Mamduh; not ريم / Rami: ي after r, a in Rami; not هدى / Hadi), and the
+    Latin does not end in a where the Arabic does not (معن / Mona). The sex on one of two reports that
+    give one such name is a slip, as with longer names (issue 28's independent set: a man's reports
+    kept apart as "sexes differ")."""
+    if bool(a.rasm) == bool(b.rasm) or len(a.block) != 2 or a.block != b.block:
+        return False
+    arabic, latin = (a, b) if a.rasm else (b, a)
+    if latin.text.endswith(("a", "ah")) and not arabic.text.endswith("a"):
+        return False
+    written, spelled = _vowel_gaps(arabic.text), _vowel_gaps(latin.text)
+    if len(written) != len(spelled):
+        return False
+    return all(_subsequence(w, s) for w, s in zip(written, spelled))
+
+
+def _subsequence(vowels: list[str], sounds: list[str]) -> bool:
+    """Are these long vowels, in order, among the sounds a Latin spelling's vowels can write?"""
+    i = 0
+    for sound in sounds:
+        if i < len(vowels) and vowels[i] in sound:
+            i += 1
+    return i == len(vowels)
 
 
 def one_given_name(a: NameKey | None, b: NameKey | None) -> bool:
