@@ -127,18 +127,26 @@ class OrderVotes:
         """Both tables' votes (the store's, and a new report's own)."""
         return OrderVotes(self.family + other.family, self.given + other.given)
 
-    def lean(self, key: str) -> float:
-        """log of (family + 1) / (given + 1): > 0 for a name mostly seen as a family name."""
-        return math.log((self.family[key] + 1) / (self.given[key] + 1))
+    def lean(self, key: str, own: WrittenOrder | None = None) -> float:
+        """log of (family + 1) / (given + 1): > 0 for a name mostly seen as a family name; ``own``:
+        without the vote this full name cast itself (``count_full``)."""
+        family, given = self.family[key], self.given[key]
+        if own is not None and own.in_doubt and not own.rules_say_family_first and len(own.keys) >= 2:
+            family -= sum(key in _both(k) for k in own.keys[-1:])
+            given -= sum(key in _both(k) for k in own.keys[:-1])
+        return math.log((max(family, 0) + 1) / (max(given, 0) + 1))
 
     def family_first(self, order: WrittenOrder) -> bool:
-        """Read this full name with its first word as the family name?"""
+        """Read this full name with its first word as the family name? The name's own vote (as
+        written, ``count_full``) is left out: a name does not vote on its own order ("دروبي ابراهيم"
+        counted دروبي once as a given name against the four reports of the Droubi family that write
+        it as theirs, and was read as the given name Droubi — thirteenth session)."""
         if not order.in_doubt:
             return False
         keys = order.keys
         if len(keys) < 2:
             return False
-        lead, last = self.lean(keys[0]), self.lean(keys[-1])
+        lead, last = self.lean(keys[0], order), self.lean(keys[-1], order)
         if lead >= ORDER_MARGIN and last <= -ORDER_MARGIN:
             return True
         if lead >= 2 * ORDER_MARGIN and last < ORDER_MARGIN:

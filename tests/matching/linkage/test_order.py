@@ -101,3 +101,16 @@ def test_a_given_name_written_with_a_hamza_on_its_alef_is_no_article() -> None:
     assert written_order("الحلبي محمد أحمد").rules_say_family_first  # the article, no hamza
     parts = prepare_reports(pd.DataFrame([{"unique_id": "1", "full_name": "أليفة جمال خليل"}]))
     assert (parts.loc[0, "first_id"], parts.loc[0, "family_id"]) == ("alifa", "khalil")
+
+
+def test_a_name_does_not_vote_on_its_own_order() -> None:
+    """(thirteenth session, fresh set) "دروبي ابراهيم" is Ibrahim of the Droubi family, whom three
+    reports write in the usual order; its own vote (as written: دروبي a given name) kept it under the
+    margin, and it was read as a man called Droubi, son of no one, of a family Ibrahim."""
+    droubi = ["إبراهيم عمران الدروبي", "Ibrahim Imran Al Droubi", "إبراهيم الدروبي", "عمر إبراهيم خليل"]
+    written = "دروبي ابراهيم"
+    votes = _votes([*droubi, written])
+    assert votes.family_first(written_order(written))
+    assert not votes.family_first(written_order("ابراهيم دروبي"))
+    # what the old count said: the name's own vote left in
+    assert votes.lean("drubi") < votes.lean("drubi", written_order(written))
