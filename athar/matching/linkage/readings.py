@@ -53,7 +53,9 @@ def with_readings(table: pd.DataFrame) -> pd.DataFrame:
         rows = table[table[READING_COLUMN] == code]
         if not rows.empty:
             with_gf = rows["grandfather_id"].notna() if "grandfather_id" in rows.columns else rows["unique_id"].isna()
-            shadows += [_moved(rows[with_gf], moves[1]), _moved(rows[~with_gf], moves[0])]
+            two = rows["father_id"].isna() & ~with_gf if code in TWO_WORDS else rows["unique_id"].isna()
+            shadows += [_moved(rows[with_gf], moves[1]), _moved(rows[~with_gf & ~two], moves[0]),
+                        _moved(rows[two], TWO_WORDS.get(code, {}))]
     shadow = pd.concat([s for s in shadows if not s.empty], ignore_index=True)
     shadow["unique_id"] = shadow["unique_id"].astype(str) + SHADOW
     shadow[READING_COLUMN] = -shadow[READING_COLUMN]
@@ -78,6 +80,14 @@ SHIFTS: dict[int, tuple[dict[str, str | None], dict[str, str | None]]] = {
         {"first": "family", "father": "first", "family": "father"},
         {"first": "family", "father": "first", "grandfather": "father", "family": "grandfather"},
     ),
+}
+
+
+# A name of two words read in the other order (thirteenth session): the given and family names trade
+# places ("عثمان حسام": Uthman of the Husam family, or Husam of the Uthman family).
+TWO_WORDS: dict[int, dict[str, str | None]] = {
+    FAMILY_FIRST: {"first": "family", "family": "first"},
+    AS_WRITTEN: {"first": "family", "family": "first"},
 }
 
 

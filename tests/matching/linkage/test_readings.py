@@ -250,3 +250,17 @@ def test_each_shadow_side_of_a_pair_costs_its_reading() -> None:
     assert out["match_weight"].tolist() == [20.0, 20.0 - READING_BITS, 20.0 - 2 * READING_BITS]
     assert out["match_probability"].iloc[1] > 0.99
     assert out["match_probability"].iloc[2] == TWO_READINGS_CAP
+
+
+def test_a_two_word_name_whose_first_word_is_also_a_family_name_gets_the_other_order() -> None:
+    """(thirteenth session, fresh set) "عثمان حسام" is Husam of the Uthman family as often as Uthman
+    son of Husam: عثمان is both a given and a family name in the table, حسام a given name."""
+    table = prepare_reports(pd.DataFrame([
+        {"unique_id": "a", "full_name": "عثمان حسام"},
+        {"unique_id": "b", "first_name": "حسام", "father_name": "حسن", "family_name": "عثمان"},
+        {"unique_id": "c", "first_name": "عثمان", "father_name": "علي", "family_name": "الحلبي"},
+        *({"unique_id": f"d{i}", "first_name": "حسام", "father_name": father, "family_name": "النجار"}
+          for i, father in enumerate(["خالد", "سامر", "علي", "عمر", "ماهر", "وائل"]))]))
+    assert table.set_index("unique_id").loc["a", "second_reading"] > 1
+    shadow = with_readings(table).set_index("unique_id").loc["a" + SHADOW]
+    assert (shadow["first_id"], shadow["family_id"]) == ("husam", "uthman")
