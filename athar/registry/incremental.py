@@ -17,7 +17,9 @@ and the web share it without a second store to keep in step. It holds hashes onl
   "different" decisions and constraints refuse a join; a report that joins two persons merges
   them) → its link, its keys, its review pairs. When a constraint or a decision refuses one of its
   edges, the persons it meets are clustered again as the full run clusters them (``_relinked``):
-  the order of arrival no longer decides which of two namesakes keeps a person.
+  the order of arrival no longer decides which of two namesakes keeps a person. When it meets a
+  report linked only because it and its partner were each other's only candidate
+  (``link.lift_only_candidates``), that lift is undone as a full run would undo it (``_lifts_at_hand``).
 
 What can differ from a full run over the same reports (tested: tests/registry/test_incremental.py):
 the full run measures u again on the grown store, counts term frequencies again and reads names
@@ -162,7 +164,8 @@ def link_waiting(actor: str = "system", limit: int = INCREMENTAL_LIMIT) -> dict[
     decisions = decisions_in_force()
     started = time.perf_counter()
     changed: set[int] = set()
-    counts = {"reports": 0, "new_persons": 0, "joined": 0, "merged": 0, "reclustered": 0, "moved": 0, "review_pairs": 0}
+    counts = {"reports": 0, "new_persons": 0, "joined": 0, "merged": 0, "reclustered": 0, "moved": 0, "review_pairs": 0,
+              "lifts_undone": 0}
     for uid in ids:
         done = link_one(run, state, uid, decisions)
         if done is None:
@@ -174,6 +177,7 @@ def link_waiting(actor: str = "system", limit: int = INCREMENTAL_LIMIT) -> dict[
         counts["review_pairs"] += done["review_pairs"]
         counts["moved"] += done["moved"]
         counts["reclustered"] += int(done["reclustered"])
+        counts["lifts_undone"] += done["lifts_undone"]
         changed.update(done["changed"])
     if counts["reports"]:
         record("registry.link_incremental", object_type="linkage_run", object_id=run.pk, actor=actor, data=counts)
@@ -273,25 +277,38 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         pairs = _only_candidates(pairs, uid, state, own_votes, threshold, review_band)
         current = {lin: rid for rid, lin in lineage.items()}
         decided = [(current[a], current[b], v) for a, b, v in decisions if a in current and b in current]
+        held = {**{m: p for p, ms in members.items() for m in ms}, **person_of}  # every report at hand
+        lifted, stale = _lifts_at_hand(run, pairs, uid, held, decided, min(review_band[0], threshold))
         pairs = _apply_decisions(pairs, normalise_decisions([d for d in decided if str(uid) in d[:2]]))
+        split_off: tuple[Any, dict[str, int]] | None = None
+        if stale and len(frame) > RECLUSTER_MAX_REPORTS:  # too many reports at hand to cluster them again
+            split_off = _split_lifts(run, stale, pairs, person_of, members, table, state, threshold, review_band)
         joined = join_persons(str(uid), pairs, person_of, members, decided, constraints, threshold)
-        if (joined.split or joined.cut or _holds_two_agreed_facts(joined, members, uid, constraints)) \
+        if (joined.split or joined.cut or stale or _holds_two_agreed_facts(joined, members, uid, constraints)) \
                 and len(frame) <= RECLUSTER_MAX_REPORTS:
             # an edge of the new report was refused, or its person would hold two namesakes' agreed
             # facts: the order in which reports arrived may have decided which of two namesakes a
-            # person kept; cluster them again as a full run would
-            held = {**{m: p for p, ms in members.items() for m in ms}, **person_of}  # every report at hand
-            return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, held, decided,
-                                                          threshold, review_band), len(candidates))
+            # person kept; or the new report meets a report linked only as its partner's only
+            # candidate, which it no longer is (a full run leaves that pair for review): cluster them
+            # again as a full run would
+            return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, held, decided, threshold,
+                                                          review_band, lifted, stale), len(candidates))
         pairs = _status(pairs, joined.cut, threshold, review_band)
         pairs = _mark_splits(pairs, joined.split)
         if joined.persons:
             person, merged, new_person = joined.persons[0], joined.persons[1:], False
         else:
             person, merged, new_person = create_persons(1)[0], [], True
-        cluster_of = {r: f"p{person if p in merged else p}" for r, p in person_of.items()}
+        split_persons = split_off[1] if split_off is not None else {}
+        cluster_of = {r: f"p{person if p in merged else p}" for r, p in {**person_of, **split_persons}.items()}
         cluster_of[str(uid)] = f"p{person}"
-        placed = Placed(person, new_person, merged, {}, pairs, cluster_of)
+        if split_off is not None:  # the pairs of the lifts undone, offered for review as a full run offers them
+            import pandas as pd
+
+            unlifted = _mark_splits(_status(_apply_decisions(split_off[0], []), [], threshold, review_band), [])
+            pairs = pd.concat([pairs, unlifted], ignore_index=True)
+        placed = Placed(person, new_person, merged, {}, pairs, cluster_of, changed=set(split_persons.values()),
+                        unlifted=set(split_persons), lifts_undone=len(split_persons) // 2)
         return _write(run, uid, mine, keys, placed, len(candidates))
 
 
@@ -329,6 +346,67 @@ def _meets_another(rid: int, uid: int, state: Any, own_votes: Any, floor: float,
     table = prepare_reports(frame, votes=None if own_votes is None else _store_votes(frame, own_votes))
     pairs, _constraints = _scored(table, rid, candidates, state, threshold, review_band)
     return bool((pairs["match_probability"] >= floor).any()) if not pairs.empty else False
+
+
+def _lifts_at_hand(run: LinkageRun, pairs: Any, uid: int, held: dict[str, int], decided: list[tuple[str, str, str]],
+                   floor: float) -> tuple[set[frozenset[str]], set[frozenset[str]]]:
+    """The pairs of reports at hand (``held``: report → person) that ``link.lift_only_candidates``
+    linked, as two sets: those that still hold (the new report's own lift among them, checked by
+    ``_only_candidates``) and those the new report makes stale. A lift is known by the explanation
+    of either report's link (its strongest linked pair is the lifted one: the lift needs each to
+    have no other pair above the floor). It is stale when the new report meets either report at or
+    above ``floor`` (the full run lifts before it applies decisions: a pair judged different counts)
+    and no reviewer judged the two the same person (decisions come first)."""
+    from athar.matching.linkage.link import ONLY_CANDIDATES_NOTE
+    from athar.matching.linkage.readings import base_id
+
+    stored: set[frozenset[str]] = set()
+    for report, explanation in ReportLink.objects.filter(
+            run=run, report_id__in=[int(r) for r in held]).values_list("report_id", "explanation"):
+        other = str((explanation or {}).get("linked_with", ""))
+        if ONLY_CANDIDATES_NOTE in str((explanation or {}).get("why", "")) and held.get(other) == held[str(report)]:
+            stored.add(frozenset((str(report), other)))
+    met = {str(base_id(str(r))) for r, p in zip(pairs["unique_id_r"], pairs["match_probability"]) if p >= floor}
+    same = {frozenset(d[:2]) for d in decided if d[2] == "same"}
+    stale = {pair for pair in stored if pair & met and pair not in same}
+    own = {frozenset((str(uid), str(base_id(str(r))))) for r, o in zip(
+        pairs["unique_id_r"], pairs.get("only_candidates", [False] * len(pairs))) if o}
+    return (stored - stale) | own, stale
+
+
+def _split_lifts(run: LinkageRun, stale: set[frozenset[str]], pairs: Any, person_of: dict[str, int],
+                 members: dict[int, list[str]], table: Any, state: Any, threshold: float,
+                 review_band: tuple[float, float]) -> tuple[Any, dict[str, int]]:
+    """Past RECLUSTER_MAX_REPORTS: each stale lift (``_lifts_at_hand``) whose person holds just its
+    two reports is split in two before the new report is joined, as a full run leaves them (its
+    only edge no longer lifted): the report the new one meets best keeps the person, the other gets
+    a new one (``person_of`` and ``members`` follow). A lift inside a larger person stays until the
+    next full run. Returns the two reports' pairs at the model's own probability (for the review
+    queue) and the persons of the reports split."""
+    import pandas as pd
+
+    from athar.matching.linkage.readings import base_id
+
+    met: dict[str, float] = {}
+    for other, p in zip(pairs["unique_id_r"], pairs["match_probability"]):
+        met[str(base_id(str(other)))] = max(met.get(str(base_id(str(other))), 0.0), float(p))
+    held = {m: p for p, ms in members.items() for m in ms}
+    found, placed = [], {}
+    for pair in sorted(stale, key=sorted):
+        keep, leave = sorted(pair, key=lambda r: (-met.get(r, 0.0), int(r)))
+        person = held.get(keep)
+        if person is None or set(members.get(person, [])) != set(pair):
+            continue
+        new = create_persons(1)[0]
+        ReportLink.objects.filter(run=run, report_id=int(leave)).update(person_id=new)
+        members[person], members[new] = [keep], [leave]
+        if leave in person_of:
+            person_of[leave] = new
+        placed.update({keep: person, leave: new})
+        two = table[table["unique_id"].astype(str).isin(pair)].reset_index(drop=True)
+        found.append(_scored(two, int(keep), [int(leave)], state, threshold, review_band)[0])
+    scored = pd.concat(found, ignore_index=True) if found else pairs.iloc[0:0]
+    return scored.assign(only_candidates=False), placed
 
 
 def _block_candidates(frame: Any, rid: int, state: Any, own_votes: Any) -> tuple[set[int], list[int]]:
@@ -385,15 +463,22 @@ class Placed:
     cluster_of: dict[str, str]
     changed: set[int] = field(default_factory=set)  # besides ``person`` and ``merged``: persons moves changed
     reclustered: bool = False  # the persons the report met were clustered again (_relinked)
+    unlifted: set[str] = field(default_factory=set)  # reports of lifts undone: their explanation is rewritten
+    lifts_undone: int = 0  # pairs linked as each other's only candidate and no longer linked
 
 
 def _relinked(run: LinkageRun, state: Any, uid: int, keys: set[int], frame: Any, person_of: dict[str, int],
-              decided: list[tuple[str, str, str]], threshold: float, review_band: tuple[float, float]) -> Placed:
+              decided: list[tuple[str, str, str]], threshold: float, review_band: tuple[float, float],
+              lifted: set[frozenset[str]] | None = None, stale: set[frozenset[str]] | None = None) -> Placed:
     """The new report and every report of the persons it meets (``frame``) clustered again as the
     full run clusters (incremental.recluster), from their pairs that share a block key; each
     cluster keeps the person most of its reports had. Names are read with the store's votes plus
     those of every report at hand, as a full run over them all would read them. ``person_of``: the
-    person of every report at hand but the new one."""
+    person of every report at hand but the new one. ``lifted``: the pairs at hand that
+    link.lift_only_candidates links in the store and still would, lifted again if nothing at hand
+    says otherwise (the reports at hand cannot tell whether a pair meets a report elsewhere in the
+    store); ``stale``: lifts the new report undoes (not lifted: their pair goes to review at the
+    model's probability)."""
     from athar.matching.linkage import prepare_reports
     from athar.matching.linkage.constraints import Constraints
     from athar.matching.linkage.incremental import persons_of_clusters, recluster, score_among, tf_keys_of
@@ -410,6 +495,7 @@ def _relinked(run: LinkageRun, state: Any, uid: int, keys: set[int], frame: Any,
     constraints = Constraints(with_readings(table))
     counts = _frequencies(tf_keys_of(with_readings(table)))
     pairs = score_among(table, state, counts, constraints.facts, block, threshold=threshold, review_band=review_band)
+    pairs = _lifted_again(pairs, lifted or set(), min(review_band[0], threshold), threshold)
     pairs, outcome = recluster(ids, pairs, decided, constraints, threshold)
     pairs = _mark_splits(_status(pairs, outcome.cut_edges, threshold, review_band), outcome.split_edges)
     clusters: dict[str, list[str]] = defaultdict(list)
@@ -423,8 +509,31 @@ def _relinked(run: LinkageRun, state: Any, uid: int, keys: set[int], frame: Any,
     moves = {r: p for r, p in now.items() if r in person_of and person_of[r] != p}
     merged = sorted(set(person_of.values()) - set(now.values()))
     made = {int(chosen[c]) for c in fresh}  # type: ignore[arg-type]
+    undone = [pair for pair in stale or set() if len({now.get(r) for r in pair}) > 1]
     return Placed(person, person in made, merged, moves, pairs, {r: f"p{p}" for r, p in now.items()},
-                  changed={person, *merged, *moves.values(), *(person_of[r] for r in moves)}, reclustered=True)
+                  changed={person, *merged, *moves.values(), *(person_of[r] for r in moves)}, reclustered=True,
+                  unlifted={r for pair in undone for r in pair}, lifts_undone=len(undone))
+
+
+def _lifted_again(pairs: Any, lifted: set[frozenset[str]], floor: float, threshold: float) -> Any:
+    """``pairs`` (score_among) with link.lift_only_candidates applied to those of ``lifted`` that it
+    still lifts among the pairs at hand; every other pair keeps the model's probability."""
+    import pandas as pd
+
+    from athar.matching.linkage.link import lift_only_candidates
+    from athar.matching.linkage.readings import base_id
+
+    pairs = pairs.assign(only_candidates=False)
+    if pairs.empty or not lifted:
+        return pairs
+    trial = lift_only_candidates(pairs.copy(), floor, threshold)
+    known = pd.Series([frozenset((str(base_id(str(a))), str(base_id(str(b))))) in lifted
+                       for a, b in zip(pairs["unique_id_l"], pairs["unique_id_r"])], index=pairs.index, dtype=bool)
+    keep = trial["only_candidates"].astype(bool) & known
+    if keep.any():
+        pairs.loc[keep, ["match_probability", "match_weight"]] = trial.loc[keep, ["match_probability", "match_weight"]]
+        pairs.loc[keep, "only_candidates"] = True
+    return pairs
 
 
 def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed, candidates: int) -> dict[str, Any]:
@@ -440,8 +549,9 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
     for report, person in placed.moves.items():
         why = reasons.get(report)
         ReportLink.objects.filter(run=run, report_id=int(report)).update(
-            person_id=person, **({} if why is None else {"probability": _probability(why["match_probability"]),
-                                                         "explanation": _explanation(why)}))
+            person_id=person, **({} if why is None and report not in placed.unlifted else _restated(why, report, placed)))
+    for report in sorted(placed.unlifted - set(placed.moves)):  # its stored reason, the lift, no longer holds
+        ReportLink.objects.filter(run=run, report_id=int(report)).update(**_restated(reasons.get(report), report, placed))
     if placed.merged:
         ReportLink.objects.filter(run=run, person_id__in=placed.merged).update(person_id=placed.person)
     if str(uid) in reasons:
@@ -470,7 +580,17 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
         ReviewPair.objects.bulk_create(rows, ignore_conflicts=True)
     return {"report": uid, "person": placed.person, "new": placed.new, "merged": placed.merged,
             "reclustered": placed.reclustered, "moved": len(placed.moves), "changed": sorted(placed.changed | {placed.person, *placed.merged}),
-            "candidates": candidates, "review_pairs": len(rows)}
+            "candidates": candidates, "review_pairs": len(rows), "lifts_undone": placed.lifts_undone}
+
+
+def _restated(why: dict[str, Any] | None, report: str, placed: Placed) -> dict[str, Any]:
+    """A stored report's probability and explanation after its person changed: its strongest linked
+    pair, or, without one, what a full run writes (registry.linkage._links)."""
+    if why is not None:
+        return {"probability": _probability(why["match_probability"]), "explanation": _explanation(why)}
+    alone = sum(c == placed.cluster_of.get(report) for c in placed.cluster_of.values()) <= 1
+    return {"probability": None, "explanation": {"why": "no other report is close enough" if alone
+                                                 else "linked through other reports of this person"}}
 
 
 def _drop_pairs_within(run: LinkageRun, persons: set[int]) -> None:

@@ -338,3 +338,97 @@ def test_a_name_two_reports_of_the_store_share_links_in_the_worker_as_in_a_full_
     full = _persons()
     assert [worker[a] == worker[b] for a in ids for b in ids] == [full[a] == full[b] for a in ids for b in ids]
     assert ReportLink.objects.filter(run__is_current=True, report_id=ids[1]).exists()
+
+
+NAMES_ONLY = ["report_id", "full_name_ar", "full_name_latin"]
+
+
+def _lifted_pair(write_csv: object, tmp_path: Path, by: str) -> tuple[Report, Report]:
+    """ماجد دياب / Maged Diab among 700 other reports, linked by link.lift_only_candidates: by a full
+    run over both, or by the worker when the Latin copy comes later."""
+    _import(tmp_path, 700, seed=4)
+    first = [["a1", "ماجد دياب", ""]] + ([["a2", "", "Maged Diab"]] if by == "full" else [])
+    import_reports(write_csv(NAMES_ONLY, first, name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    if by == "worker":
+        import_reports(write_csv(NAMES_ONLY, [["a2", "", "Maged Diab"]], name="b.csv"), source="s")  # type: ignore[operator]
+        assert link_waiting() is not None
+    one, two = Report.objects.get(report_id="a1"), Report.objects.get(report_id="a2")
+    assert _persons()[one.pk] == _persons()[two.pk]  # the lift
+    return one, two
+
+
+def _same_partition(ids: list[int]) -> tuple[list[bool], list[bool]]:
+    worker = _persons()
+    link_all()
+    full = _persons()
+    return ([worker[a] == worker[b] for a in ids for b in ids], [full[a] == full[b] for a in ids for b in ids])
+
+
+@pytest.mark.parametrize(("by", "limit"), [("full", None), ("worker", None), ("full", 2)])
+def test_a_third_report_close_to_a_lifted_pair_undoes_the_lift_as_a_full_run_does(
+        write_csv: object, tmp_path: Path, monkeypatch, by: str, limit: int | None) -> None:  # type: ignore[no-untyped-def]
+    """ماجد دياب and Maged Diab were each other's only candidate, and linked for it (by a full run or
+    by the worker); "Majed Diab" comes later: each now has two candidates, and a full run leaves them
+    for review. The worker splits the person again (by clustering the reports at hand again, or,
+    past RECLUSTER_MAX_REPORTS (``limit``), by splitting the two-report person), offers the pair for
+    review and places the newcomer by its own scores."""
+    from athar.registry import incremental
+
+    one, two = _lifted_pair(write_csv, tmp_path, by)
+    if limit is not None:
+        monkeypatch.setattr(incremental, "RECLUSTER_MAX_REPORTS", limit)
+    import_reports(write_csv(NAMES_ONLY, [["x1", "", "Majed Diab"]], name="c.csv"), source="s")  # type: ignore[operator]
+    done = link_waiting()
+    assert done is not None and done["reports"] == 1 and done["lifts_undone"] == 1
+    assert done["reclustered"] == int(limit is None)
+    x = Report.objects.get(report_id="x1")
+    persons = _persons()
+    assert persons[one.pk] != persons[two.pk]
+    run = current_run()
+    assert ReviewPair.objects.filter(run=run, status="open", left_report=min(one, two, key=lambda r: r.pk),
+                                     right_report=max(one, two, key=lambda r: r.pk)).exists()
+    review = ReviewPair.objects.get(run=run, left_report=min(one, two, key=lambda r: r.pk),
+                                    right_report=max(one, two, key=lambda r: r.pk))
+    assert 0.2 <= review.probability < 0.9 and "only candidate" not in review.explanation["why"]
+    for report in (one, two):  # neither explanation still speaks of the undone lift
+        link = ReportLink.objects.get(run=run, report=report)
+        assert "only candidate" not in json.dumps(link.explanation, ensure_ascii=False)
+    worker, full = _same_partition([one.pk, two.pk, x.pk])
+    assert worker == full
+
+
+def test_a_reviewers_same_on_a_lifted_pair_outlives_a_third_report(write_csv: object, tmp_path: Path, make_user) -> None:  # type: ignore[no-untyped-def]
+    one, two = _lifted_pair(write_csv, tmp_path, "full")
+    """A reviewer judged the lifted pair one man: a later "Majed Diab" does not undo the decision (nor
+    is the person clustered again for it), and the pair is not offered again."""
+    decisions.decide(one, two, "same", make_user("reviewer"), "one man")
+    import_reports(write_csv(NAMES_ONLY, [["x1", "", "Majed Diab"]], name="c.csv"), source="s")  # type: ignore[operator]
+    done = link_waiting()
+    assert done is not None and done["lifts_undone"] == 0 and done["reclustered"] == 0
+    x = Report.objects.get(report_id="x1")
+    assert _persons()[one.pk] == _persons()[two.pk]
+    assert not ReviewPair.objects.filter(run=current_run(), status="open", left_report__in=[one, two],
+                                         right_report__in=[one, two]).exists()
+    worker, full = _same_partition([one.pk, two.pk, x.pk])
+    assert worker == full
+
+
+@pytest.mark.parametrize("again", [False, True])
+def test_a_third_report_far_from_a_lifted_pair_leaves_it_linked(write_csv: object, tmp_path: Path, monkeypatch,  # type: ignore[no-untyped-def]
+                                                                again: bool) -> None:
+    """مجد دياب (Majd Diab) shares a block with both reports but meets neither at the review floor: the
+    lift stands, nothing is clustered again; and when the persons at hand are clustered again for
+    another reason (``again``: as if its person would hold two agreed facts), the lift is kept."""
+    from athar.registry import incremental
+
+    one, two = _lifted_pair(write_csv, tmp_path, "full")
+    monkeypatch.setattr(incremental, "_holds_two_agreed_facts", lambda *args: again)
+    import_reports(write_csv(NAMES_ONLY, [["x1", "مجد دياب", ""]], name="c.csv"), source="s")  # type: ignore[operator]
+    done = link_waiting()
+    assert done is not None and done["reports"] == 1 and done["reclustered"] == int(again) and done["moved"] == 0
+    x = Report.objects.get(report_id="x1")
+    persons = _persons()
+    assert persons[one.pk] == persons[two.pk] != persons[x.pk]
+    worker, full = _same_partition([one.pk, two.pk, x.pk])
+    assert worker == full
