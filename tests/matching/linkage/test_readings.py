@@ -264,3 +264,21 @@ def test_a_two_word_name_whose_first_word_is_also_a_family_name_gets_the_other_o
     assert table.set_index("unique_id").loc["a", "second_reading"] > 1
     shadow = with_readings(table).set_index("unique_id").loc["a" + SHADOW]
     assert (shadow["first_id"], shadow["family_id"]) == ("husam", "uthman")
+
+
+def test_a_last_word_that_leans_to_a_given_name_is_enough_for_the_other_order() -> None:
+    """(thirteenth session, fresh set) "دروبي ابراهيم" is Ibrahim of the Droubi family: دروبي is a
+    family name in the table's other reports, ابراهيم more often a given name than a family name
+    (الإبراهيم) — but not three times as often, the margin the order's first reading asks."""
+    rows = [{"unique_id": "a", "full_name": "دروبي ابراهيم"},
+            *({"unique_id": f"d{i}", "first_name": g, "father_name": "عمران", "family_name": "الدروبي"}
+              for i, g in enumerate(["ابراهيم", "أديب", "فراس"])),
+            {"unique_id": "g", "first_name": "دروبي", "father_name": "علي", "family_name": "الحسن"},
+            *({"unique_id": f"i{i}", "first_name": "ابراهيم", "father_name": f, "family_name": "النجار"}
+              for i, f in enumerate(["خالد", "سامر", "علي", "عمر", "ماهر"])),
+            *({"unique_id": f"f{i}", "first_name": g, "father_name": "علي", "family_name": "الإبراهيم"}
+              for i, g in enumerate(["خالد", "سامر"]))]
+    table = prepare_reports(pd.DataFrame(rows)).set_index("unique_id")
+    assert table.loc["a", "second_reading"] > 1
+    shadow = with_readings(table.reset_index()).set_index("unique_id").loc["a" + SHADOW]
+    assert (shadow["first_id"], shadow["family_id"]) == ("ibrahim", "drubi")
