@@ -19,7 +19,7 @@ import pandas as pd
 import yaml
 
 from athar.matching.facilities import facility_key
-from athar.matching.linkage.order import ORDER_MARGIN, OrderVotes, WrittenOrder, name_vote_keys, written_order
+from athar.matching.linkage.order import OrderVotes, WrittenOrder, name_vote_keys, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
 from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
