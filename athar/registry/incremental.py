@@ -541,7 +541,7 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
     import pandas as pd
 
     from athar.matching.linkage.link import review_queue
-    from athar.registry.linkage import best_pairs, explain
+    from athar.registry.linkage import best_pairs, explain, unlinked_explanation
 
     result = SimpleNamespace(pairs=placed.pairs)
     best = best_pairs(result) if "status" in placed.pairs.columns else pd.DataFrame(columns=["uid"])
@@ -557,8 +557,7 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
     if str(uid) in reasons:
         prob, explanation = _probability(reasons[str(uid)]["match_probability"]), _explanation(reasons[str(uid)])
     else:
-        prob, explanation = None, {"why": "no other report is close enough" if not placed.merged and placed.new
-                                   else "linked through other reports of this person"}
+        prob, explanation = None, unlinked_explanation(alone=not placed.merged and placed.new)
     ReportLink.objects.create(run=run, report_id=uid, person_id=placed.person, probability=prob,
                               explanation=json.loads(json.dumps(explanation, default=str)))
     if placed.merged or placed.moves:
@@ -586,11 +585,12 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
 def _restated(why: dict[str, Any] | None, report: str, placed: Placed) -> dict[str, Any]:
     """A stored report's probability and explanation after its person changed: its strongest linked
     pair, or, without one, what a full run writes (registry.linkage._links)."""
+    from athar.registry.linkage import unlinked_explanation
+
     if why is not None:
         return {"probability": _probability(why["match_probability"]), "explanation": _explanation(why)}
     alone = sum(c == placed.cluster_of.get(report) for c in placed.cluster_of.values()) <= 1
-    return {"probability": None, "explanation": {"why": "no other report is close enough" if alone
-                                                 else "linked through other reports of this person"}}
+    return {"probability": None, "explanation": unlinked_explanation(alone=alone)}
 
 
 def _drop_pairs_within(run: LinkageRun, persons: set[int]) -> None:

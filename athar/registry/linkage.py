@@ -247,9 +247,14 @@ def _links(clusters: dict[str, list[str]], chosen: dict[str, int],
                 if decision:
                     explanation["decision"] = decision
             else:
-                prob, explanation = None, {"why": "no other report is close enough" if len(members) == 1
-                                           else "linked through other reports of this person"}
+                prob, explanation = None, unlinked_explanation(alone=len(members) == 1)
             yield int(uid), chosen[cid], prob, explanation
+
+
+def unlinked_explanation(*, alone: bool) -> dict[str, Any]:
+    """The explanation of a report linked by no pair of its own: alone in its person, or joined
+    through the person's other reports (the full run and the worker write the same)."""
+    return {"why": "no other report is close enough" if alone else "linked through other reports of this person"}
 
 
 def _review_pairs(run: LinkageRun, result: Any) -> int:

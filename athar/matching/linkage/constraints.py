@@ -201,14 +201,23 @@ def slip_readings(rasm: str) -> frozenset[str]:
     without dots — a letter dropped or added, two neighbours swapped (حممد: محمد, حمد; "ممد": محمد).
     A letter *changed* is how two names differ, and is no reading. Empty for strings shorter than
     three letters (too many names are a slip away)."""
-    real = _real_rasms()
     if len(rasm) < MIN_SLIP_LETTERS:
         return frozenset()
-    letters = {c for r in real for c in r}
-    near = {rasm} | {rasm[:i] + rasm[i + 1:] for i in range(len(rasm))}
-    near |= {rasm[:i] + rasm[i + 1] + rasm[i] + rasm[i + 2:] for i in range(len(rasm) - 1)}
-    near |= {rasm[:i] + c + rasm[i:] for i in range(len(rasm) + 1) for c in letters}
+    real = _real_rasms()
+    near = {rasm} | {rasm[:i] + rasm[i + 1:] for i in range(len(rasm))} | _one_added_or_swapped(rasm, _rasm_letters())
     return frozenset(name for n in near if n in real for name in real[n])
+
+
+@lru_cache(maxsize=1)
+def _rasm_letters() -> str:
+    return "".join(sorted({c for r in _real_rasms() for c in r}))
+
+
+def _one_added_or_swapped(text: str, letters: str) -> set[str]:
+    """``text`` with one of ``letters`` added anywhere, or two neighbours swapped: the spellings of
+    which ``text`` is a slip of the pen (a letter dropped, two swapped)."""
+    out = {text[:i] + c + text[i:] for i in range(len(text) + 1) for c in letters}
+    return out | {text[:i] + text[i + 1] + text[i] + text[i + 2:] for i in range(len(text) - 1)}
 
 
 @lru_cache(maxsize=1)
@@ -217,8 +226,8 @@ def _latin_spelling_keys() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for name, forms in variant_index().variants.items():
         for form in (name, *forms):
-            if form.isascii() and " " not in form:
-                out.setdefault(latin_key(form), set()).add(name)
+            if form.isascii() and " " not in (key := latin_key(form)):
+                out.setdefault(key, set()).add(name)
     return {k: frozenset(v) for k, v in out.items()}
 
 
@@ -228,14 +237,13 @@ _LATIN_CONSONANTS = "bcdfghjklmnpqrstvxz"
 @lru_cache(maxsize=16_384)
 def latin_slip_readings(key: str) -> frozenset[str]:
     """The names of the variants table a Latin spelling it does not list may be a slip of: a listed
-    spelling with one consonant dropped or two neighbours swapped (as :func:`_latin_slip`; a vowel
-    that comes or goes is how Latin spellings differ). Empty below three letters."""
+    spelling with one consonant dropped or two neighbours swapped (a vowel that comes or goes is how
+    Latin spellings differ). Empty below three letters."""
     if len(key) < MIN_SLIP_LETTERS:
         return frozenset()
     spellings = _latin_spelling_keys()
-    near = {key[:i] + c + key[i:] for i in range(len(key) + 1) for c in _LATIN_CONSONANTS}
-    near |= {key[:i] + key[i + 1] + key[i] + key[i + 2:] for i in range(len(key) - 1)}
-    return frozenset(name for n in near if n in spellings for name in spellings[n])
+    return frozenset(name for n in _one_added_or_swapped(key, _LATIN_CONSONANTS) if n in spellings
+                     for name in spellings[n])
 
 
 def similar_spelling(a: NameKey, b: NameKey) -> bool:
@@ -478,30 +486,13 @@ def real_name(key: NameKey) -> bool:
     return key.known or (bool(key.rasm) and key.text in _given_name_ids())
 
 
-LATIN_VOWELS = frozenset("aeiouwy")
-
-
 def _latin_slip(known: NameKey, other: NameKey) -> bool:
-    """Is the Latin ``other`` a listed Latin spelling of the name ``known`` with one consonant dropped
-    or two neighbours swapped? A vowel that comes or goes is how Latin spellings differ (Amer /
-    Ameer are Amer and Amir), so only a consonant's loss counts."""
-    if len(other.text) < MIN_SLIP_LETTERS:
-        return False
-    # the name's Latin spellings, whatever the script the known name is written in (أحمد / "Ahma"),
-    # and the table's id, a Latin spelling too (ahmad); the key of an Arabic name the table does not
-    # know is no spelling (فواز: "fwaz")
-    ids = known.text.split(SHARED_SPELLING)
-    spellings = {latin_key(f) for name in ids for f in (*((name,) if known.known or not known.rasm else ()),
-                                                        *_latin_spellings(name))}
-    return any(_consonant_dropped_or_swapped(s, other.text) for s in spellings if " " not in s)
-
-
-def _consonant_dropped_or_swapped(full: str, slip: str) -> bool:
-    if len(full) == len(slip):
-        return _swapped(full, slip)
-    if len(full) != len(slip) + 1:
-        return False
-    return any(full[i] not in LATIN_VOWELS and full[:i] + full[i + 1:] == slip for i in range(len(full)))
+    """Is the Latin ``other`` a listed Latin spelling of the name ``known`` (whatever the script it is
+    written in: أحمد / "Ahma"; the table's id is a Latin spelling too) with one consonant dropped or
+    two neighbours swapped (:func:`latin_slip_readings`)? A vowel that comes or goes is how Latin
+    spellings differ (Amer / Ameer are Amer and Amir), so only a consonant's loss counts; an Arabic
+    name the table does not know has no listed Latin spelling (فواز: "fwaz" is no spelling)."""
+    return bool(latin_slip_readings(other.text) & set(known.text.split(SHARED_SPELLING)))
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:
