@@ -308,6 +308,45 @@ def test_a_person_holding_two_agreed_facts_is_clustered_again_as_the_full_run_do
     assert evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
 
 
+@pytest.mark.parametrize("limit", [None, 5])
+def test_a_report_outvoted_by_four_of_its_person_is_clustered_apart_as_the_full_run_does(
+        write_csv: object, monkeypatch, limit: int | None) -> None:  # type: ignore[no-untyped-def]
+    """A namesake's one report (arrested 2013-04) and two of another man's (2013-06): the first run
+    makes one person (no side has four reports that agree). Two more reports of 2013-06 arrive one
+    by one; no edge of theirs is refused, but a full run, taking the four alike first, refuses the
+    namesake's (constraints.AGREED_BY_MANY), so the worker clusters the person again when the
+    fourth arrives (constraints.holds_outvoted_report). With more reports at hand than the worker
+    clusters again (``limit``: a brother of the same town meets them too), it clusters again the
+    reports of the person the fourth would join."""
+    from athar.registry import incremental
+
+    if limit is not None:
+        monkeypatch.setattr(incremental, "RECLUSTER_MAX_REPORTS", limit)
+    brother = ["c1", "محمد هاني جمعة", "M", "1990", "شهبا", "2014-02-01"]
+    first = [_jumaa("a1", "1980", "2013-06-10"), _jumaa("a2", "1980", "2013-06"), _jumaa("b1", "1980", "2013-04-02"),
+             brother]
+    import_reports(write_csv(JUMAA_HEADER, first, name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    assert _persons()[pk["a1"]] == _persons()[pk["b1"]]  # what the first run made
+    import_reports(write_csv(JUMAA_HEADER, [_jumaa("a3", "1980", "2013-06-20")], name="b.csv"),  # type: ignore[operator]
+                   source="s")
+    done = link_waiting()
+    assert done is not None and done["reclustered"] == 0  # three alike: a full run keeps the person
+    import_reports(write_csv(JUMAA_HEADER, [_jumaa("a4", "1980", "2013-06")], name="c.csv"),  # type: ignore[operator]
+                   source="s")
+    done = link_waiting()
+    assert done is not None and done["reclustered"] == 1
+    pk = dict(Report.objects.current().values_list("report_id", "pk"))
+    linked = _persons()
+    assert len({linked[pk[a]] for a in ("a1", "a2", "a3", "a4")}) == 1
+    assert linked[pk["a1"]] != linked[pk["b1"]] and linked[pk["c1"]] not in (linked[pk["a1"]], linked[pk["b1"]])
+    link_all()
+    full = _persons()
+    keys = sorted(full)
+    assert evaluate_clusters([linked[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
+
+
 def test_names_only_reports_each_others_only_candidate_link_in_the_worker_as_in_a_full_run(
         write_csv: object, tmp_path: Path) -> None:
     """link.lift_only_candidates in the worker: the new report's one candidate meets no other report.

@@ -879,6 +879,24 @@ def holds_two_agreed_facts(members: list[ReportFacts]) -> bool:
     return False
 
 
+def holds_outvoted_report(members: list[ReportFacts]) -> bool:
+    """Does one cluster hold a fact AGREED_BY_MANY of its reports state alike (within the fact's
+    spread) and a report that states it as far from them as :func:`corroborated_conflict` keeps a
+    side from so many (four reports arrested 2013-06, one 2013-04)? A full run, taking its edges
+    strongest first, has the four together before the fifth and refuses it; the worker, joining
+    reports as they arrive, took the fifth when the others were two or three."""
+    for field, gap, spread, _ in _fields():
+        values = sorted(getattr(f, field) for f in members if getattr(f, field) is not None)
+        for i, low in enumerate(values):
+            window = [v for v in values[i:] if v - low <= spread]
+            if len(window) < AGREED_BY_MANY:
+                continue
+            agreed = window[len(window) // 2]
+            if any(abs(v - agreed) >= gap for v in values):
+                return True
+    return False
+
+
 def _shown(field: str, value: int) -> str:
     return f"{value // 12}-{value % 12 + 1:02d}" if field == "arrest_ym" else str(value)
 

@@ -307,6 +307,17 @@ def test_arrest_years_two_reports_of_each_side_state_part_two_clusters_dates_of_
     assert corroborated_conflict(in_2019, [arrested(2018), arrested(2019)]) is None  # that side disagrees with itself
 
 
+def test_a_cluster_holding_a_report_outvoted_by_four_is_found() -> None:
+    from athar.matching.linkage.constraints import holds_outvoted_report
+
+    june, april = _facts(ym=(2013, 6)), _facts(ym=(2013, 4))
+    assert holds_outvoted_report([june, june, _facts(ym=(2013, 7)), june, april])
+    assert not holds_outvoted_report([june, june, june, april])  # three alike: a full run keeps it too
+    assert not holds_outvoted_report([june, june, june, june, _facts(ym=(2013, 5))])  # a month: one side's spread
+    assert holds_outvoted_report([_facts(1980), _facts(1980), _facts(1981), _facts(1980), _facts(1983)])
+    assert not holds_outvoted_report([_facts(1980), _facts(1980), _facts(1980), _facts(1980), _facts(1982)])
+
+
 def test_a_cluster_holding_two_agreed_facts_far_apart_is_found() -> None:
     from athar.matching.linkage.constraints import holds_two_agreed_facts
 
