@@ -280,6 +280,23 @@ def _jumaa(report_id: str, year: str, arrested: str) -> list[str]:
     return [report_id, "عبد الرحيم هاني جمعة", "M", year, "شهبا", arrested]
 
 
+def _one_more_jumaa(write_csv: object, report_id: str, year: str, arrested: str) -> dict:
+    """Import one more report of the Jumaa namesakes and let the worker link it."""
+    import_reports(write_csv(JUMAA_HEADER, [_jumaa(report_id, year, arrested)], name=f"{report_id}.csv"),  # type: ignore[operator]
+                   source="s")
+    done = link_waiting()
+    assert done is not None
+    return done
+
+
+def _as_a_full_run(linked: dict[int, int]) -> bool:
+    """Does a full run now make the persons the worker made (``linked``)?"""
+    link_all()
+    full = _persons()
+    keys = sorted(full)
+    return evaluate_clusters([linked[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
+
+
 def test_a_person_holding_two_agreed_facts_is_clustered_again_as_the_full_run_does(write_csv: object) -> None:
     """Two namesakes of one town, one report each and a third with neither's date: the first run makes
     one person (nothing keeps them apart). Later reports of each give two of each side's facts; no
@@ -291,21 +308,13 @@ def test_a_person_holding_two_agreed_facts_is_clustered_again_as_the_full_run_do
     link_all()
     pk = dict(Report.objects.current().values_list("report_id", "pk"))
     assert _persons()[pk["a1"]] == _persons()[pk["b1"]]  # what the first run made
-    import_reports(write_csv(JUMAA_HEADER, [_jumaa("a2", "1966", "2013-05")], name="b.csv"),  # type: ignore[operator]
-                   source="s")
-    assert link_waiting() is not None
-    import_reports(write_csv(JUMAA_HEADER, [_jumaa("b2", "1969", "2014-06")], name="c.csv"),  # type: ignore[operator]
-                   source="s")
-    done = link_waiting()
-    assert done is not None and done["reclustered"] == 1
+    _one_more_jumaa(write_csv, "a2", "1966", "2013-05")
+    assert _one_more_jumaa(write_csv, "b2", "1969", "2014-06")["reclustered"] == 1
     pk = dict(Report.objects.current().values_list("report_id", "pk"))
     incremental = _persons()
     assert incremental[pk["a1"]] == incremental[pk["a2"]] and incremental[pk["b1"]] == incremental[pk["b2"]]
     assert incremental[pk["a1"]] != incremental[pk["b1"]]
-    link_all()
-    full = _persons()
-    keys = sorted(full)
-    assert evaluate_clusters([incremental[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
+    assert _as_a_full_run(incremental)
 
 
 @pytest.mark.parametrize("limit", [None, 5])
@@ -329,22 +338,13 @@ def test_a_report_outvoted_by_four_of_its_person_is_clustered_apart_as_the_full_
     link_all()
     pk = dict(Report.objects.current().values_list("report_id", "pk"))
     assert _persons()[pk["a1"]] == _persons()[pk["b1"]]  # what the first run made
-    import_reports(write_csv(JUMAA_HEADER, [_jumaa("a3", "1980", "2013-06-20")], name="b.csv"),  # type: ignore[operator]
-                   source="s")
-    done = link_waiting()
-    assert done is not None and done["reclustered"] == 0  # three alike: a full run keeps the person
-    import_reports(write_csv(JUMAA_HEADER, [_jumaa("a4", "1980", "2013-06")], name="c.csv"),  # type: ignore[operator]
-                   source="s")
-    done = link_waiting()
-    assert done is not None and done["reclustered"] == 1
+    assert _one_more_jumaa(write_csv, "a3", "1980", "2013-06-20")["reclustered"] == 0  # three alike: kept
+    assert _one_more_jumaa(write_csv, "a4", "1980", "2013-06")["reclustered"] == 1
     pk = dict(Report.objects.current().values_list("report_id", "pk"))
     linked = _persons()
     assert len({linked[pk[a]] for a in ("a1", "a2", "a3", "a4")}) == 1
     assert linked[pk["a1"]] != linked[pk["b1"]] and linked[pk["c1"]] not in (linked[pk["a1"]], linked[pk["b1"]])
-    link_all()
-    full = _persons()
-    keys = sorted(full)
-    assert evaluate_clusters([linked[k] for k in keys], [full[k] for k in keys])["pairwise_f1"] == 1.0
+    assert _as_a_full_run(linked)
 
 
 def test_names_only_reports_each_others_only_candidate_link_in_the_worker_as_in_a_full_run(
