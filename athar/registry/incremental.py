@@ -236,8 +236,9 @@ def _frequencies(keys: set[int]) -> dict[int, int]:
 # Clustering again scores the pairs among every report of the persons a new report meets: its cost
 # grows with the square of their number (CPU p95 0.42 s where it fired on the independent Syrian set,
 # max 0.87 s). Past this many reports at hand (common names in a store of a million) the worker keeps
-# the greedy join, so that one report stays well under a second; the next full run, which sees every
-# report at once, clusters them again anyway.
+# the greedy join, so that one report stays well under a second — unless the person the report would
+# join holds namesakes (``_holds_two_agreed_facts``): then that person's own reports, if no more than
+# this, are clustered again. The next full run, which sees every report at once, clusters them all.
 RECLUSTER_MAX_REPORTS = 200
 
 
