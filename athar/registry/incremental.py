@@ -285,7 +285,8 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         if stale and len(frame) > RECLUSTER_MAX_REPORTS:  # too many reports at hand to cluster them again
             split_off = _split_lifts(run, stale, pairs, person_of, members, table, state, threshold, review_band)
         joined = join_persons(str(uid), pairs, person_of, members, decided, constraints, threshold)
-        namesakes = _holds_two_agreed_facts(joined, members, uid, constraints)
+        own = [str(uid), *(m for p in joined.persons for m in members.get(p, []))]  # the person it would join
+        namesakes = _holds_two_agreed_facts(own, constraints)
         if (joined.split or joined.cut or stale or namesakes) and len(frame) <= RECLUSTER_MAX_REPORTS:
             # an edge of the new report was refused, or its person would hold two namesakes' agreed
             # facts: the order in which reports arrived may have decided which of two namesakes a
@@ -294,16 +295,14 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
             # again as a full run would
             return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, held, decided, threshold,
                                                           review_band, lifted, stale), len(candidates))
-        own = _joined_group(joined, members, uid)
         if namesakes and split_off is None and len(own) <= RECLUSTER_MAX_REPORTS:
             # too many reports at hand to cluster them all again (a common name of a large store), but
             # the person the report would join holds namesakes: its own reports are clustered again
             # (a report parted from them opens a person; the next full run may join it elsewhere)
-            inside = set(own)
             small, _ = load_input(sorted(int(r) for r in own))
             return _write(run, uid, mine, keys, _relinked(
-                run, state, uid, keys, small, {r: p for r, p in held.items() if r in inside}, decided, threshold,
-                review_band, {pair for pair in lifted if pair <= inside}), len(candidates))
+                run, state, uid, keys, small, {r: held[r] for r in own if r in held}, decided, threshold,
+                review_band, lifted), len(candidates))
         pairs = _status(pairs, joined.cut, threshold, review_band)
         pairs = _mark_splits(pairs, joined.split)
         if joined.persons:
@@ -449,8 +448,9 @@ def _scored(table: Any, rid: int, candidates: list[int], state: Any, threshold: 
     return pairs, constraints
 
 
-def _holds_two_agreed_facts(joined: Any, members: dict[int, list[str]], uid: int, constraints: Any) -> bool:
-    """Would the new report's person hold two far-apart facts, each stated by two of its reports
+def _holds_two_agreed_facts(group: list[str], constraints: Any) -> bool:
+    """Would the new report's person (``group``: the new report and the reports of the persons it
+    would join) hold two far-apart facts, each stated by two of its reports
     (constraints.holds_two_agreed_facts), or a report outvoted by as many of its reports as a full
     run's clustering refuses (constraints.holds_outvoted_report)? A person the first run joined
     before either namesake had two reports of its own, or that took a namesake's report when its own
@@ -458,13 +458,8 @@ def _holds_two_agreed_facts(joined: Any, members: dict[int, list[str]], uid: int
     refused; a full run keeps the two apart, so the worker clusters them again."""
     from athar.matching.linkage.constraints import holds_outvoted_report, holds_two_agreed_facts
 
-    facts = [constraints.facts[r] for r in _joined_group(joined, members, uid) if r in constraints.facts]
+    facts = [constraints.facts[r] for r in group if r in constraints.facts]
     return holds_two_agreed_facts(facts) or holds_outvoted_report(facts)
-
-
-def _joined_group(joined: Any, members: dict[int, list[str]], uid: int) -> list[str]:
-    """The new report and every report of the persons it would join."""
-    return [str(uid), *(m for p in joined.persons for m in members.get(p, []))]
 
 
 @dataclass

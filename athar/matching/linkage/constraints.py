@@ -870,7 +870,7 @@ def holds_two_agreed_facts(members: list[ReportFacts]) -> bool:
     cluster was joined before either side had two reports of its own (the worker's persons grow one
     report at a time): the worker clusters it again, as a full run would."""
     for field, gap, spread, _ in _fields():
-        values = sorted(getattr(f, field) for f in members if getattr(f, field) is not None)
+        values = _stated(members, field)
         # sorted, a value has another within the spread when a neighbour is
         agreed = [v for i, v in enumerate(values)
                   if (i and v - values[i - 1] <= spread) or (i + 1 < len(values) and values[i + 1] - v <= spread)]
@@ -886,15 +886,18 @@ def holds_outvoted_report(members: list[ReportFacts]) -> bool:
     strongest first, has the four together before the fifth and refuses it; the worker, joining
     reports as they arrive, took the fifth when the others were two or three."""
     for field, gap, spread, _ in _fields():
-        values = sorted(getattr(f, field) for f in members if getattr(f, field) is not None)
+        values = _stated(members, field)
         for i, low in enumerate(values):
             window = [v for v in values[i:] if v - low <= spread]
-            if len(window) < AGREED_BY_MANY:
-                continue
-            agreed = window[len(window) // 2]
-            if any(abs(v - agreed) >= gap for v in values):
+            agreed = _corroborated(window, spread)
+            if len(window) >= AGREED_BY_MANY and agreed is not None and any(abs(v - agreed) >= gap for v in values):
                 return True
     return False
+
+
+def _stated(members: list[ReportFacts], field: str) -> list[int]:
+    """The values of ``field`` the reports state, sorted."""
+    return sorted(getattr(f, field) for f in members if getattr(f, field) is not None)
 
 
 def _shown(field: str, value: int) -> str:
