@@ -57,13 +57,13 @@ class Recorder(NumberReader):
 
 
 def combine(records: list[tuple[list[Candidate], list[Candidate], list[tuple[str, list[int]]]]], start: float,
-            doubt: float, alone: float, partial: float = 1.0) -> list[dict[str, Any]]:
+            doubt: float, alone: float, partial: float = 1.0, unconfirmed: float = 1.0) -> list[dict[str, Any]]:
     """The photo's readings under one rule, as the product combines them (``reader.agreed``: only
     lines with a glyph reading at ``start`` are checked) and keeps one per place."""
     found: list[Candidate] = []
     for glyphs, line, runs in records:
         checked = any(g >= start for _t, g, _b, _k in glyphs)
-        found.extend(agreed(glyphs, line, start, doubt, alone, runs if partial < 1 else None, partial)
+        found.extend(agreed(glyphs, line, start, doubt, alone, runs if partial < 1 else None, partial, unconfirmed)
                      if checked else glyphs)
     return [{"text": t, "confidence": c, "box": b, "kind": k} for t, c, b, k in one_per_place(found)]
 
@@ -79,7 +79,8 @@ def main() -> None:
     parser.add_argument("--write", action="store_true", help="store the rule and threshold chosen on dev in the file")
     args = parser.parse_args()
     reader = Recorder(args.model, args.floor)
-    product_rule = (reader.agree_from, reader.agree_doubt, reader.agree_alone, reader.agree_partial, reader.threshold)
+    product_rule = (reader.agree_from, reader.agree_doubt, reader.agree_alone, reader.agree_partial,
+                    reader.agree_unconfirmed, reader.threshold)
     sets = {}
     for name in ("dev", "independent"):
         truth = json.loads((args.root / name / "truth.json").read_text())["images"][: args.limit]
@@ -88,39 +89,42 @@ def main() -> None:
         print(f"{name}: read in {time.process_time() - start:.0f} CPU-s", flush=True)
     thresholds = [*np.arange(0.30, 0.99, 0.02), 0.99, 0.995, 0.998]
     best = None
-    for start_, doubt, alone, partial in itertools.product(
-        [0.1, 0.2, 0.3, 0.5], [1.0, 0.5, 0.3, 0.1], [0.0, 0.8, 0.9, 1.0], [1.0, 0.5, 0.0]
+    for start_, doubt, alone, partial, unconfirmed in itertools.product(
+        [0.1, 0.2, 0.3, 0.5], [1.0, 0.5, 0.3, 0.1], [0.0, 0.8, 0.9, 1.0], [1.0, 0.5, 0.0], [1.0, 0.9]
     ):
         if start_ < args.floor:
             continue
-        combined = [(p, n, combine(recs, start_, doubt, alone, partial)) for p, n, recs in sets["dev"]]
+        combined = [(p, n, combine(recs, start_, doubt, alone, partial, unconfirmed)) for p, n, recs in sets["dev"]]
         for t in thresholds:
             rates = score([(p, n, [r for r in rs if r["confidence"] >= t]) for p, n, rs in combined]).rates()
             if rates["returned_right_pct"] >= args.right and rates["false_suggestion_pct"] <= 5 and (
                 best is None or rates["found_pct"] > best[1]["found_pct"]
             ):
-                best = ((start_, doubt, alone, partial, float(t)), rates)
-        print(f"from {start_} doubt {doubt} alone {alone} partial {partial}: best so far {best}", flush=True)
+                best = ((start_, doubt, alone, partial, unconfirmed, float(t)), rates)
+        print(f"from {start_} doubt {doubt} alone {alone} partial {partial} unconfirmed {unconfirmed}: "
+              f"best so far {best}", flush=True)
     if best is None:
         print("no rule meets the targets on dev")
         return
-    (start_, doubt, alone, partial, t) = best[0]
+    (start_, doubt, alone, partial, unconfirmed, t) = best[0]
     for name, rows in sets.items():
-        combined = [(p, n, [r for r in combine(recs, start_, doubt, alone, partial) if r["confidence"] >= t])
+        combined = [(p, n, [r for r in combine(recs, start_, doubt, alone, partial, unconfirmed) if r["confidence"] >= t])
                     for p, n, recs in rows]
-        print(f"{name} with from {start_} doubt {doubt} alone {alone} partial {partial} threshold {t:.3f}: "
-              f"{score(combined).rates()}")
-    f0, d0, a0, p0, t0 = product_rule
+        print(f"{name} with from {start_} doubt {doubt} alone {alone} partial {partial} unconfirmed {unconfirmed} "
+              f"threshold {t:.3f}: {score(combined).rates()}")
+    f0, d0, a0, p0, u0, t0 = product_rule
     for name, rows in sets.items():  # the file's own rule and threshold, for comparison
-        combined = [(p, n, [r for r in combine(recs, f0, d0, a0, p0) if r["confidence"] >= t0]) for p, n, recs in rows]
-        print(f"{name} with the file's rule (from {f0}, doubt {d0}, alone {a0}, partial {p0}, threshold {t0:.3f}): "
-              f"{score(combined).rates()}")
+        combined = [(p, n, [r for r in combine(recs, f0, d0, a0, p0, u0) if r["confidence"] >= t0])
+                    for p, n, recs in rows]
+        print(f"{name} with the file's rule (from {f0}, doubt {d0}, alone {a0}, partial {p0}, unconfirmed {u0}, "
+              f"threshold {t0:.3f}): {score(combined).rates()}")
     if args.write:
         with np.load(args.model) as d:
             weights = dict(d)
         weights.update(threshold=np.array(t, np.float32), agree_from=np.array(start_, np.float32),
                        agree_doubt=np.array(doubt, np.float32), agree_alone=np.array(alone, np.float32),
-                       agree_partial=np.array(partial, np.float32))
+                       agree_partial=np.array(partial, np.float32),
+                       agree_unconfirmed=np.array(unconfirmed, np.float32))
         np.savez_compressed(args.model, **weights)  # type: ignore[arg-type]
         print(f"wrote the rule and threshold to {args.model}")
 

@@ -257,3 +257,57 @@ def test_a_round_blob_is_not_a_line():
     mask[(yy - 100) ** 2 + (xx - 100) ** 2 < 30 ** 2] = True
     labels, kept = components(mask)
     assert blobs(labels, kept, lines(kept)) == []
+
+
+def _mask_of(text: str, extra: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """A boolean ink mask of ``text`` written at (40, 40) in 40-px DejaVu, and optionally a filled
+    rectangle of ink (x0, y0, x1, y1): a digit merged with a pen stroke, too large to be a member."""
+    layer = Image.new("L", (600, 140), 0)
+    draw = ImageDraw.Draw(layer)
+    draw.text((40, 40), text, font=ImageFont.truetype(str(FONT), 40), fill=255)
+    if extra:
+        draw.rectangle(extra, fill=255)
+    return np.asarray(layer) > 127
+
+
+@pytest.mark.parametrize(("extra", "expected"), [
+    (None, False),                    # nothing past the run's end
+    ((150, 45, 160, 85), True),       # ink right after the fourth digit that joined no member
+    ((146, 60, 152, 66), True),       # a dot, as an Arabic-Indic zero the line did not take in
+    ((146, 60, 400, 63), False),      # a stroke along the line, too long to be a character
+    ((146, 0, 599, 139), False),      # the dark past a card's edge: no character
+    ((260, 45, 275, 85), False),      # ink three character heights past the end: another thing
+])
+def test_ink_past_the_end_of_a_run_marks_a_partial_reading(extra, expected):
+    # Twelfth session: wrong suggestions were mostly numbers with a digit lost at one end (a dot
+    # of an Arabic-Indic zero, a digit merged with a pen stroke); its ink is still there.
+    from athar.matching.numbers.reader import ink_past_run
+
+    mask = _mask_of("5281", extra)
+    labels, kept = components(mask)
+    digits = [i for i, (_, sl_r, sl_c, _) in enumerate(kept) if sl_c.stop <= 140 and sl_r.stop - sl_r.start > 20]
+    assert len(digits) == 4
+    box = [min(kept[i][2].start for i in digits), min(kept[i][1].start for i in digits),
+           max(kept[i][2].stop for i in digits), max(kept[i][1].stop for i in digits)]
+    assert ink_past_run(mask, labels, kept, digits, box) is expected
+
+
+def test_a_weights_file_with_beyond_lowers_readings_with_ink_past_their_end(tmp_path, monkeypatch):
+    from athar.matching.numbers import reader as reader_module
+    from athar.matching.numbers.reader import MODEL_PATH
+
+    photo, _ = photo_with_card("52817", 0)
+    with np.load(MODEL_PATH) as data:
+        weights = {k: data[k] for k in data.files if k != "beyond"}
+    np.savez(tmp_path / "plain.npz", **weights)
+    np.savez(tmp_path / "beyond.npz", **weights, beyond=np.float32(0.5))
+    plain, checked = NumberReader(tmp_path / "plain.npz"), NumberReader(tmp_path / "beyond.npz")
+    assert (plain.beyond, checked.beyond) == (1.0, 0.5)
+    assert "beyond" not in checked.classifier.weights
+    monkeypatch.setattr(reader_module, "ink_past_run", lambda *args: False)
+    before = {r.text: r.confidence for r in checked.read_all(photo)}
+    assert before == {r.text: r.confidence for r in plain.read_all(photo)}  # nothing past the end: unchanged
+    monkeypatch.setattr(reader_module, "ink_past_run", lambda *args: True)
+    after = {r.text: r.confidence for r in checked.read_all(photo)}
+    assert after["52817"] < before["52817"]
+    assert {r.text: r.confidence for r in plain.read_all(photo)} == before  # not checked without beyond
