@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from athar.matching.names import read_written_name
+from athar.matching.names.written import written_extras
 from athar.registry.models import Report
 
 NAME_SOURCES = ("full_name_ar", "full_name_latin", "first_name")
@@ -25,7 +25,7 @@ def written_name_fields(names: dict[str, Any]) -> dict[str, Any]:
         text = names.get(source)
         if not text:
             continue  # an empty name carries nothing
-        written = read_written_name(str(text))
+        written = written_extras(str(text))
         if written.titles:
             _extend(titles, written.titles)
         if written.kunya:

@@ -72,6 +72,25 @@ def _key(word: str) -> str:
 @lru_cache(maxsize=200_000)
 def read_written_name(text: str | None) -> WrittenName:
     """Take a written name apart (see the module docstring); never raises on any string."""
+    words, extras = _set_apart(text)
+    rules = list(extras.rules)
+    words = _expand_abbreviations(words, rules)
+    words, moved = _family_first(words, rules) if not extras.family_first else (words, False)
+    return WrittenName(" ".join(words), extras.titles, extras.kunya, extras.nickname, extras.notes, extras.place,
+                       extras.family_first or moved, tuple(rules))
+
+
+def written_extras(text: str | None) -> WrittenName:
+    """What a written name carries besides the names — its titles, kunya, nickname, notes and place,
+    as ``read_written_name`` gives them — without putting the names themselves in order (``name`` is
+    what is left of the text, as written). The import needs only these, for every report it writes:
+    the abbreviations and the order are read by the linkage, from the name as filed."""
+    return _set_apart(text)[1]
+
+
+@lru_cache(maxsize=200_000)
+def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
+    """The first steps of ``read_written_name``: what is not a name set apart, the words left."""
     raw = normalize_unicode(text or "")
     rules: list[str] = []
     raw, kunya, notes = _brackets(raw, rules)
@@ -82,10 +101,8 @@ def read_written_name(text: str | None) -> WrittenName:
     raw, comma_first, descriptor = _comma(raw, rules)
     notes += [descriptor] if descriptor else []
     words, titles = _titles(_unglue_titles(raw.split(), rules), rules)
-    words = _expand_abbreviations(words, rules)
-    words, moved = _family_first(words, rules) if not comma_first else (words, False)
-    return WrittenName(" ".join(words), tuple(titles), tuple(kunya), nickname, tuple(notes), place,
-                       comma_first or moved, tuple(rules))
+    return words, WrittenName(" ".join(words), tuple(titles), tuple(kunya), nickname, tuple(notes), place,
+                              comma_first, tuple(rules))
 
 
 def without_brackets(text: str) -> str:
@@ -99,6 +116,8 @@ def without_brackets(text: str) -> str:
 def _brackets(text: str, rules: list[str]) -> tuple[str, list[str], list[str]]:
     kunya: list[str] = []
     notes: list[str] = []
+    if not any(b in text for b in "([{«"):
+        return text.strip(), kunya, notes  # most names: nothing in brackets (the pattern needs one to open)
     for inner in _BRACKETS.findall(text):
         inner = inner.strip()
         if not inner:
@@ -136,6 +155,8 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
     not a place (it was read as the town and compared with the other report's city); or before it
     ("أبو خالد - محمد أحمد": read as written, "Abu Khalid" was the given name and the father's)."""
     for separator in _table()["place_separators"]:
+        if separator not in text:
+            continue  # as the partitions below would find: no separator, no kunya after or before it
         head, sep, tail = text.rpartition(separator)
         words = tail.split()
         if (sep and len(head.split()) >= 2 and 2 <= len(words) <= 3
@@ -149,7 +170,7 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
             # "أبو إبراهيم - عبد الغني حسن الكردي", "Abu Mohammad - Hassan Ayoubi": the kunya first
             rules.append("kunya before a dash set apart")
             return tail.strip(), [head.strip()]
-    glued = _GLUED_KUNYA.search(text)  # "محمد أحمد الحلبي-أبو خالد": the dash with no space
+    glued = _GLUED_KUNYA.search(text) if _has_dash(text) else None  # "محمد أحمد الحلبي-أبو خالد": no space
     if glued and len(text[:glued.start()].split()) >= 2 and _key(glued.group(1)) in _words("kunya_words"):
         rules.append("kunya after a dash set apart")
         return text[:glued.start()].strip(), [text[glued.start() + 1:].strip()]
@@ -165,8 +186,15 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
 _GLUED_KUNYA = re.compile(r"[-–—]\s*([^\s\-–—]+)\s+[^\s\-–—]+\s*$")
 
 
+def _has_dash(text: str) -> bool:
+    """A dash _GLUED_KUNYA needs (searching for it in every name cost more than the rest of the step)."""
+    return "-" in text or "–" in text or "—" in text
+
+
 def _place(text: str, rules: list[str]) -> tuple[str, str]:
     for separator in _table()["place_separators"]:
+        if separator not in text:
+            continue
         head, sep, tail = text.rpartition(separator)
         if sep and len(head.split()) >= 2 and 1 <= len(tail.split()) <= 3:
             rules.append("place after the name set apart")
@@ -181,6 +209,8 @@ def _place(text: str, rules: list[str]) -> tuple[str, str]:
 def _comma(text: str, rules: list[str]) -> tuple[str, bool, str]:
     """(name, family name first?, a descriptor after the comma): "al-Miqdad, Ahmad" is family
     first; "Ahmad Ali, lawyer" has a descriptor."""
+    if "," not in text and "،" not in text:
+        return (text if text.strip() else ""), False, ""  # what the split below gives without a comma
     parts = [p for p in _COMMAS.split(text) if p.strip()]
     if len(parts) == 2 and _key(parts[1]) in _words("titles"):
         rules.append("descriptor after a comma set apart")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from athar.matching.names import name_tokens, parse_full_name
-from athar.matching.names.written import read_written_name
+from athar.matching.names.written import read_written_name, written_extras
 
 
 @pytest.mark.parametrize(("written", "name", "titles"), [
@@ -299,3 +299,17 @@ def test_abd_alone_before_a_given_name_is_a_fathers_name_cut_short() -> None:
 ])
 def test_latin_abd_before_the_family_name(written: str, texts: list[str]) -> None:
     assert [t.text for t in name_tokens(written)] == texts
+
+
+@pytest.mark.parametrize("written", [
+    "الطالب محمد أحمد الحلبي", "Dr. Ahmad Ali Hasan", "الدكتورأحمد علي", "محمد أحمد - أبو خالد", "أبو إبراهيم - عبد الغني حسن الكردي",
+    "محمد أحمد الحلبي-أبو خالد", "محمد أحمد الحلبي أبو خالد", "الكحال (أبو عبد الرحمن)", "Ahmad Ali (lawyer)",
+    "Ahmad Ali, lawyer", "al-Miqdad, Ahmad Mahmud", "محمد المحمود - خناصر", "علي حسن من حلب", "محمد الملقب بالأسمر",
+    "AL-SALIH Muhammad Yusuf", "Mhd Ali Hasan", "السالم محمد احمد", "", "  ", "محمد, ", "ALI HASSAN",
+])
+def test_what_the_import_reads_is_what_the_full_reading_sets_apart(written: str) -> None:
+    """The import reads only what a name carries besides the names (written_extras): the same titles,
+    kunya, nickname, notes and place as the full reading, whatever the order of the names."""
+    full, extras = read_written_name(written), written_extras(written)
+    assert (extras.titles, extras.kunya, extras.nickname, extras.notes, extras.place) == (
+        full.titles, full.kunya, full.nickname, full.notes, full.place)
