@@ -79,6 +79,24 @@ def test_no_word_of_death_in_the_web_vocabulary():
             assert not words & DEATH_WORDS, (msgid, text)
 
 
+# One word for one role: a family told on one page that "عامل الحالة" will call and shown "مسؤول
+# الحالة" on the next may think of two people. And a pair of reports is not "زوج" (a husband), which
+# stood beside a wife's report on the link review page.
+OTHER_WORDS = {
+    "caseworker": ("عامل الحالة", "عامل حالة", "عاملو الحالات", "عاملو حالات", "عامل حالتها", "عاملو حالاتها"),
+    "pair": ("زوج", "أزواج"),
+}
+
+
+@pytest.mark.parametrize("term", sorted(OTHER_WORDS))
+def test_one_arabic_word_for_one_thing(term):
+    for msgid, entry in parse_po(CATALOG).items():
+        if term not in msgid.lower():
+            continue
+        for text in entry["str"]:
+            assert not any(word in str(text) for word in OTHER_WORDS[term]), (msgid, text)
+
+
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="GNU gettext not installed (apt-get install gettext)")
 def test_catalog_is_complete(tmp_path, monkeypatch):
     """Extract every translatable string from a copy of the sources; each must be in the catalog."""
