@@ -132,6 +132,21 @@ def axe_violations(page: Any) -> list[str]:
             for node in v["nodes"][:3]]
 
 
+def page_path(name: str, *args: Any) -> str:
+    """A page's path, unprefixed (Arabic is the default language; the English walk adds /en)."""
+    from django.urls import reverse
+    from django.utils import translation
+
+    with translation.override("ar"):
+        return reverse(name, args=args)
+
+
+@pytest.fixture
+def two_factor(settings: Any) -> None:
+    """Staff pass the two-factor step, as in production."""
+    settings.ATHAR_REQUIRE_TWO_FACTOR = True
+
+
 def sign_in(page: Any, base: str, login: str, device: Any = None) -> None:
     """Sign in through the form; with ``device`` (a confirmed TOTP device), pass the two-factor step
     with the code its app shows now (staff, when ATHAR_REQUIRE_TWO_FACTOR is on)."""

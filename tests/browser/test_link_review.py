@@ -10,11 +10,8 @@ from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Any
 
 import pytest
-from django.urls import reverse
-from django.utils import translation
 
 from athar.matching.linkage import write_template_csv
 from athar.registry.importing import import_reports
@@ -22,7 +19,7 @@ from athar.registry.linkage import link_all
 from athar.registry.lookup import person_of
 from athar.registry.models import LinkDecision, Report, ReviewPair, Verdict
 from tests.accounts.otp import enrolled
-from tests.browser.conftest import needs_axe
+from tests.browser.conftest import needs_axe, page_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_axe]
 
@@ -31,14 +28,6 @@ def _contact(index: int) -> str:
     return f"+963 944 {index:06d} / family{index}@example.org"
 
 
-def _url(name: str, *args: Any) -> str:
-    with translation.override("ar"):
-        return reverse(name, args=args)
-
-
-@pytest.fixture
-def two_factor(settings: Any) -> None:
-    settings.ATHAR_REQUIRE_TWO_FACTOR = True
 
 
 def _import_a_list(folder: Path) -> None:
@@ -73,7 +62,7 @@ def test_a_reviewer_decides_the_strongest_unsure_pair_and_the_next_run_keeps_it(
     w = walk(f"flow-link-review-{language}", language)
     page = w.page
     w.sign_in(reviewer.login, enrolled(reviewer))
-    w.go(_url("web:link_review"))
+    w.go(page_path("web:link_review"))
     w.step("queue")
     assert page.locator("article.link-pair").first.get_attribute("id") == f"pair-{first.pk}"  # strongest first
     pair = page.locator(f"#pair-{first.pk}")

@@ -6,29 +6,17 @@ artifacts/screenshots/flow-numbers-<language>/, axe-core checked, in Arabic and 
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from django.urls import reverse
-from django.utils import translation
 
 from athar.archive.models import Case, NumberReading
 from athar.audit.models import AuditEvent
 from tests.accounts.otp import enrolled
 from tests.archive.numbers_world import case_in, reading_on_new_photo
-from tests.browser.conftest import needs_axe
+from tests.browser.conftest import needs_axe, page_path
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_axe]
 
 
-def _url(name: str, *args: Any) -> str:
-    with translation.override("ar"):
-        return reverse(name, args=args)
-
-
-@pytest.fixture
-def two_factor(settings: Any) -> None:
-    settings.ATHAR_REQUIRE_TWO_FACTOR = True
 
 
 @pytest.mark.parametrize("language", ["ar", "en"])
@@ -45,7 +33,7 @@ def test_archivists_confirm_correct_bulk_confirm_and_settle_one_that_needs_two(w
     w = walk(f"flow-numbers-{language}", language)
     page = w.page
     w.sign_in(first.login, enrolled(first))
-    w.go(_url("web:numbers"))
+    w.go(page_path("web:numbers"))
     page.wait_for_load_state("networkidle")
     w.step("queue")
     crops = page.locator("#suggestions img")
@@ -69,7 +57,7 @@ def test_archivists_confirm_correct_bulk_confirm_and_settle_one_that_needs_two(w
     assert w.t("Recorded. The number %(number)s counts once a second archivist agrees.") % {"number": "4100"} \
         in w.messages()
 
-    page.click(f"main a[href$='{_url('web:numbers_bulk')}']")
+    page.click(f"main a[href$='{page_path('web:numbers_bulk')}']")
     w.step("bulk")
     assert page.locator("#bulk input[type=checkbox]:checked").count() == 2
     page.click("#bulk button[type=submit]")
@@ -82,13 +70,13 @@ def test_archivists_confirm_correct_bulk_confirm_and_settle_one_that_needs_two(w
     assert rows[correct.pk].reason == "the last digit is a 5 on the card"
     assert all(rows[r.pk].status == "confirmed" and rows[r.pk].decided_by_id == first.pk for r in easy)
     assert rows[needs_two.pk].needs_second and not rows[needs_two.pk].settled
-    w.go(_url("web:numbers") + "?status=second")
+    w.go(page_path("web:numbers") + "?status=second")
     assert page.locator(f"#reading-{needs_two.pk}").count() == 0  # never offered to the first archivist
     w.close()
 
     w2 = walk(f"flow-numbers-second-{language}", language)
     w2.sign_in(second.login, enrolled(second))
-    w2.go(_url("web:numbers") + "?status=second")
+    w2.go(page_path("web:numbers") + "?status=second")
     w2.page.wait_for_load_state("networkidle")
     w2.step("second-queue")
     w2.page.click(f"#reading-{needs_two.pk} form.agree button[type=submit]")

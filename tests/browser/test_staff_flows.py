@@ -21,7 +21,6 @@ from typing import Any
 
 import pytest
 from django.conf import settings as django_settings
-from django.urls import reverse
 from django.utils import translation
 from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
@@ -32,27 +31,17 @@ from athar.audit.models import AuditEvent
 from athar.identification.models import Candidate, Ranking
 from athar.registry.models import Report
 from tests.accounts.otp import enrolled
-from tests.browser.conftest import PASSWORD, Shots, axe_violations, needs_axe
+from tests.browser.conftest import PASSWORD, Shots, axe_violations, needs_axe, page_path
 from tests.web.factories import jpeg_bytes, make_case, make_report
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True), needs_axe]
 LANGUAGES = ["en", "ar"]
 
 
-def _url(name: str, *args: Any) -> str:
-    """A page's path, unprefixed (Arabic is the default language; the English walk adds /en)."""
-    with translation.override("ar"):
-        return reverse(name, args=args)
-
 
 def _audited(action: str, **where: Any) -> list[AuditEvent]:
     return list(AuditEvent.objects.filter(action=action, **where).order_by("seq"))
 
-
-@pytest.fixture
-def two_factor(settings: Any) -> None:
-    """Staff pass the two-factor step, as in production."""
-    settings.ATHAR_REQUIRE_TWO_FACTOR = True
 
 
 # ---------------------------------------------------------------- caseworker
@@ -86,7 +75,7 @@ def test_a_caseworker_invites_files_imports_and_helps_its_families(walk, make_us
     w.step("home")
 
     # an invitation labelled for a family, and another taken back
-    page.click(f"main a[href$='{_url('web:invite')}']")
+    page.click(f"main a[href$='{page_path('web:invite')}']")
     w.step("invitations")
     page.fill("#invite-label", "Umm Khaled (Daraya)")
     page.click("main form:has(#invite-label) button[type=submit]")
@@ -105,8 +94,8 @@ def test_a_caseworker_invites_files_imports_and_helps_its_families(walk, make_us
     assert made.revoked_at is None
 
     # a report filed on behalf of a family, step by step
-    w.go(_url("web:caseworker_home"))
-    page.click(f"main a[href$='{_url('web:report_new')}']")
+    w.go(page_path("web:caseworker_home"))
+    page.click(f"main a[href$='{page_path('web:report_new')}']")
     page.select_option("select[name=family]", str(family.pk))
     w.step("file-family")
     page.click("main button[name=next]")
@@ -146,8 +135,8 @@ def test_a_caseworker_invites_files_imports_and_helps_its_families(walk, make_us
     assert w.t("The report was filed. Thank you.") in w.messages()
 
     # the staff candidate list of a report, filtered
-    w.go(_url("web:caseworker_home"))
-    page.click(f"main a[href$='{_url('web:staff_candidates', report.pk)}']")
+    w.go(page_path("web:caseworker_home"))
+    page.click(f"main a[href$='{page_path('web:staff_candidates', report.pk)}']")
     w.step("ranked-cases")
     listed = page.locator("section.candidate-row")
     assert [int(x) for x in listed.evaluate_all("els => els.map(e => e.dataset.candidate)")] == [c.pk for c in rows]
@@ -159,7 +148,7 @@ def test_a_caseworker_invites_files_imports_and_helps_its_families(walk, make_us
     assert "facility=227" in page.url
 
     # a candidate: the warning first, blurred, the face on a tap
-    page.click(f"section[data-candidate='{rows[2].pk}'] a[href$='{_url('web:candidate', rows[2].pk)}']")
+    page.click(f"section[data-candidate='{rows[2].pk}'] a[href$='{page_path('web:candidate', rows[2].pk)}']")
     w.step("candidate-warning")
     assert page.locator("main img").count() == 0 and watch.kinds() == set()
     page.click("main a[href='?ready=1']")
@@ -173,7 +162,7 @@ def test_a_caseworker_invites_files_imports_and_helps_its_families(walk, make_us
     assert _audited("photo.revealed", object_id=str(rows[2].case_id))
 
     # a small list imported
-    w.go(_url("web:import"))
+    w.go(page_path("web:import"))
     w.step("import")
     listing = tmp_path / "list.csv"
     listing.write_text("report_id,full_name_ar,birth_year\nR-77,نادر سليم,1979\nR-78,,1980\n", encoding="utf-8")
@@ -189,8 +178,8 @@ def test_a_caseworker_invites_files_imports_and_helps_its_families(walk, make_us
     assert imported.full_name_ar == "نادر سليم" and imported.caseworker == caseworker
 
     # a code for a new password, for one of its families
-    w.go(_url("web:caseworker_home"))
-    page.click(f"main form[action$='{_url('web:reset_code', family.pk)}'] button")
+    w.go(page_path("web:caseworker_home"))
+    page.click(f"main form[action$='{page_path('web:reset_code', family.pk)}'] button")
     w.step("reset-code")
     code = page.locator("main bdi.code").inner_text().strip()
     issued = ResetCode.objects.get(user=family)
@@ -231,13 +220,13 @@ def test_an_archivist_reviews_edits_exports_and_verifies(walk, make_user, photo_
     w.sign_in(archivist.login, device)
 
     # a facility's page, then a case: blurred until the archivist chooses
-    w.go(_url("web:facilities"))
+    w.go(page_path("web:facilities"))
     w.step("facilities")
-    page.click(f"main a[href$='{_url('web:facility', case.facility_id)}']")
+    page.click(f"main a[href$='{page_path('web:facility', case.facility_id)}']")
     w.step("facility")
     assert page.locator("#facility-overview dd.n-cases").inner_text().strip() == "2"
     assert page.locator("#facility-overview dd.n-photos").inner_text().strip() == "2"
-    page.click(f"#facility-cases a[href$='{_url('web:case', case.pk)}']")
+    page.click(f"#facility-cases a[href$='{page_path('web:case', case.pk)}']")
     page.wait_for_load_state("networkidle")
     w.step("case")
     assert watch.kinds() == {"face_blur"}
@@ -251,7 +240,7 @@ def test_an_archivist_reviews_edits_exports_and_verifies(walk, make_user, photo_
     assert revealed[-1].data["level"] == "face"
 
     # edit the facts: an inverted age range is refused with a message, a valid one saved (audited)
-    page.click(f"main a[href$='{_url('web:case_edit', case.pk)}']")
+    page.click(f"main a[href$='{page_path('web:case_edit', case.pk)}']")
     w.step("edit")
     page.fill("input[name=age_min]", "60")
     page.fill("input[name=age_max]", "20")
@@ -276,7 +265,7 @@ def test_an_archivist_reviews_edits_exports_and_verifies(walk, make_user, photo_
 
     # the evidence of the case, as a zip a court expert can check
     with page.expect_download() as download:
-        page.click(f"main form[action$='{_url('web:case_evidence', case.pk)}'] button")
+        page.click(f"main form[action$='{page_path('web:case_evidence', case.pk)}'] button")
     path = download.value.path()
     assert download.value.suggested_filename == f"athar-evidence-case-{case.pk}.zip"
     assert zipfile.is_zipfile(path)
@@ -287,12 +276,12 @@ def test_an_archivist_reviews_edits_exports_and_verifies(walk, make_user, photo_
     assert _audited("export.evidence", object_type="case", actor=f"user:{archivist.pk}")
 
     # an ingest run, then the check of the whole store
-    w.go(_url("web:ingest_runs"))
+    w.go(page_path("web:ingest_runs"))
     w.step("ingest-runs")
-    page.click(f"main a[href$='{_url('web:ingest_run', run.pk)}']")
+    page.click(f"main a[href$='{page_path('web:ingest_run', run.pk)}']")
     w.step("ingest-run")
     assert "/srv/archive" in page.locator("main").inner_text()
-    page.click(f"main nav a[href$='{_url('web:verify')}']")
+    page.click(f"main nav a[href$='{page_path('web:verify')}']")
     w.step("verify", axe=False)
     page.click("main form button[type=submit]")
     w.step("verified")
@@ -314,11 +303,11 @@ def test_an_administrator_manages_accounts_and_verifies_the_audit_log(walk, make
     w = walk(f"flow-admin-{language}", language)
     page = w.page
     w.sign_in(admin.login, device)
-    w.go(_url("web:admin_users"))
+    w.go(page_path("web:admin_users"))
     w.step("accounts")
 
     # a new archivist: the two-factor key shown once, which the archivist then enrols with
-    page.click(f"main a[href$='{_url('web:admin_user_new')}']")
+    page.click(f"main a[href$='{page_path('web:admin_user_new')}']")
     page.select_option("select[name=role]", "archivist")
     page.fill("input[name=email]", "New.Archivist@example.org")
     page.fill("input[name=name]", "Rana")
@@ -333,28 +322,28 @@ def test_an_administrator_manages_accounts_and_verifies_the_audit_log(walk, make
     pending = TOTPDevice.objects.get(user=made)
     assert not pending.confirmed and b32decode(secret) == pending.bin_key
     assert page.locator("main .qr svg").count() == 1
-    w.go(_url("web:admin_user", made.pk))
+    w.go(page_path("web:admin_user", made.pk))
     assert secret not in page.content()  # once only
     _enrols(w, made, secret)
     assert TOTPDevice.objects.get(user=made).confirmed
 
     # deactivate an account, then reactivate it
-    w.go(_url("web:admin_user", caseworker.pk))
+    w.go(page_path("web:admin_user", caseworker.pk))
     w.step("account")
-    page.click(f"main form[action$='{_url('web:admin_user_active', caseworker.pk)}'] button")
+    page.click(f"main form[action$='{page_path('web:admin_user_active', caseworker.pk)}'] button")
     w.step("deactivated")
     caseworker.refresh_from_db()
     assert not caseworker.is_active
     assert w.t("The account is deactivated: it can no longer sign in. Nothing was deleted.") in w.messages()
     assert page.locator("#account-active").inner_text().strip() == w.t("deactivated")
-    page.click(f"main form[action$='{_url('web:admin_user_active', caseworker.pk)}'] button")
+    page.click(f"main form[action$='{page_path('web:admin_user_active', caseworker.pk)}'] button")
     w.step("reactivated", axe=False)
     caseworker.refresh_from_db()
     assert caseworker.is_active and w.t("The account is active again.") in w.messages()
 
     # reset a reviewer's two-factor: refused without a reason, done with one (a new key, once)
-    w.go(_url("web:admin_user", reviewer.pk))
-    reset = f"main form[action$='{_url('web:admin_user_2fa', reviewer.pk)}']"
+    w.go(page_path("web:admin_user", reviewer.pk))
+    reset = f"main form[action$='{page_path('web:admin_user_2fa', reviewer.pk)}']"
     page.click(f"{reset} button[type=submit]")
     w.step("reset-refused", axe=False)
     assert w.t("A reason is required to reset two-step sign-in.") in w.messages()
@@ -368,7 +357,7 @@ def test_an_administrator_manages_accounts_and_verifies_the_audit_log(walk, make
     assert _audited("user.two_factor_reset", object_id=str(reviewer.pk), actor=f"user:{admin.pk}")
 
     # the audit log filtered by action, and the chain verified from the page
-    w.go(_url("web:audit_log"))
+    w.go(page_path("web:audit_log"))
     page.fill("input[name=action]", "user.")
     page.click("main form[method=get] button[type=submit]")
     w.step("audit-filtered")
@@ -376,7 +365,7 @@ def test_an_administrator_manages_accounts_and_verifies_the_audit_log(walk, make
     assert actions and all(a.strip().startswith("user.") for a in actions)
     assert {"user.created", "user.deactivated", "user.reactivated", "user.two_factor_reset"} <= {
         a.strip() for a in actions}
-    page.click(f"main form[action$='{_url('web:audit_verify')}'] button")
+    page.click(f"main form[action$='{page_path('web:audit_verify')}'] button")
     w.step("chain-verified")
     count = AuditEvent.objects.count() - 1  # all but this verification's own event
     with translation.override(language):
