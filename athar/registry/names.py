@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from athar.matching.names.written import written_extras
+from athar.matching.names import written_extras
 from athar.registry.models import Report
 
 NAME_SOURCES = ("full_name_ar", "full_name_latin", "first_name")

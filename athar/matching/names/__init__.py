@@ -31,7 +31,7 @@ from athar.matching.names.normalize import (
 from athar.matching.names.parse import NameParts, parse_full_name
 from athar.matching.names.phonetic import latin_key, skeleton, transliterate
 from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name
-from athar.matching.names.written import WrittenName, read_written_name
+from athar.matching.names.written import WrittenName, read_written_name, written_extras
 
 __all__ = [
     "NameComparison",
@@ -55,4 +55,5 @@ __all__ = [
     "skeleton",
     "tokenize_name",
     "transliterate",
+    "written_extras",
 ]

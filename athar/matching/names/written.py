@@ -80,6 +80,7 @@ def read_written_name(text: str | None) -> WrittenName:
                        extras.family_first or moved, tuple(rules))
 
 
+@lru_cache(maxsize=200_000)
 def written_extras(text: str | None) -> WrittenName:
     """What a written name carries besides the names — its titles, kunya, nickname, notes and place,
     as ``read_written_name`` gives them — without putting the names themselves in order (``name`` is
@@ -88,9 +89,10 @@ def written_extras(text: str | None) -> WrittenName:
     return _set_apart(text)[1]
 
 
-@lru_cache(maxsize=200_000)
 def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
-    """The first steps of ``read_written_name``: what is not a name set apart, the words left."""
+    """The first steps of ``read_written_name``: what is not a name set apart, the words left.
+    Not cached itself: each of its two callers keeps its own results (one cache per path, not two
+    for the linkage's names)."""
     raw = normalize_unicode(text or "")
     rules: list[str] = []
     raw, kunya, notes = _brackets(raw, rules)

@@ -534,8 +534,9 @@ class NumberReader:
                 p, boxes = upright, line.boxes
             readings = decode(p, boxes)
             if self.beyond < 1 and readings:
-                readings = [(t, c * self.beyond, b, k) if ink_past_run(mask, labels, kept, group, b) else (t, c, b, k)
-                            for t, c, b, k in readings]
+                placed = line_frame(labels, kept, group)  # once for the line, not once per reading
+                readings = [(t, c * self.beyond, b, k) if ink_past_run(mask, labels, kept, group, b, placed)
+                            else (t, c, b, k) for t, c, b, k in readings]
             if self.classifier.lines and any(r[1] >= self.agree_from for r in readings):
                 readings = self._agree(gray, labels, kept, group, readings)
             found.extend(readings)
@@ -561,10 +562,9 @@ class NumberReader:
         a glyph reading inside a longer run of digits there is a partial one (a digit at an end
         was lost to the ink or the grouping, and both readers read the rest alike), not
         confirmed, and its confidence is g·p."""
-        from athar.matching.numbers import lines as L
-        from athar.matching.numbers.line_reader import digit_runs, points, read_frames
+        from athar.matching.numbers.line_reader import digit_runs, read_frames
 
-        frame = L.frame_of(points(labels, kept, group))
+        _pts, frame = line_frame(labels, kept, group)
         if frame is None:
             return agreed(readings, [], self.agree_from, self.agree_doubt, self.agree_alone,
                           unconfirmed=self.agree_unconfirmed)
@@ -586,19 +586,27 @@ PAST_FROM, PAST_TO = 0.1, 0.9  # character heights past a run's end where a lost
 PAST_INK = 0.02  # share of that window inked by no member of the line that counts as a lost digit
 
 
+def line_frame(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]],
+               group: list[int]) -> tuple[list[tuple[np.ndarray, np.ndarray]], Any]:
+    """A line's members' pixels and its frame (``lines.frame_of``; None when it has none)."""
+    from athar.matching.numbers import lines as L
+    from athar.matching.numbers.line_reader import points
+
+    pts = points(labels, kept, group)
+    return pts, L.frame_of(pts)
+
+
 def ink_past_run(mask: np.ndarray, labels: np.ndarray, kept: list[tuple[int, slice, slice, int]],
-                 group: list[int], box: list[int]) -> bool:
+                 group: list[int], box: list[int],
+                 placed: tuple[list[tuple[np.ndarray, np.ndarray]], Any] | None = None) -> bool:
     """Whether a character-sized component that is no member of the line lies just past either end
     of a run, on the line (twelfth session). Most wrong suggestions were numbers with a digit lost
     at one end: an Arabic-Indic zero (a dot) too small or too far to join the line, a digit the
     grouping left out. Both readers then read the rest alike; the ink is still there, just past
     the run. Only character-sized components count: the dark around a card (a number written
-    near its edge) and long pen strokes are not a lost digit."""
-    from athar.matching.numbers import lines as L
-    from athar.matching.numbers.line_reader import points
-
-    pts = points(labels, kept, group)
-    frame = L.frame_of(pts)
+    near its edge) and long pen strokes are not a lost digit. ``placed``: the line's pixels and
+    frame (``line_frame``), when the caller has them already."""
+    pts, frame = placed if placed is not None else line_frame(labels, kept, group)
     if frame is None:
         return False
     inside = [(x, y) for x, y in pts if box[0] <= x.mean() <= box[2] and box[1] <= y.mean() <= box[3]]
