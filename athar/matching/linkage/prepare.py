@@ -46,10 +46,18 @@ def _governorates() -> dict[str, str]:
     out: dict[str, str] = {}
     for latin, entry in _table("syrian_names.yaml")["governorates"].items():
         gid = latin.lower()
-        for form in (latin, entry["ar"]):
+        for form in (latin, entry["ar"], *_other_spellings().get(entry["ar"], [])):
             out[normalize_name(form)] = gid
             out[name_keys(form).block] = gid
     return out
+
+
+@lru_cache(maxsize=1)
+def _other_spellings() -> dict[str, list[str]]:
+    """data/place_spellings.yaml: a place's Arabic name → its exonyms and short forms ("Damas",
+    "Alep", "الشام", "Bosra"), which share no consonant skeleton with it."""
+    table: dict[str, list[str]] = _table("place_spellings.yaml")
+    return {arabic: [str(form) for form in forms] for arabic, forms in table.items()}
 
 
 @lru_cache(maxsize=1)
@@ -75,15 +83,20 @@ def governorate_id(value: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _places() -> dict[str, str]:
-    """The places of data/syrian_names.yaml (governorates and their cities) in either script → the
-    key of their Arabic name: "Aleppo" and حلب, "Damascus" and دمشق, "Palmyra" and تدمر share no
-    consonants, and a town written in the other script was "a different city" (−5 bits)."""
+    """The places of data/syrian_names.yaml (governorates and their cities) and the other spellings
+    of data/place_spellings.yaml, in either script → the key of their Arabic name: "Aleppo" and
+    حلب, "Damas" and دمشق, "Palmyre" and تدمر share no consonants, and a town written in the other
+    script or language was "a different city" (−5 bits)."""
     out: dict[str, str] = {}
     for latin, entry in _table("syrian_names.yaml")["governorates"].items():
         for arabic, other in [(entry["ar"], latin), *entry.get("cities", [])]:
             key = name_keys(arabic).skeleton
             for form in (arabic, other):
                 out[normalize_name(form)] = key
+    for arabic, forms in _other_spellings().items():
+        key = out.get(normalize_name(arabic)) or name_keys(arabic).skeleton
+        for form in (arabic, *forms):
+            out.setdefault(normalize_name(form), key)
     return out
 
 

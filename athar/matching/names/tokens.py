@@ -18,6 +18,11 @@ from athar.matching.names.resources import load_table
 from athar.matching.names.variants import core_form, index_key, variant_index
 
 _DIN_FUSED = re.compile(r"^(.{3,}?)(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$")
+# The same second half written apart ("Eddene", "Uddeen", "Eldyne"): an article's vowel and its
+# assimilated or written l before din, whatever the vowel typed inside (particles.yaml lists the
+# usual ones). One d alone ("Aden", "Eden") is not it.
+_DIN_WORD = re.compile(r"^(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$")
+_DIN_END = re.compile(r"(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$")
 _ALLAH_FUSED = re.compile(r"^(.{3,}?)(?:a|u|e)llah?$")
 
 
@@ -90,9 +95,22 @@ def _token_keys(text: str, script: str) -> tuple[str, str, str, str | None, str,
     # حبيب, not Khatib one letter away
     index = variant_index()
     canon = index.exact.get(ikey) or index.alternate_canonical(ikey) or index.near_canonical(ikey)
+    if canon is None and script != "ar":
+        canon = _din_canonical(text)
     skel = skeleton(core, script)
     block = skeleton(core_form(canon, "latin"), "latin") if canon else skel
     return core, key, ikey, canon, skel, block
+
+
+def _din_canonical(text: str) -> str | None:
+    """The canonical name of a Latin ...-din compound whose second half has another vowel than the
+    table's spellings ("Nour Eddene", "Salaheddyne"): looked up with the usual "eddine"."""
+    end = _DIN_END.search(text)
+    if end is None:
+        return None
+    index = variant_index()
+    ikey = index_key(text[:end.start()] + "eddine", "latin")
+    return index.exact.get(ikey) or index.alternate_canonical(ikey)
 
 
 @lru_cache(maxsize=1)
@@ -178,7 +196,10 @@ def _prefix_kind(word: str, script: str) -> str:
 
 
 def _suffix_kind(word: str, script: str) -> str:
-    return _kind_maps()[1].get(word, "")
+    kind = _kind_maps()[1].get(word, "")
+    if not kind and script != "ar" and _DIN_WORD.match(word):
+        return "din"  # "Nour Eddene", "Ala Eddyn": the listed forms with another vowel, as fused ones
+    return kind
 
 
 def _split_fused(word: str, script: str) -> tuple[str, str, str] | None:

@@ -77,3 +77,20 @@ def test_kh_that_writes_kha_stays_kha(latin: str, arabic: str) -> None:
     """Listed kh names keep their خ, and a short unknown one is not guessed (Khani is not Hani)."""
     assert _keys(latin) == _keys(arabic)
     assert name_tokens("Khani")[0].canonical is None
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [
+    ("Nour Eddene", "نور الدين"), ("Nour Uddeen", "نور الدين"), ("Ala Eddyn", "علاء الدين"),
+    ("Salah Eldene", "صلاح الدين"), ("Kheireddene", "خير الدين"),
+])
+def test_the_din_of_a_compound_typed_with_another_vowel_is_still_din(latin: str, arabic: str) -> None:
+    """"Nour Eddene" was three names (nour / eddene / …): the father's name moved one place and a
+    lawyer's file of the fresh Syrian set met its Arabic reports on nothing (fifteenth session)."""
+    tokens = name_tokens(latin)
+    assert len(tokens) == 1 and tokens[0].compound == "din"
+    assert tokens[0].canonical == name_tokens(arabic)[0].canonical is not None
+
+
+@pytest.mark.parametrize("name", ["Mohammad Aden", "Eden Hazard"])
+def test_one_d_is_not_the_din_of_a_compound(name: str) -> None:
+    assert all(t.compound != "din" for t in name_tokens(name)[:1]) and len(name_tokens(name)) == 2
