@@ -90,11 +90,11 @@ def _places() -> dict[str, str]:
     out: dict[str, str] = {}
     for latin, entry in _table("syrian_names.yaml")["governorates"].items():
         for arabic, other in [(entry["ar"], latin), *entry.get("cities", [])]:
-            key = name_keys(arabic).skeleton
+            key = _place_skeleton(arabic)
             for form in (arabic, other):
                 out[normalize_name(form)] = key
     for arabic, forms in _other_spellings().items():
-        key = out.get(normalize_name(arabic)) or name_keys(arabic).skeleton
+        key = out.get(normalize_name(arabic)) or _place_skeleton(arabic)
         for form in (arabic, *forms):
             out.setdefault(normalize_name(form), key)
     return out
@@ -106,7 +106,17 @@ def place_key(value: str) -> str | None:
     else its consonant skeleton (article stripped)."""
     if not value:
         return None
-    return _places().get(normalize_name(value)) or name_keys(value).skeleton or None
+    return _places().get(normalize_name(value)) or _place_skeleton(value) or None
+
+
+_CONSTRUCT_TAA = re.compile(r"[ةه](?=\s+\S)")  # ه: the ة a typist wrote so
+
+
+def _place_skeleton(text: str) -> str:
+    """The consonant skeleton of a place's name, with a ة that ends a word before another said as
+    the t it is there (the construct state: دارة عزة is Darat Izza, معرة النعمان Maarat al-Numan,
+    قلعة المضيق Qalaat al-Madiq), as every romanisation writes it; a final ة stays silent (حماة, Hama)."""
+    return name_keys(_CONSTRUCT_TAA.sub("ت", text)).skeleton
 
 
 @lru_cache(maxsize=10_000)

@@ -247,6 +247,9 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         if script == "latin" and word in abbreviations and abbreviations[word] and len(words) > 1:
             word = abbreviations[word]
         kind = _prefix_kind(word, script)
+        if not kind and _slipped_abd(words, i, script):
+            word, kind = ("عبد" if script == "ar" else "abdel"), "abd"
+            words[i] = word
         if kind and word in _after_marker_only() and not (out and out[-1].marker):
             kind = ""
         nxt_i = i + 1
@@ -337,6 +340,41 @@ def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
     if nxt_i != len(words) - 1:
         return False
     return nxt not in _abd_joins() and len(nxt) >= 3 and nxt.endswith(("ي", "ى", "i", "y"))
+
+
+def _one_slip_from(word: str, target: str) -> bool:
+    """A letter dropped from target, or two neighbours swapped (not a letter changed: عيد and عند
+    are names and words of their own, not slips of عبد)."""
+    if len(word) == len(target) - 1:
+        return any(target[:k] + target[k + 1:] == word for k in range(len(target)))
+    if len(word) == len(target) and word != target:
+        return any(target[:k] + target[k + 1] + target[k] + target[k + 2:] == word for k in range(len(target) - 1))
+    return False
+
+
+@lru_cache(maxsize=1)
+def _latin_abd_forms() -> tuple[str, ...]:
+    # the long forms only: a slip of "abdu", "abdi" or "abed" is often a name of its own (Abud, Badi)
+    return tuple(w for w in _word_lists()[2]["abd"]["latin"] if len(w) >= 5)
+
+
+def _slipped_abd(words: list[str], i: int, script: str) -> bool:
+    """عبد typed with a letter dropped or two swapped ("عدب الوهاب", "عد الرحمن", "Abdle Wahab",
+    "Adbul Rahman", issue 28: "a letter swapped in عبد → عدب") before a name of God with its article
+    (Arabic) or one of its Latin spellings: read as عبد. A word that is a name of its own (Adel,
+    Abed) is left as written, and so is a slip before any other word."""
+    word = words[i]
+    if i + 1 >= len(words) or len(word) < 2:
+        return False
+    nxt = words[i + 1]
+    if script == "ar":
+        return (detect_script(nxt) == "ar" and nxt in _abd_divine() and nxt not in _abd_persons()
+                and _one_slip_from(word, "عبد"))
+    if detect_script(nxt) != "latin" or _strip_article(nxt, "latin")[0] not in _abd_divine_latin():
+        return False
+    if variant_index().listed("la:" + latin_key(word)):
+        return False
+    return any(_one_slip_from(word, form) for form in _latin_abd_forms())
 
 
 HAMZA_AL = ("أل", "إل")  # the article's alef carries no hamza: these letters belong to the name

@@ -329,6 +329,23 @@ def test_a_town_under_its_exonym_or_short_name_is_one_town(arabic: str, other: s
     assert place_key(arabic) == place_key(other) is not None
 
 
+@pytest.mark.parametrize(("arabic", "latin"), [
+    ("دارة عزة", "Darat Izza"), ("معرة النعمان", "Maarat Al Nouman"), ("قلعة المضيق", "Qalaat al-Madiq"),
+    ("معرة مصرين", "Ma'arrat Misrin"), ("داره عزه", "Darat Izza"),
+])
+def test_a_taa_marbuta_before_another_word_is_the_t_every_romanisation_writes(arabic: str, latin: str) -> None:
+    """دارة عزة was "drz" and Darat Izza "drtz": one town, "a different city" (fresh Syrian set)."""
+    from athar.matching.linkage.prepare import place_key
+
+    assert place_key(arabic) == place_key(latin) is not None
+
+
+def test_a_final_taa_marbuta_stays_silent() -> None:
+    from athar.matching.linkage.prepare import place_key
+
+    assert place_key("حماة") == place_key("Hama") and place_key("الرقة") == place_key("Raqqa")
+
+
 @pytest.mark.parametrize("form", ["Damas", "الشام", "Damasco"])
 def test_a_governorate_under_its_exonym_is_its_governorate(form: str) -> None:
     from athar.matching.linkage.prepare import governorate_id
