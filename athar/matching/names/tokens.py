@@ -250,6 +250,8 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         if not kind and _slipped_abd(words, i, script):
             word, kind = ("عبد" if script == "ar" else "abdel"), "abd"
             words[i] = word
+        if kind == "abd" and script == "ar" and i + 1 < len(words) and (whole := _truncated_divine_name(words[i + 1])):
+            words[i + 1] = whole  # "عبد اللطي": اللطيف with its last letter lost
         if kind and word in _after_marker_only() and not (out and out[-1].marker):
             kind = ""
         nxt_i = i + 1
@@ -262,6 +264,8 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
             i = nxt_i + 1
             continue
         suffix = _suffix_kind(word, script)
+        if not suffix and out and _slipped_din(out[-1], word, script):
+            word, suffix = ("الدين" if script == "ar" else "eddine"), "din"
         if suffix and out and not out[-1].marker and not out[-1].compound:
             prev = out.pop()
             out.append(_make(prev.text + " " + word, prev.script, prev.article, suffix))
@@ -374,7 +378,42 @@ def _slipped_abd(words: list[str], i: int, script: str) -> bool:
         return False
     if variant_index().listed("la:" + latin_key(word)):
         return False
-    return any(_one_slip_from(word, form) for form in _latin_abd_forms())
+    # "Adb al-Selam": abd's own letters swapped (a letter dropped from it leaves too little to tell)
+    return word == "adb" or any(_one_slip_from(word, form) for form in _latin_abd_forms())
+
+
+def _truncated_divine_name(word: str) -> str | None:
+    """The name of God with its article that ``word`` is, its last letter lost ("عبد اللطي", "عبد
+    الحمي": اللطيف, الحميد), when only one is; None otherwise (a letter lost inside a name makes
+    another name: الحكم is no slip of الحكيم)."""
+    if not word.startswith("ال") or len(word) < 4 or word in _abd_divine():
+        return None
+    found = [name for name in _abd_divine() if name[:-1] == word and name not in _abd_persons()]
+    return found[0] if len(found) == 1 else None
+
+
+@lru_cache(maxsize=1)
+def _din_heads() -> tuple[frozenset[str], frozenset[str]]:
+    """The first words of the ...-din compounds of the variants table: Arabic (صلاح، نور) and the
+    canonical ids of their Latin spellings (salah, nur)."""
+    index = variant_index()
+    arabic = {f.split()[0] for name, forms in index.variants.items() if name.endswith(" al-din")
+              for f in forms if " " in f and not f.isascii()}
+    latin = {name.split()[0] for name in index.variants if name.endswith(" al-din")}
+    return frozenset(normalize_name(a) for a in arabic), frozenset(latin)
+
+
+def _slipped_din(prev: NameToken, word: str, script: str) -> bool:
+    """الدين (or "Eddine") typed with a letter dropped or two swapped after the first word of a
+    ...-din name ("صلاح لادين", "Nour Eddnie"): the compound, as a clean copy of it is."""
+    if prev.compound or prev.marker:
+        return False
+    arabic_heads, latin_heads = _din_heads()
+    if script == "ar":
+        return prev.text in arabic_heads and any(_one_slip_from(word, form) for form in ("الدين", "دين"))
+    return (prev.canonical in latin_heads and len(word) >= 5
+            and any(_one_slip_from(word, form) for form in ("eddine", "eldine", "aldine", "uddine", "eddin", "eldin",
+                                                            "aldin", "uddin", "addin")))
 
 
 HAMZA_AL = ("أل", "إل")  # the article's alef carries no hamza: these letters belong to the name

@@ -77,3 +77,26 @@ def test_a_name_or_a_word_before_another_name_is_not_read_as_abd(written: str) -
     """عيد (Eid) and Adel are names; a slip is read as عبد only before a name of God (عد الحسن:
     al-Hasan is a person's name), and only a slip of a long Latin form (Abud is no slip of "Abdu")."""
     assert all(t.compound != "abd" for t in name_tokens(written))
+
+
+@pytest.mark.parametrize(("slipped", "name"), [
+    ("صلاح لادين الأحمد", "صلاح الدين"), ("Nour Eddnie Mohammad Halabi", "نور الدين"),
+    ("الحداد عبد اللطي", "عبد اللطيف"), ("موسى عبد الحمي", "عبد الحميد"), ("عبد الكري", "عبد الكريم"),
+])
+def test_a_compound_with_one_half_slipped_is_the_compound(slipped: str, name: str) -> None:
+    """The second half of a compound typed with a letter dropped or two swapped (الدين after صلاح,
+    "Eddine" after Nour) or a name of God with its last letter lost after عبد: the compound the other
+    reports write (fresh Syrian set, seed 22)."""
+    wanted = name_tokens(name)[0].canonical
+    assert wanted is not None and wanted in [t.canonical for t in name_tokens(slipped)]
+
+
+@pytest.mark.parametrize("written", ["محمد الدني", "عبد الحكم", "علي عبد العلي", "محمد عبد الحلبي"])
+def test_words_near_a_compound_half_that_are_names_stay_as_written(written: str) -> None:
+    """الدني after a name that starts no ...-din compound; الحكم (a name: a letter lost inside الحكيم
+    is another name); العلي and الحلبي, family names after a father's name cut to عبد."""
+    from athar.matching.names.tokens import tokenize_name
+
+    before = [(t.text, t.compound) for t in tokenize_name(written)]
+    assert ("عبد الحكيم", "abd") not in before and ("محمد الدين", "din") not in before
+    assert not any(t.text in ("عبد الحليم", "عبد العليم") for t in tokenize_name(written))
