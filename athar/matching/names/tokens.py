@@ -17,12 +17,13 @@ from athar.matching.names.phonetic import latin_key, latin_skeleton, skeleton, t
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import core_form, index_key, variant_index
 
-_DIN_FUSED = re.compile(r"^(.{3,}?)(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$")
-# The same second half written apart ("Eddene", "Uddeen", "Eldyne"): an article's vowel and its
-# assimilated or written l before din, whatever the vowel typed inside (particles.yaml lists the
-# usual ones). One d alone ("Aden", "Eden") is not it.
-_DIN_WORD = re.compile(r"^(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$")
-_DIN_END = re.compile(r"(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$")
+# The second half of a Latin ...-din name: an article's vowel and its assimilated or written l before
+# din, whatever the vowel typed inside ("Eddine", "Eddene", "Uddeen", "Eldyne"; particles.yaml lists
+# the usual ones). One d alone ("Aden", "Eden") is not it.
+_DIN_TAIL = r"(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$"
+_DIN_FUSED = re.compile(r"^(.{3,}?)" + _DIN_TAIL)  # "Noureddine"
+_DIN_WORD = re.compile("^" + _DIN_TAIL)  # "Nour Eddene": the half written apart
+_DIN_END = re.compile(_DIN_TAIL)
 _ALLAH_FUSED = re.compile(r"^(.{3,}?)(?:a|u|e)llah?$")
 
 
@@ -411,9 +412,13 @@ def _slipped_din(prev: NameToken, word: str, script: str) -> bool:
     arabic_heads, latin_heads = _din_heads()
     if script == "ar":
         return prev.text in arabic_heads and any(_one_slip_from(word, form) for form in ("الدين", "دين"))
-    return (prev.canonical in latin_heads and len(word) >= 5
-            and any(_one_slip_from(word, form) for form in ("eddine", "eldine", "aldine", "uddine", "eddin", "eldin",
-                                                            "aldin", "uddin", "addin")))
+    return prev.canonical in latin_heads and len(word) >= 5 and any(_one_slip_from(word, f) for f in _latin_din_forms())
+
+
+@lru_cache(maxsize=1)
+def _latin_din_forms() -> tuple[str, ...]:
+    # the long forms of particles.yaml ("eddine", "aldin"): a slip of "din" or "dine" says too little
+    return tuple(w for w in _word_lists()[3]["din"]["latin"] if len(w) >= 5 and "-" not in w)
 
 
 HAMZA_AL = ("أل", "إل")  # the article's alef carries no hamza: these letters belong to the name
