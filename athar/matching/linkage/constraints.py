@@ -71,7 +71,7 @@ from athar.matching.linkage.prepare import SHARED_SPELLING, name_id
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names import name_tokens, normalize_name
-from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key
+from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_slip_apart
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
@@ -428,22 +428,16 @@ def _cut_abd(short: NameKey, long_: NameKey) -> bool:
 
 def _swapped(x: str, y: str) -> bool:
     """The same letters (three or more) but two neighbours swapped."""
-    if len(x) != len(y) or len(x) < MIN_SLIP_LETTERS:
-        return False
-    diff = [i for i in range(len(x)) if x[i] != y[i]]
-    return len(diff) == 2 and diff[1] == diff[0] + 1 and x[diff[0]] == y[diff[1]] and x[diff[1]] == y[diff[0]]
+    return len(x) == len(y) >= MIN_SLIP_LETTERS and one_slip_apart(x, y)
 
 
 def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
     """One letter dropped (محمد → ممد; of three Arabic letters, حسن → "حس") or two neighbours swapped
     (عبد → عدب). A letter *changed* is not a slip here: it is how two names differ (عثمان / تمام,
     tmn / tmm), and a misread dot is already one name (the letters without dots agree)."""
-    if not x or not y or x == y or max(len(x), len(y)) < MIN_SLIP_LETTERS or min(len(x), len(y)) < shortest:
+    if not x or not y or max(len(x), len(y)) < MIN_SLIP_LETTERS or min(len(x), len(y)) < shortest:
         return False
-    if len(x) == len(y):
-        return _swapped(x, y)
-    short, long_ = sorted((x, y), key=len)
-    return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+    return one_slip_apart(x, y)
 
 
 def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:

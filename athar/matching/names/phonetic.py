@@ -169,3 +169,16 @@ _RASM = str.maketrans({"ب": "ٮ", "ت": "ٮ", "ث": "ٮ", "ن": "ٮ", "ي": "ٮ
 def arabic_rasm(text: str) -> str:
     """An Arabic name's letters without their dots (normalised text in, e.g. NameToken.text)."""
     return text.translate(_RASM)
+
+
+def one_slip_apart(x: str, y: str) -> bool:
+    """Two spellings one slip of the pen apart: a letter dropped from the longer (محمد / ممد) or two
+    neighbours swapped (عبد / عدب). A letter *changed* is not a slip: it is how two names differ
+    (عيد / عبد). The name readers (tokens) and the linkage's constraints both read slips so."""
+    if x == y:
+        return False
+    if len(x) == len(y):
+        return any(x[k] == y[k + 1] and x[k + 1] == y[k] and x[:k] == y[:k] and x[k + 2:] == y[k + 2:]
+                   for k in range(len(x) - 1))
+    short, long_ = (x, y) if len(x) < len(y) else (y, x)
+    return len(long_) == len(short) + 1 and any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from athar.matching.names.normalize import detect_script, normalize_name
-from athar.matching.names.phonetic import latin_key, latin_skeleton, skeleton, transliterate
+from athar.matching.names.phonetic import latin_key, latin_skeleton, one_slip_apart, skeleton, transliterate
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import core_form, index_key, variant_index
 
@@ -22,8 +22,7 @@ from athar.matching.names.variants import core_form, index_key, variant_index
 # the usual ones). One d alone ("Aden", "Eden") is not it.
 _DIN_TAIL = r"(?:[aeiou][ld]-?d|[ae]l-?d|ud-?d)(?:i|ee|e|y)ne?$"
 _DIN_FUSED = re.compile(r"^(.{3,}?)" + _DIN_TAIL)  # "Noureddine"
-_DIN_WORD = re.compile("^" + _DIN_TAIL)  # "Nour Eddene": the half written apart
-_DIN_END = re.compile(_DIN_TAIL)
+_DIN_END = re.compile(_DIN_TAIL)  # .match: the half written apart ("Nour Eddene"); .search: its end
 _ALLAH_FUSED = re.compile(r"^(.{3,}?)(?:a|u|e)llah?$")
 
 
@@ -198,7 +197,7 @@ def _prefix_kind(word: str, script: str) -> str:
 
 def _suffix_kind(word: str, script: str) -> str:
     kind = _kind_maps()[1].get(word, "")
-    if not kind and script != "ar" and _DIN_WORD.match(word):
+    if not kind and script != "ar" and _DIN_END.match(word):
         return "din"  # "Nour Eddene", "Ala Eddyn": the listed forms with another vowel, as fused ones
     return kind
 
@@ -348,13 +347,9 @@ def _cut_short(kind: str, words: list[str], i: int, nxt_i: int) -> bool:
 
 
 def _one_slip_from(word: str, target: str) -> bool:
-    """A letter dropped from target, or two neighbours swapped (not a letter changed: عيد and عند
-    are names and words of their own, not slips of عبد)."""
-    if len(word) == len(target) - 1:
-        return any(target[:k] + target[k + 1:] == word for k in range(len(target)))
-    if len(word) == len(target) and word != target:
-        return any(target[:k] + target[k + 1] + target[k] + target[k + 2:] == word for k in range(len(target) - 1))
-    return False
+    """``target`` with a letter dropped or two neighbours swapped (not a letter added, not one
+    changed: عيد and عند are names and words of their own, not slips of عبد)."""
+    return len(word) <= len(target) and one_slip_apart(word, target)
 
 
 @lru_cache(maxsize=1)
