@@ -156,7 +156,22 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     if (word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word[2] not in "aeiouyw"
             and word not in p["not_article_latin"] and variant_index().canonical("la:" + latin_key(word)) is None):
         return word[2:], True
+    if _fused_before_vowel(word, p):
+        return word[2:], True
     return word, False
+
+
+def _fused_before_vowel(word: str, p: dict) -> bool:
+    """"Alahmed", "ALOMAR", "Aleissa", "Alali": the article fused to a name that begins with a vowel,
+    the commonest Latin spelling of العلي، الأحمد، العمر on Syrian lists. Alaa, Alia, Elias and Alawi
+    begin so too and are names of their own, so the article is read only when the rest is a name of
+    the variants table and the whole word is not."""
+    if word[:2] not in p["fused_latin_articles"] or len(word) < 5 or word[2] not in "aeiou":
+        return False
+    if word in p["not_article_latin"]:
+        return False
+    index = variant_index()
+    return index.canonical("la:" + latin_key(word)) is None and index.listed("la:" + latin_key(word[2:]))
 
 
 def _maghrebi_fused_article(word: str) -> tuple[str, bool]:

@@ -94,3 +94,20 @@ def test_the_din_of_a_compound_typed_with_another_vowel_is_still_din(latin: str,
 @pytest.mark.parametrize("name", ["Mohammad Aden", "Eden Hazard"])
 def test_one_d_is_not_the_din_of_a_compound(name: str) -> None:
     assert all(t.compound != "din" for t in name_tokens(name)[:1]) and len(name_tokens(name)) == 2
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [
+    ("Alahmed", "الأحمد"), ("ALAHMAD", "الأحمد"), ("Alomar", "العمر"), ("Aleissa", "العيسى"), ("Alali", "العلي"),
+    ("Alibrahim", "الإبراهيم"), ("Alosman", "العثمان"),
+])
+def test_the_article_fused_to_a_name_that_begins_with_a_vowel(latin: str, arabic: str) -> None:
+    """The commonest Latin spelling of العلي، الأحمد، العمر on Syrian lists fuses the article; before a
+    vowel it was kept as part of the name ("HASAN MHD KHEIR ALAHMED": family 'alahmed', not Ahmad)."""
+    token = name_tokens(latin)[0]
+    assert token.article and token.canonical == name_tokens(arabic)[0].canonical
+    assert _keys(latin) == _keys(arabic)
+
+
+@pytest.mark.parametrize("name", ["Alaa", "Alia", "Aliaa", "Elias", "Alawi", "Alan", "Alyaa"])
+def test_a_name_that_begins_with_al_and_a_vowel_keeps_it(name: str) -> None:
+    assert not name_tokens(name)[0].article
