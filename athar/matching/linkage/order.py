@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -47,6 +47,31 @@ class WrittenOrder:
     tokens: tuple[NameToken, ...] = field(default=(), compare=False, repr=False)
 
 
+# Words of respect that begin many Syrian family names: الحاج علي، حاج حسين، شيخ موسى، الشيخ عثمان
+# (variants table ids; Latin Al-Hajj, Haj, Hadj, Sheikh, Cheikh...).
+_TITLE_IN_NAME = frozenset({"hajj", "shaykh"})
+
+
+def without_inner_titles(tokens: Sequence[NameToken]) -> tuple[NameToken, ...]:
+    """The tokens without الحاج / شيخ written before another name. Inside a name such a word
+    either begins the family name ("محمد أحمد الحاج علي": of the family Hajj Ali) or is the
+    father's title ("محمد الحاج أحمد": son of Hajj Ahmad); read as a name it became the father's
+    name ("محمد الحاج علي", Muhammad son of Hajj, family Ali), so the same man written with and
+    without his father's name, or a family field "الحاج علي" against a full name ending "علي",
+    never met. Its name is the word after it in both readings. Last, it is the name itself
+    (the family al-Hajj, al-Sheikh). First, it is a title that the
+    written-forms rules did not take off (حاج without the article) or the family name written first
+    ("حاج علي باسل محمد"): either way the names that follow are read without it, the order's votes
+    and second reading included (the family-name-first reading then finds علي, as for "الحاج علي
+    باسل محمد", whose title the rules take off)."""
+    if not any(t.canonical in _TITLE_IN_NAME for t in tokens):
+        return tuple(tokens)
+    names = [i for i, t in enumerate(tokens) if not t.marker]
+    inner = {i for i, j in zip(names, names[1:])
+             if tokens[i].canonical in _TITLE_IN_NAME and tokens[j].canonical not in _TITLE_IN_NAME}
+    return tuple(t for i, t in enumerate(tokens) if i not in inner)
+
+
 @lru_cache(maxsize=200_000)
 def written_order(full: str) -> WrittenOrder:
     """The name without titles, brackets and place (written.py), with its order in doubt or not."""
@@ -61,7 +86,7 @@ def written_order(full: str) -> WrittenOrder:
 
 
 def _order(text: str, in_doubt: bool, rules_say_family_first: bool) -> WrittenOrder:
-    tokens = tokenize_name(text)
+    tokens = without_inner_titles(tokenize_name(text))
     return WrittenOrder(text, in_doubt, rules_say_family_first, _ids(t for t in tokens if not t.marker), tokens)
 
 

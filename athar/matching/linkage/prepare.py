@@ -11,7 +11,6 @@ Name parts missing from their own columns are taken from the parsed full name.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -20,7 +19,7 @@ import pandas as pd
 import yaml
 
 from athar.matching.facilities import facility_key
-from athar.matching.linkage.order import OrderVotes, WrittenOrder, name_vote_keys, written_order
+from athar.matching.linkage.order import OrderVotes, WrittenOrder, name_vote_keys, without_inner_titles, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
 from athar.matching.names.parse import parse_tokens
 from athar.matching.names.phonetic import arabic_rasm, coarse_skeleton, dotless
@@ -175,33 +174,12 @@ def _year(value: str) -> int | None:
     return int(m.group(0)) if m else None
 
 
-# Words of respect that begin many Syrian family names: الحاج علي، حاج حسين، شيخ موسى، الشيخ عثمان
-# (variants table ids; Latin Al-Hajj, Haj, Hadj, Sheikh, Cheikh...).
-_TITLE_IN_NAME = frozenset({"hajj", "shaykh"})
-
-
-def without_inner_titles(tokens: Sequence[NameToken]) -> tuple[NameToken, ...]:
-    """The tokens without الحاج / شيخ written before another name. Inside a name such a word
-    either begins the family name ("محمد أحمد الحاج علي": of the family Hajj Ali) or is the
-    father's title ("محمد الحاج أحمد": son of Hajj Ahmad); read as a name it became the father's
-    name ("محمد الحاج علي", Muhammad son of Hajj, family Ali), so the same man written with and
-    without his father's name, or a family field "الحاج علي" against a full name ending "علي",
-    never met. Its name is the word after it in both readings. Last, it is the name itself
-    (the family al-Hajj, al-Sheikh); a title at the start was already set apart (written.py)."""
-    if not any(t.canonical in _TITLE_IN_NAME for t in tokens):
-        return tuple(tokens)
-    names = [i for i, t in enumerate(tokens) if not t.marker]
-    inner = {i for i, j in zip(names, names[1:])
-             if tokens[i].canonical in _TITLE_IN_NAME and tokens[j].canonical not in _TITLE_IN_NAME}
-    return tuple(t for i, t in enumerate(tokens) if i not in inner)
-
-
 @lru_cache(maxsize=50_000)
 def _parsed_full(order: WrittenOrder, family_first: bool) -> dict[str, NameToken | None]:
     """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
-    order.written_order), its first word read as the family name when ``family_first``; الحاج /
-    شيخ before another name is no name of its own (``without_inner_titles``)."""
-    parts = parse_tokens(without_inner_titles(order.tokens), family_first=family_first)
+    order.written_order, and الحاج / شيخ before another name: order.without_inner_titles), its
+    first word read as the family name when ``family_first``."""
+    parts = parse_tokens(order.tokens, family_first=family_first)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family,
             "ancestor": parts.extra[0] if parts.extra else None}
 

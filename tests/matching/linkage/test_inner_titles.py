@@ -58,3 +58,23 @@ def test_one_man_written_with_and_without_his_fathers_name_is_one_person_and_his
     cluster = dict(zip(reports["unique_id"], result.cluster_ids(reports["unique_id"])))
     assert cluster["a"] == cluster["b"] == cluster["c"]
     assert cluster["d"] != cluster["b"]
+
+
+def test_hajj_ali_written_first_gets_the_family_name_first_reading() -> None:
+    """"حاج علي باسل محمد" (a list writing the family name Hajj Ali first, without the article the
+    written-forms rules take off as a title) is read without حاج, its order's votes and second
+    reading included: the family-name-first reading finds Basil son of Muhammad of the family Ali,
+    as the family's own report writes him."""
+    from athar.matching.linkage.readings import SHADOW, with_readings
+
+    rows = [{"unique_id": "a", "full_name": "حاج علي باسل محمد"},
+            *({"unique_id": f"h{i}", "first_name": g, "father_name": "محمد", "family_name": "الحاج علي"}
+              for i, g in enumerate(["باسل", "خالد", "عمر"])),
+            *({"unique_id": f"g{i}", "first_name": "علي", "father_name": f, "family_name": "النجار"}
+              for i, f in enumerate(["سامر", "ماهر"]))]
+    table = prepare_reports(pd.DataFrame(rows))
+    readings = with_readings(table).set_index("unique_id")
+    read = {(readings.loc[key, "first_id"], readings.loc[key, "father_id"], readings.loc[key, "family_id"])
+            for key in ("a", "a" + SHADOW) if key in readings.index}
+    assert ("basil", "muhammad", "ali") in read
+    assert not any("hajj" in str(part) for reading in read for part in reading)
