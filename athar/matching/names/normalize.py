@@ -88,14 +88,21 @@ def normalize_arabic(text: str) -> str:
     return unicodedata.normalize("NFC", normalize_unicode(fold_arabic(text)))
 
 
+# Latin letters that carry no accent to take off (NFKD leaves them whole): Turkish dotless ı above
+# all — "Hacı", "Rıza", "Tarık" in a Turkish document, where "HACI" upper case already read i; a
+# name key dropped the letter ("Rıza" → rz) — and the ħ of ISO romanisations of ح.
+_UNACCENTED = str.maketrans({"ı": "i", "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ə": "e",
+                             "ß": "ss", "æ": "ae", "œ": "oe"})
+
+
 def fold_latin(text: str) -> str:
-    """Lower case, accents removed (é → e, ā → a), ʿayn/hamza marks → apostrophe."""
+    """Lower case, accents removed (é → e, ā → a, ı → i), ʿayn/hamza marks → apostrophe."""
     if text.isascii():
         return text.replace("`", "'").lower()
     text = unicodedata.normalize("NFKD", text)
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[ʿʾ‘’`´ʼ]", "'", text)
-    return text.lower()
+    return text.lower().translate(_UNACCENTED)
 
 
 def normalize_latin(text: str) -> str:

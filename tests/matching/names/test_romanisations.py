@@ -111,3 +111,24 @@ def test_the_article_fused_to_a_name_that_begins_with_a_vowel(latin: str, arabic
 @pytest.mark.parametrize("name", ["Alaa", "Alia", "Aliaa", "Elias", "Alawi", "Alan", "Alyaa"])
 def test_a_name_that_begins_with_al_and_a_vowel_keeps_it(name: str) -> None:
     assert not name_tokens(name)[0].article
+
+
+@pytest.mark.parametrize(("latin", "arabic"), [
+    # a Turkish identity card's spelling (3 million Syrians under temporary protection in Turkey)
+    ("Halil", "خليل"), ("Halit", "خالد"), ("Cemal", "جمال"), ("Cemil", "جميل"), ("Celal", "جلال"),
+    ("Hatice", "خديجة"), ("Fuat", "فؤاد"), ("Şerif", "شريف"),
+    ("Hamit", "حامد"), ("Davut", "داود"), ("Hızır", "خضر"), ("Cuma", "جمعة"), ("Nurettin", "نور الدين"),
+    ("Alaattin", "علاء الدين"), ("Bahattin", "بهاء الدين"), ("Vahit", "وحيد"),
+    # a German document's (ch for خ, j for ي, dsch for ج)
+    ("Chalid", "خالد"), ("Chalil", "خليل"), ("Achmad", "أحمد"), ("Jussuf", "يوسف"), ("Jasin", "ياسين"),
+    ("Junis", "يونس"), ("Jahja", "يحيى"), ("Dschamal", "جمال"), ("Chadidscha", "خديجة"), ("Dschihad", "جهاد"),
+])
+def test_turkish_and_german_documents_spellings_meet_the_arabic(latin: str, arabic: str) -> None:
+    assert name_tokens(latin)[0].canonical == name_tokens(arabic)[0].canonical is not None
+
+
+@pytest.mark.parametrize(("dotless", "dotted"), [("Hacı", "HACI"), ("Rıza", "RIZA"), ("Tarık", "TARIK"),
+                                                 ("Sıddık", "SIDDIK")])
+def test_a_turkish_dotless_i_is_an_i(dotless: str, dotted: str) -> None:
+    """The same name in lower and upper case: "HACI" read i, "Hacı" dropped the letter."""
+    assert _keys(dotless) == _keys(dotted)
