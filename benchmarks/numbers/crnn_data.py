@@ -48,20 +48,11 @@ from athar.matching.numbers.synthetic import (
 # What each token looks like turned by 180°: 0 1 8 stay, 6 and 9 swap, a Western 3 is an
 # Arabic-Indic ٤ and back, ٠ ١ ٥ stay, ٧ and ٨ swap, ٩ is a Western 6; every other glyph (and a
 # word) is no digit: OTHER.
+WESTERN, ARABIC_INDIC = 1, 11  # the token of digit d is WESTERN + d or ARABIC_INDIC + d
 UPSIDE_DOWN = {
-    1 + 0: 1 + 0,
-    1 + 1: 1 + 1,
-    1 + 8: 1 + 8,
-    1 + 6: 1 + 9,
-    1 + 9: 1 + 6,
-    1 + 3: 11 + 4,
-    11 + 0: 11 + 0,
-    11 + 1: 11 + 1,
-    11 + 5: 11 + 5,
-    11 + 7: 11 + 8,
-    11 + 8: 11 + 7,
-    11 + 4: 1 + 3,
-    11 + 9: 1 + 6,
+    **{WESTERN + d: WESTERN + t for d, t in ((0, 0), (1, 1), (8, 8), (6, 9), (9, 6))},
+    **{ARABIC_INDIC + d: ARABIC_INDIC + t for d, t in ((0, 0), (1, 1), (5, 5), (7, 8), (8, 7))},
+    WESTERN + 3: ARABIC_INDIC + 4, ARABIC_INDIC + 4: WESTERN + 3, ARABIC_INDIC + 9: WESTERN + 6,
 }
 
 
