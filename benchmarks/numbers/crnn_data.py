@@ -48,7 +48,7 @@ from athar.matching.numbers.synthetic import (
 # What each token looks like turned by 180°: 0 1 8 stay, 6 and 9 swap, a Western 3 is an
 # Arabic-Indic ٤ and back, ٠ ١ ٥ stay, ٧ and ٨ swap, ٩ is a Western 6; every other glyph (and a
 # word) is no digit: OTHER.
-WESTERN, ARABIC_INDIC = 1, 11  # the token of digit d is WESTERN + d or ARABIC_INDIC + d
+WESTERN, ARABIC_INDIC = L.WESTERN.start, L.ARABIC.start  # the token of digit d: WESTERN + d, ARABIC_INDIC + d
 UPSIDE_DOWN = {
     **{WESTERN + d: WESTERN + t for d, t in ((0, 0), (1, 1), (8, 8), (6, 9), (9, 6))},
     **{ARABIC_INDIC + d: ARABIC_INDIC + t for d, t in ((0, 0), (1, 1), (5, 5), (7, 8), (8, 7))},
@@ -59,9 +59,9 @@ UPSIDE_DOWN = {
 def token_of(label: str) -> int:
     """The CTC token of a generator glyph label (W7 / A7 / WORD / NOISE)."""
     if label[0] == "W" and label[1:].isdigit():
-        return 1 + int(label[1:])
+        return WESTERN + int(label[1:])
     if label[0] == "A" and label[1:].isdigit():
-        return 11 + int(label[1:])
+        return ARABIC_INDIC + int(label[1:])
     return L.WORD if label == "WORD" else L.OTHER
 
 

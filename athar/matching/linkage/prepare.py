@@ -77,8 +77,13 @@ def governorate_id(value: str) -> str | None:
     """Canonical id of a governorate name in either script (None when empty)."""
     if not value:
         return None
+    return _listed_governorate(value) or name_keys(value).block or None
+
+
+def _listed_governorate(value: str) -> str | None:
+    """The id of a governorate of the table (either script, or its block key), None for other text."""
     table = _governorates()
-    return table.get(normalize_name(value)) or table.get(name_keys(value).block) or name_keys(value).block or None
+    return table.get(normalize_name(value)) or table.get(name_keys(value).block)
 
 
 # Governorates whose name names no town: "ريف دمشق" (Rif Dimashq, the countryside around Damascus)
@@ -92,10 +97,7 @@ def _region_named_as_town(value: str) -> str | None:
     """The governorate id when a town field holds the name of a governorate that is no town: such a
     report says nothing of the town, and "town: different" (−5 bits) beside the town a family's
     report names (سقبا، دوما) split one man in two (the fresh set's ``town_as_gov`` slip)."""
-    if not value:
-        return None
-    table = _governorates()
-    gid = table.get(normalize_name(value)) or table.get(name_keys(value).block)
+    gid = _listed_governorate(value) if value else None
     return gid if gid in _NO_TOWN else None
 
 

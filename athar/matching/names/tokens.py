@@ -153,25 +153,24 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     rest, fused = _maghrebi_fused_article(word)
     if fused:
         return rest, True
-    if (word[:2] in p["fused_latin_articles"] and len(word) >= 6 and word[2] not in "aeiouyw"
-            and word not in p["not_article_latin"] and variant_index().canonical("la:" + latin_key(word)) is None):
-        return word[2:], True
-    if _fused_before_vowel(word, p):
+    if _fused_article(word, p):
         return word[2:], True
     return word, False
 
 
-def _fused_before_vowel(word: str, p: dict) -> bool:
-    """"Alahmed", "ALOMAR", "Aleissa", "Alali": the article fused to a name that begins with a vowel,
-    the commonest Latin spelling of العلي، الأحمد، العمر on Syrian lists. Alaa, Alia, Elias and Alawi
-    begin so too and are names of their own, so the article is read only when the rest is a name of
-    the variants table and the whole word is not."""
-    if word[:2] not in p["fused_latin_articles"] or len(word) < 5 or word[2] not in "aeiou":
-        return False
-    if word in p["not_article_latin"]:
+def _fused_article(word: str, p: dict) -> bool:
+    """The article fused to the name ("Alsalem", "Elhassan"), never in a word the variants table
+    lists whole. Before a vowel ("Alahmed", "ALOMAR", "Aleissa", "Alali": the commonest Latin spelling
+    of الأحمد، العمر، العلي on Syrian lists) only when the rest is a name of the table: Alaa, Alia,
+    Elias and Alawi begin so too and are names of their own."""
+    if len(word) < 5 or word[:2] not in p["fused_latin_articles"] or word in p["not_article_latin"]:
         return False
     index = variant_index()
-    return index.canonical("la:" + latin_key(word)) is None and index.listed("la:" + latin_key(word[2:]))
+    if index.canonical("la:" + latin_key(word)) is not None:
+        return False
+    if word[2] in "aeiou":
+        return index.listed("la:" + latin_key(word[2:]))
+    return len(word) >= 6 and word[2] not in "yw"
 
 
 def _maghrebi_fused_article(word: str) -> tuple[str, bool]:
