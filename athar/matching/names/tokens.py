@@ -143,7 +143,8 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     if script == "ar":
         if word.startswith("ال") and len(word) > 3 and word not in p["not_article_arabic"]:
             return word[2:], True
-        return word, False
+        rest = _transposed_article(word)
+        return (rest, True) if rest else (word, False)
     m = re.match(r"^(al|el|il|ul|ad|ar|as|at|az|an|ash|ed|es|er|en|ud|ur|us)-(.+)$", word)
     if m:
         return _maghrebi_fused_article(m.group(2))[0], True
@@ -156,6 +157,23 @@ def _strip_article(word: str, script: str) -> tuple[str, bool]:
     if _fused_article(word, p):
         return word[2:], True
     return word, False
+
+
+def _transposed_article(word: str) -> str | None:
+    """The name after an Arabic article whose two letters are swapped, or None. A typist's slip, and
+    how text copied out of a PDF often writes الأ / الإ / الا (the لا ligature stored in visual order:
+    "األسود" for الأسود, folded "االسود"): no Arabic word begins with "اال", so the article is read and
+    the alif kept ("اسود"). "لا…" begins names (لافي، لارا): read as the article only when the rest is
+    a name of the table and the whole word is not ("لاخطيب" for الخطيب; issue 28, the independent set)."""
+    if len(word) < 5:
+        return None
+    if word.startswith("اال"):
+        return "ا" + word[3:]
+    if word.startswith("لا"):
+        index = variant_index()
+        if not index.listed(index_key(word, "ar")) and index.listed(index_key(word[2:], "ar")):
+            return word[2:]
+    return None
 
 
 def _fused_article(word: str, p: dict) -> bool:
