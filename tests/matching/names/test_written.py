@@ -313,3 +313,24 @@ def test_what_the_import_reads_is_what_the_full_reading_sets_apart(written: str)
     full, extras = read_written_name(written), written_extras(written)
     assert (extras.titles, extras.kunya, extras.nickname, extras.notes, extras.place) == (
         full.titles, full.kunya, full.nickname, full.notes, full.place)
+
+
+@pytest.mark.parametrize(("written", "name", "titles"), [
+    ("الملازم أول محمد علي الحسن", "محمد علي الحسن", ("الملازم أول",)),
+    ("المساعد الأول خالد أحمد العمر", "خالد أحمد العمر", ("المساعد الأول",)),
+    ("العسكري المنشق محمد علي الحسن", "محمد علي الحسن", ("العسكري المنشق",)),
+    ("العقيد المنشق حسين هرموش", "حسين هرموش", ("العقيد", "المنشق")),
+    ("First Lieutenant Ahmad Ali Hasan", "Ahmad Ali Hasan", ("First Lieutenant",)),
+    ("Cpl. Ahmad Ali Hasan", "Ahmad Ali Hasan", ("Cpl.",)),
+])
+def test_military_ranks_of_two_words_and_the_defector_are_titles(written: str, name: str,
+                                                                 titles: tuple[str, ...]) -> None:
+    """Officers and conscripts who left the army are many among the detained: "أول" of "الملازم أول"
+    (first lieutenant) was read as the given name, "العسكري المنشق" (the defecting soldier) as two names."""
+    read = read_written_name(written)
+    assert (read.name, read.titles) == (name, titles)
+
+
+@pytest.mark.parametrize("written", ["الجندي محمد علي", "العسكري محمد علي"])
+def test_jundi_and_askari_alone_are_family_names(written: str) -> None:
+    assert not read_written_name(written).titles
