@@ -100,6 +100,10 @@ def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
     kunya += dashed
     raw, nickname = _nickname(raw, rules)
     raw, place = _place(raw, rules)
+    while place and _not_a_place(place):
+        notes.append(place)  # "- مواليد 1985", "- طالب", "- والدته فاطمة": kept, but no town; a place
+        rules.append("a note after the name set apart (not a place)")  # may come before it ("- داريا")
+        raw, place = _place(raw, rules)
     raw, comma_first, descriptor = _comma(raw, rules)
     notes += [descriptor] if descriptor else []
     words, titles = _titles(_unglue_titles(raw.split(), rules), rules)
@@ -208,13 +212,32 @@ def _place(text: str, rules: list[str]) -> tuple[str, str]:
     return text, ""
 
 
+def _not_a_place(tail: str) -> bool:
+    """Is what follows a separator or a comma something other than a place or names — a birth year or
+    an age (any digit: "مواليد 1985", "25"), a phrase that says so or names a parent (written_forms.yaml
+    ``note_words``: "مواليد", "من مواليد", "والدته فاطمة", "born"), or a profession or a title ("طالب",
+    "lawyer": ``titles``, with or without the Arabic article)? Read as a place it was compared as the
+    report's town ("- مواليد 1985" against the other report's داريا: "town different"); after a comma,
+    "والدته فاطمة" was read as the given names, the name before it as the family name."""
+    words = tail.split()
+    if not words:
+        return False
+    if any(ch.isdigit() for ch in tail):
+        return True
+    first, two = _key(words[0]), _key(" ".join(words[:2]))
+    if first in _words("note_words") or two in _words("note_words"):
+        return True
+    whole = _key(tail)
+    return whole in _words("titles") or ("ال" + whole) in _words("titles")
+
+
 def _comma(text: str, rules: list[str]) -> tuple[str, bool, str]:
     """(name, family name first?, a descriptor after the comma): "al-Miqdad, Ahmad" is family
-    first; "Ahmad Ali, lawyer" has a descriptor."""
+    first; "Ahmad Ali, lawyer" and "محمد علي الحسن، والدته فاطمة" have a descriptor."""
     if "," not in text and "،" not in text:
         return (text if text.strip() else ""), False, ""  # what the split below gives without a comma
     parts = [p for p in _COMMAS.split(text) if p.strip()]
-    if len(parts) == 2 and _key(parts[1]) in _words("titles"):
+    if len(parts) == 2 and (_key(parts[1]) in _words("titles") or _not_a_place(parts[1])):
         rules.append("descriptor after a comma set apart")
         return parts[0], False, parts[1].strip()
     if len(parts) == 2:

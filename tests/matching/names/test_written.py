@@ -334,3 +334,23 @@ def test_military_ranks_of_two_words_and_the_defector_are_titles(written: str, n
 @pytest.mark.parametrize("written", ["الجندي محمد علي", "العسكري محمد علي"])
 def test_jundi_and_askari_alone_are_family_names(written: str) -> None:
     assert not read_written_name(written).titles
+
+
+@pytest.mark.parametrize(("written", "name", "notes", "place"), [
+    ("محمد علي الحسن - مواليد 1985", "محمد علي الحسن", ("مواليد 1985",), ""),
+    ("محمد علي الحسن - من مواليد 1990", "محمد علي الحسن", ("من مواليد 1990",), ""),
+    ("محمد علي الحسن - طالب", "محمد علي الحسن", ("طالب",), ""),
+    ("محمد علي الحسن - داريا - مواليد 1985", "محمد علي الحسن", ("مواليد 1985",), "داريا"),
+    ("Ahmad Ali Hasan - born 1985", "Ahmad Ali Hasan", ("born 1985",), ""),
+    ("محمد علي الحسن، والدته فاطمة", "محمد علي الحسن", ("والدته فاطمة",), ""),
+    ("Mohammad Ali Hasan, 25", "Mohammad Ali Hasan", ("25",), ""),
+    ("محمد المحمود - خناصر", "محمد المحمود", (), "خناصر"),
+    ("محمد علي الحسن - من داريا", "محمد علي الحسن", (), "من داريا"),
+])
+def test_a_birth_year_a_profession_or_a_parent_after_the_name_is_a_note_not_a_place(
+        written: str, name: str, notes: tuple[str, ...], place: str) -> None:
+    """Read as a place, "- مواليد 1985" or "- طالب" became the report's town when its town field was
+    empty, and weighed as a town different from the other report's; after a comma "والدته فاطمة" (his
+    mother Fatima) was read as the given names and the name before it as the family name."""
+    read = read_written_name(written)
+    assert (read.name, read.notes, read.place, read.family_first) == (name, notes, place, False)
