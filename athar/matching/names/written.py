@@ -104,6 +104,8 @@ def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
         notes.append(place)  # "- مواليد 1985", "- طالب", "- والدته فاطمة": kept, but no town; a place
         rules.append("a note after the name set apart (not a place)")  # may come before it ("- داريا")
         raw, place = _place(raw, rules)
+    raw, figures = _figures_after_the_name(raw, rules)
+    notes += [figures] if figures else []
     raw, comma_first, descriptor = _comma(raw, rules)
     notes += [descriptor] if descriptor else []
     words, titles = _titles(_unglue_titles(raw.split(), rules), rules)
@@ -212,9 +214,34 @@ def _place(text: str, rules: list[str]) -> tuple[str, str]:
     return text, ""
 
 
+def _figures_after_the_name(text: str, rules: list[str]) -> tuple[str, str]:
+    """(the name, a note): a birth year or an age written in the name itself, with the words that
+    introduce it and what follows ("محمد علي الحسن مواليد 1985 داريا", "Ahmad Ali Hasan born 1985",
+    "محمد علي الحسن 1985"). No name is a figure (:func:`_figure`): the name ends before the first, and
+    before the note words just ahead of it (``note_words``: مواليد، من مواليد، born), while two words
+    of name remain; the rest is kept as a note."""
+    if not any(ch.isdigit() for ch in text):
+        return text, ""
+    words = text.split()
+    start = next((i for i, w in enumerate(words) if _figure(w)), len(words))
+    while start > 2 and (_key(words[start - 1]) in _words("note_words")
+                         or _key(" ".join(words[start - 1:start + 1])) in _words("note_words")):
+        start -= 1
+    if start < 2 or start == len(words):
+        return text, ""
+    rules.append("a birth year or an age after the name set apart")
+    return " ".join(words[:start]), " ".join(words[start:])
+
+
+def _figure(word: str) -> bool:
+    """A year or an age ("1985", "١٩٨٥", "25،"): digits and no letter. A word of letters and digits is
+    a name written in the chat alphabet ("MER3I", "Sa3eed": 3 for ع), not a figure."""
+    return any(ch.isdigit() for ch in word) and not any(ch.isalpha() for ch in word)
+
+
 def _not_a_place(tail: str) -> bool:
     """Is what follows a separator or a comma something other than a place or names — a birth year or
-    an age (any digit: "مواليد 1985", "25"), a phrase that says so or names a parent (written_forms.yaml
+    an age (a figure: "مواليد 1985", "25"), a phrase that says so or names a parent (written_forms.yaml
     ``note_words``: "مواليد", "من مواليد", "والدته فاطمة", "born"), or a profession or a title ("طالب",
     "lawyer": ``titles``, with or without the Arabic article)? Read as a place it was compared as the
     report's town ("- مواليد 1985" against the other report's داريا: "town different"); after a comma,
@@ -222,7 +249,7 @@ def _not_a_place(tail: str) -> bool:
     words = tail.split()
     if not words:
         return False
-    if any(ch.isdigit() for ch in tail):
+    if any(_figure(w) for w in words):
         return True
     first, two = _key(words[0]), _key(" ".join(words[:2]))
     if first in _words("note_words") or two in _words("note_words"):

@@ -354,3 +354,16 @@ def test_a_birth_year_a_profession_or_a_parent_after_the_name_is_a_note_not_a_pl
     mother Fatima) was read as the given names and the name before it as the family name."""
     read = read_written_name(written)
     assert (read.name, read.notes, read.place, read.family_first) == (name, notes, place, False)
+
+
+@pytest.mark.parametrize(("written", "name", "notes"), [
+    ("محمد علي الحسن مواليد 1985 داريا", "محمد علي الحسن", ("مواليد 1985 داريا",)),
+    ("محمد علي الحسن من مواليد 1985", "محمد علي الحسن", ("من مواليد 1985",)),
+    ("Ahmad Ali Hasan born 1985", "Ahmad Ali Hasan", ("born 1985",)),
+    ("محمد علي ١٩٨٥", "محمد علي", ("١٩٨٥",)),
+    ("محمد 1985", "محمد 1985", ()),  # a name must remain: kept as written
+])
+def test_a_birth_year_written_in_the_name_ends_the_name(written: str, name: str, notes: tuple[str, ...]) -> None:
+    """"مواليد 1985" (born 1985) read as names: "مواليد" was a father's or a family name."""
+    read = read_written_name(written)
+    assert (read.name, read.notes) == (name, notes)
