@@ -149,3 +149,16 @@ def test_an_arabic_article_with_its_letters_swapped_is_the_article(written: str,
 @pytest.mark.parametrize("name", ["لافي", "لارا", "لامع"])
 def test_a_name_that_begins_with_la_keeps_it(name: str) -> None:
     assert not name_tokens(name)[0].article and name_tokens(name)[0].core == name
+
+
+@pytest.mark.parametrize(("chat", "arabic"), [
+    ("Mo7ammad", "محمد"), ("5aled", "خالد"), ("6ariq", "طارق"), ("9asem", "قاسم"), ("3'assan", "غسان"),
+    ("Sa3eed", "سعيد"), ("7amza", "حمزة"), ("Mus6afa", "مصطفى"),
+])
+def test_the_chat_alphabet_writes_arabic_letters_with_digits(chat: str, arabic: str) -> None:
+    """Arabizi (7 ح, 5 خ, 3 ع, 6 ط, 9 ق, 3' غ) as Syrians type on phones: "Mo7ammad" read "Moammad"."""
+    assert name_tokens(chat)[0].canonical == name_tokens(arabic)[0].canonical is not None
+
+
+def test_a_year_is_no_chat_alphabet() -> None:
+    assert [t.key for t in name_tokens("Ahmad 1985")] == [t.key for t in name_tokens("Ahmad")]
