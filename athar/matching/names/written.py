@@ -183,7 +183,8 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
         rules.append("kunya after a dash set apart")
         return text[:glued.start()].strip(), [text[glued.start() + 1:].strip()]
     words = text.split()
-    if (len(words) >= 5 and _key(words[-2]) in _words("kunya_words") and _has_article(words[-3])):
+    if (len(words) >= 5 and _key(words[-2]) in _words("kunya_words") and _has_article(words[-3])
+            and _key(words[-3]) not in _marker_heads()):  # "… الملقب أبو علي": a nickname, read next
         # "محمد أحمد الحلبي أبو خالد": after a family name with its article, "Abu X" is a kunya (after
         # a name without one it may be the family name: "محمد أحمد علي أبو زيد")
         rules.append("kunya after the family name set apart")

@@ -367,3 +367,10 @@ def test_a_birth_year_written_in_the_name_ends_the_name(written: str, name: str,
     """"مواليد 1985" (born 1985) read as names: "مواليد" was a father's or a family name."""
     read = read_written_name(written)
     assert (read.name, read.notes) == (name, notes)
+
+
+def test_a_kunya_after_a_nickname_marker_is_the_nickname() -> None:
+    """"الملقب أبو علي" after the family name: the kunya rule took "أبو علي" and left the marker
+    "الملقب" in the name as a fourth name."""
+    read = read_written_name("محمد علي الحسن الملقب أبو علي")
+    assert (read.name, read.nickname, read.kunya) == ("محمد علي الحسن", "أبو علي", ())
