@@ -39,7 +39,7 @@ class PartialDate:
 
 _PATTERNS: list[tuple[re.Pattern[str], str, tuple[str, ...]]] = [
     (re.compile(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ].*)?$"), "day", ("y", "m", "d")),
-    (re.compile(r"^(\d{4})/(\d{1,2})/(\d{1,2})$"), "day", ("y", "m", "d")),
+    (re.compile(r"^(\d{4})[/.](\d{1,2})[/.](\d{1,2})$"), "day", ("y", "m", "d")),
     (re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$"), "day", ("d", "m", "y")),
     (re.compile(r"^(\d{4})[-/](\d{1,2})$"), "month", ("y", "m")),
     (re.compile(r"^(\d{1,2})[/.-](\d{4})$"), "month", ("m", "y")),
@@ -66,18 +66,26 @@ _MONTH_OF = {name: number for number, names in _MONTHS.items() for name in names
 _NAMED = re.compile(r"^(?:(\d{1,2})\s+)?(\D+?)\s*[,،]?\s+(\d{4})$")
 
 
+_NAMED_DAY_AFTER = re.compile(r"^(\D+?)\s+(\d{1,2})\s*[,،]?\s+(\d{4})$")
+
+
 def _named_month(value: str, text: str) -> PartialDate | None:
-    """``آذار 2012``, ``14 آذار 2012``, ``March 2012``, ``mars 2012`` (month names, not numbers)."""
+    """``آذار 2012``, ``14 آذار 2012``, ``March 2012``, ``mars 2012``, ``March 14, 2012`` (month names,
+    not numbers)."""
     match = _NAMED.match(value)
-    if not match:
+    if match:
+        name, day, year = match.group(2), match.group(1), match.group(3)
+    elif after := _NAMED_DAY_AFTER.match(value):
+        name, day, year = after.group(1), after.group(2), after.group(3)
+    else:
         return None
-    month = _MONTH_OF.get(re.sub(r"\s+", " ", match.group(2).strip().strip(".").lower()))
+    month = _MONTH_OF.get(re.sub(r"\s+", " ", name.strip().strip(".").lower()))
     if month is None:
         return None
-    parts = {"y": int(match.group(3)), "m": month}
-    if match.group(1):
-        parts["d"] = int(match.group(1))
-    return _build(parts, "day" if match.group(1) else "month", text)
+    parts = {"y": int(year), "m": month}
+    if day:
+        parts["d"] = int(day)
+    return _build(parts, "day" if day else "month", text)
 
 
 @lru_cache(maxsize=8192)  # a file repeats its dates (years above all); the result is immutable
@@ -95,6 +103,8 @@ def parse_partial_date(text: str) -> PartialDate | None:
         match = pattern.match(value)
         if match:
             parts = dict(zip(order, (int(g) for g in match.groups())))
+            if order == ("d", "m", "y") and parts["m"] > 12 >= parts["d"]:
+                parts["d"], parts["m"] = parts["m"], parts["d"]  # 10/13/2014: month first, as written in the US
             return _build(parts, precision, text)
     named = _named_month(value, text)
     if named is not None:

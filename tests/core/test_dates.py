@@ -46,3 +46,13 @@ def test_months_by_name(text: str, iso: str, precision: str) -> None:
 def test_what_is_not_a_date_by_name(text: str) -> None:
     with pytest.raises(ValueError):
         parse_partial_date(text)
+
+
+@pytest.mark.parametrize(("text", "iso"), [
+    ("October 13, 2014", "2014-10-13"), ("Oct 13 2014", "2014-10-13"), ("2014.10.13", "2014-10-13"),
+    ("10/13/2014", "2014-10-13"),  # month first (US): the second number cannot be a month
+    ("13/10/2014", "2014-10-13"), ("10/11/2014", "2014-11-10"),  # day first when both could be months
+])
+def test_more_ways_of_writing_one_day(text: str, iso: str) -> None:
+    date = parse_partial_date(text)
+    assert date is not None and (date.iso(), date.precision) == (iso, "day")
