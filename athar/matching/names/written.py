@@ -19,6 +19,11 @@ from athar.matching.names.resources import load_table
 from athar.matching.names.tokens import HAMZA_AL, name_tokens
 
 _BRACKETS = re.compile(r"[\(\[\{«]([^\)\]\}»]*)(?:[\)\]\}»]|$)")
+# Quotation marks hold what brackets hold ('Mohammed "Abu Ali" Al-Hassan'); single quotes only around a
+# kunya ("محمد 'ابو علي' الحسن"), since an apostrophe also writes ع and ء inside names (Sa'eed, Ja'far).
+_QUOTED = re.compile(r"[\"“„]([^\"“”„]+)[\"“”]")
+_QUOTED_KUNYA = re.compile(r"(?:(?<=\s)|^)['‘]((?:abu|abou|abo|um|umm|oum|ابو|أبو|ابي|أبي|ام|أم)\s[^'’‘]+)['’](?=\s|$)",
+                           re.IGNORECASE)
 _COMMAS = re.compile(r"\s*[,،]\s*")
 
 
@@ -124,6 +129,10 @@ def without_brackets(text: str) -> str:
 def _brackets(text: str, rules: list[str]) -> tuple[str, list[str], list[str]]:
     kunya: list[str] = []
     notes: list[str] = []
+    if '"' in text or "“" in text or "„" in text:
+        text = _QUOTED.sub(r"(\1)", text)
+    if "'" in text or "‘" in text:
+        text = _QUOTED_KUNYA.sub(r"(\1)", text)
     if not any(b in text for b in "([{«"):
         return text.strip(), kunya, notes  # most names: nothing in brackets (the pattern needs one to open)
     for inner in _BRACKETS.findall(text):

@@ -374,3 +374,19 @@ def test_a_kunya_after_a_nickname_marker_is_the_nickname() -> None:
     "الملقب" in the name as a fourth name."""
     read = read_written_name("محمد علي الحسن الملقب أبو علي")
     assert (read.name, read.nickname, read.kunya) == ("محمد علي الحسن", "أبو علي", ())
+
+
+@pytest.mark.parametrize(("written", "name", "kunya", "notes"), [
+    ('Mohammed "Abu Ali" Al-Hassan', "Mohammed Al-Hassan", ("Abu Ali",), ()),
+    ("Mohammed Al-Hassan 'Abu Ali'", "Mohammed Al-Hassan", ("Abu Ali",), ()),
+    ("محمد “أبو علي” الحسن", "محمد الحسن", ("أبو علي",), ()),
+    ("محمد 'ابو علي' الحسن", "محمد الحسن", ("ابو علي",), ()),
+    ('Mohammed "Hamoudi" Hasan', "Mohammed Hasan", (), ("Hamoudi",)),
+    ("Ja'far 'Abd al-Karim", "Ja'far 'Abd al-Karim", (), ()),  # apostrophes that write ع
+])
+def test_quotation_marks_hold_a_kunya_or_a_note_as_brackets_do(written: str, name: str, kunya: tuple[str, ...],
+                                                                  notes: tuple[str, ...]) -> None:
+    """A kunya in quotation marks was read as two more names ("Abu Ali" between the given and the
+    family name)."""
+    read = read_written_name(written)
+    assert (read.name, read.kunya, read.notes) == (name, kunya, notes)
