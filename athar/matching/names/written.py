@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from athar.matching.names.normalize import normalize_name, normalize_unicode
+from athar.matching.names.normalize import detect_script, normalize_name, normalize_unicode
 from athar.matching.names.resources import load_table
 from athar.matching.names.tokens import HAMZA_AL, name_tokens
 
@@ -101,6 +101,8 @@ def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
     raw = normalize_unicode(text or "")
     rules: list[str] = []
     raw, kunya, notes = _brackets(raw, rules)
+    raw, other = _other_script(raw, rules)
+    notes += [other] if other else []
     raw, dashed = _dashed_kunya(raw, rules)
     kunya += dashed
     raw, nickname = _nickname(raw, rules)
@@ -144,6 +146,29 @@ def _brackets(text: str, rules: list[str]) -> tuple[str, list[str], list[str]]:
     if kunya or notes:
         rules.append("bracketed kunya or note set apart")
     return _BRACKETS.sub(" ", text).strip(), kunya, notes
+
+
+def _other_script(text: str, rules: list[str]) -> tuple[str, str]:
+    """(the name, the same name in the other script): one field holding the name in both scripts
+    ("محمد علي الحسن Mohammad Ali Al-Hasan", "… / Mohammad Ali Al-Hasan") was read as one name of six
+    parts, or its Latin half as a place. The script the field begins with holds the name; a run of two
+    words or more of the other script, after or before it, is set apart as a note, kept as written."""
+    if text.isascii() or not _LATIN_LETTER.search(text):
+        return text, ""  # one script only: nearly every name
+    words = text.split()
+    scripts = [detect_script(w) for w in words]
+    lettered = [i for i, sc in enumerate(scripts) if sc != "none"]
+    own = scripts[lettered[0]] if lettered else "none"
+    other = [i for i in lettered if scripts[i] != own]
+    mine = [i for i in lettered if scripts[i] == own]
+    if len(other) < 2 or len(mine) < 2 or other != list(range(other[0], other[-1] + 1)) \
+            or not (other[0] > mine[-1] or other[-1] < mine[0]):
+        return text, ""  # not two runs, one in each script, each of two words or more
+    rules.append("the name in the other script set apart")
+    return " ".join(words[i] for i in range(mine[0], mine[-1] + 1)), " ".join(words[i] for i in other)
+
+
+_LATIN_LETTER = re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=1)

@@ -390,3 +390,17 @@ def test_quotation_marks_hold_a_kunya_or_a_note_as_brackets_do(written: str, nam
     family name)."""
     read = read_written_name(written)
     assert (read.name, read.kunya, read.notes) == (name, kunya, notes)
+
+
+@pytest.mark.parametrize(("written", "name", "notes"), [
+    ("محمد علي الحسن Mohammad Ali Al-Hasan", "محمد علي الحسن", ("Mohammad Ali Al-Hasan",)),
+    ("محمد علي الحسن / Mohammad Ali Al-Hasan", "محمد علي الحسن", ("Mohammad Ali Al-Hasan",)),
+    ("Mohammad Ali Al-Hasan - محمد علي الحسن", "Mohammad Ali Al-Hasan", ("محمد علي الحسن",)),
+    ("Mohammad محمد Ali علي", "Mohammad محمد Ali علي", ()),  # not two runs: read as written
+])
+def test_a_field_with_the_name_in_both_scripts_reads_the_first(written: str, name: str,
+                                                               notes: tuple[str, ...]) -> None:
+    """Read whole, "محمد علي الحسن Mohammad Ali Al-Hasan" was a name of six parts (its family name
+    Hasan, its father's name علي … الحسن); with a slash its Latin half was the report's town."""
+    read = read_written_name(written)
+    assert (read.name, read.notes, read.place) == (name, notes, "")
