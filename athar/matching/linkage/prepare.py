@@ -120,13 +120,21 @@ def _places() -> dict[str, str]:
     return out
 
 
+# A camp is named by its place: "مخيم اليرموك", "اليرموك", "Yarmouk Camp", "Camp de Yarmouk" (the
+# Palestinian camps of Syria: Yarmouk, Khan al-Shih, Neirab, Handarat …) were three towns.
+_CAMP = re.compile(r"^(?:مخيم|camp(?: de| of)?)\s+|\s+camp$")
+
+
 @lru_cache(maxsize=50_000)
 def place_key(value: str) -> str | None:
     """Cross-script key of a place name: the key of its Arabic name when the places table knows it,
-    else its consonant skeleton (article stripped)."""
+    else its consonant skeleton (article stripped); a camp by the name of its place."""
     if not value:
         return None
-    return _places().get(normalize_name(value)) or _place_skeleton(value) or None
+    text = normalize_name(value)
+    if "مخيم" in text or "camp" in text:
+        value = text = _CAMP.sub("", text) or text
+    return _places().get(text) or _place_skeleton(value) or None
 
 
 _CONSTRUCT_TAA = re.compile(r"[ةه](?=\s+\S)")  # ه: the ة a typist wrote so

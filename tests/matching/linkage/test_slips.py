@@ -319,6 +319,8 @@ def test_a_town_in_either_script_is_one_town(arabic: str, latin: str) -> None:
     ("دمشق", "Damas"), ("دمشق", "الشام"), ("حلب", "Alep"), ("اللاذقية", "Lattaquié"), ("تدمر", "Palmyre"),
     ("ريف دمشق", "Rif Damas"), ("ريف دمشق", "Damascus Countryside"), ("بصرى الشام", "Bosra"),
     ("بصرى الشام", "Busra al-Sham"), ("المعضمية", "Muadamiyat al-Sham"), ("عين العرب", "Kobani"),
+    ("عين العرب", "كوباني"), ("مخيم اليرموك", "Yarmouk"), ("اليرموك", "Yarmouk Camp"),
+    ("مخيم خان الشيح", "Khan al-Shih"), ("مخيم اليرموك", "Camp de Yarmouk"),
 ])
 def test_a_town_under_its_exonym_or_short_name_is_one_town(arabic: str, other: str) -> None:
     """A lawyer's French file writes "Damas" and "Alep", a family "الشام" for Damascus: each was "a
