@@ -20,6 +20,11 @@ from athar.matching.linkage.prepare import agency_id
     ("Sednaya", "saydnaya"),
     ("سجن صيدنايا", "saydnaya"),
     ("Saydnaya military prison", "saydnaya"),
+    ("فرع التحقيق العسكري", "branch_248"),  # the fresh set's wording of 248 was an agency of its own
+    ("Military Investigation Branch", "branch_248"),
+    ("Region Branch", "branch_227"),
+    ("Far Falastin", "branch_235"),
+    ("مخابرات جوية", "air_force_intelligence"),
 ])
 def test_one_agency_however_it_is_worded(wording: str, agency: str) -> None:
     assert agency_id(wording) == agency
