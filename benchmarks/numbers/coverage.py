@@ -62,6 +62,10 @@ VARIANTS: dict[str, tuple[Mask, ...]] = {
     "sauvola_31_0.1": (*TWO, _sauvola(31, 0.1)),  # = reader.faint_ink_mask
     "contrast_41_0.4": (*TWO, _contrast(41, 0.4)),
     "blurred_ink": (*TWO, lambda gray: R.ink_mask(ndimage.gaussian_filter(gray, 1.5))),
+    # a fourth beside the product's three
+    "product+contrast_41_0.4": (*R.INK_MASKS, _contrast(41, 0.4)),
+    "product+sauvola_51_0.1": (*R.INK_MASKS, _sauvola(51, 0.1)),
+    "product+closed_contrast": (*R.INK_MASKS, _closed(R.contrast_mask)),
 }
 
 
