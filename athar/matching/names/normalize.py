@@ -115,6 +115,8 @@ _ARABIZI_PAIRS = (("3'", "gh"), ("7'", "kh"), ("2", "'"), ("3", "'"), ("5", "kh"
 
 def _arabizi(match: re.Match[str]) -> str:
     word = match.group(0)
+    if sum(ch.isdigit() for ch in word) * 2 > sum(ch.isalpha() for ch in word):
+        return word  # a code, not a name: "B215", "A7"
     for digits, letters in _ARABIZI_PAIRS:
         word = word.replace(digits, letters)
     return word

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from athar.matching.names import name_tokens
+from athar.matching.names import name_tokens, normalize_name
 
 
 def _keys(name: str) -> list[str]:
@@ -160,5 +160,6 @@ def test_the_chat_alphabet_writes_arabic_letters_with_digits(chat: str, arabic: 
     assert name_tokens(chat)[0].canonical == name_tokens(arabic)[0].canonical is not None
 
 
-def test_a_year_is_no_chat_alphabet() -> None:
+def test_a_year_or_a_code_is_no_chat_alphabet() -> None:
     assert [t.key for t in name_tokens("Ahmad 1985")] == [t.key for t in name_tokens("Ahmad")]
+    assert normalize_name("B215") == "b215" and normalize_name("A7") == "a7"  # more digits than letters
