@@ -33,7 +33,7 @@ from crnn_data import label_line, token_of  # noqa: E402
 
 from athar.matching.numbers import line_reader  # noqa: E402
 from athar.matching.numbers import reader as R  # noqa: E402
-from athar.matching.numbers.synthetic import DEV, INDEPENDENT, make_image  # noqa: E402
+from athar.matching.numbers.synthetic import DEV, INDEPENDENT, Sample, make_image  # noqa: E402
 
 SEEDS = {DEV: 2901, INDEPENDENT: 2902}
 Mask = Callable[[np.ndarray], np.ndarray]
@@ -74,25 +74,32 @@ def _holds(tokens: list[int], number: list[int]) -> bool:
     return any(tokens[i:i + n] == number for i in range(len(tokens) - n + 1))
 
 
+def photo(rng: np.random.Generator, style: str) -> tuple[np.ndarray, Sample]:
+    """The set's next photo as its file holds it (the JPEG of ``make_sets.py``), grey, and its truth."""
+    sample = make_image(rng, style, 1000)
+    buffer = io.BytesIO()
+    sample.image.save(buffer, "JPEG", quality=92)
+    return np.asarray(Image.open(io.BytesIO(buffer.getvalue())).convert("L"), np.float32) / 255.0, sample
+
+
+def held(gray: np.ndarray, sample: Sample) -> tuple[list[bool], int]:
+    """(for each truth number, whether some candidate crop holds it whole; how many lines were cut)."""
+    assert sample.glyphs is not None
+    frames = line_reader.frames(gray)
+    crops = [t for f in frames for g in (f, f.flipped()) if (t := label_line(sample.glyphs, sample.glyph_labels, g))]
+    numbers = ([token_of(sample.glyph_labels[g - 1]) for g in truth.glyph_ids] for truth in sample.numbers)
+    return [any(_holds(t, number) for t in crops) for number in numbers], len(frames)
+
+
 def coverage(style: str, count: int) -> dict[str, float]:
     """Numbers held whole by some candidate crop, of the first ``count`` photos of a set."""
     rng = np.random.default_rng(SEEDS[style])
-    total = held = lines = 0
+    total = kept = lines = 0
     start = time.process_time()
     for _ in range(count):
-        sample = make_image(rng, style, 1000)
-        assert sample.glyphs is not None
-        buffer = io.BytesIO()
-        sample.image.save(buffer, "JPEG", quality=92)
-        gray = np.asarray(Image.open(io.BytesIO(buffer.getvalue())).convert("L"), np.float32) / 255.0
-        frames = line_reader.frames(gray)
-        lines += len(frames)
-        crops = [t for f in frames for g in (f, f.flipped()) if (t := label_line(sample.glyphs, sample.glyph_labels, g))]
-        for truth in sample.numbers:
-            number = [token_of(sample.glyph_labels[g - 1]) for g in truth.glyph_ids]
-            total += 1
-            held += any(_holds(t, number) for t in crops)
-    return {"numbers": total, "held": held, "held_pct": round(100 * held / max(total, 1), 1),
+        found, cut = held(*photo(rng, style))
+        total, kept, lines = total + len(found), kept + sum(found), lines + cut
+    return {"numbers": total, "held": kept, "held_pct": round(100 * kept / max(total, 1), 1),
             "lines_per_photo": round(lines / count, 1), "cpu_s": round(time.process_time() - start, 1)}
 
 

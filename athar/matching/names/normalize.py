@@ -33,6 +33,11 @@ def _arabic_translation() -> dict[int, str]:
     return mapping
 
 
+def mixes_scripts(text: str) -> bool:
+    """Does the text hold both Arabic and Latin letters?"""
+    return bool(_ARABIC_LETTER.search(text)) and bool(_LATIN_LETTER.search(text))
+
+
 def detect_script(text: str) -> str:
     """'ar' when the text holds more Arabic letters than Latin ones, 'latin' otherwise."""
     arabic = len(_ARABIC_LETTER.findall(text))

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from athar.matching.names.normalize import detect_script, normalize_name, normalize_unicode
+from athar.matching.names.normalize import detect_script, mixes_scripts, normalize_name, normalize_unicode
 from athar.matching.names.resources import load_table
 from athar.matching.names.tokens import HAMZA_AL, name_tokens
 
@@ -153,7 +153,7 @@ def _other_script(text: str, rules: list[str]) -> tuple[str, str]:
     ("محمد علي الحسن Mohammad Ali Al-Hasan", "… / Mohammad Ali Al-Hasan") was read as one name of six
     parts, or its Latin half as a place. The script the field begins with holds the name; a run of two
     words or more of the other script, after or before it, is set apart as a note, kept as written."""
-    if text.isascii() or not _LATIN_LETTER.search(text):
+    if text.isascii() or not mixes_scripts(text):
         return text, ""  # one script only: nearly every name
     words = text.split()
     scripts = [detect_script(w) for w in words]
@@ -167,8 +167,6 @@ def _other_script(text: str, rules: list[str]) -> tuple[str, str]:
     rules.append("the name in the other script set apart")
     return " ".join(words[i] for i in range(mine[0], mine[-1] + 1)), " ".join(words[i] for i in other)
 
-
-_LATIN_LETTER = re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=1)
@@ -299,7 +297,7 @@ def _comma(text: str, rules: list[str]) -> tuple[str, bool, str]:
     if "," not in text and "،" not in text:
         return (text if text.strip() else ""), False, ""  # what the split below gives without a comma
     parts = [p for p in _COMMAS.split(text) if p.strip()]
-    if len(parts) == 2 and (_key(parts[1]) in _words("titles") or _not_a_place(parts[1])):
+    if len(parts) == 2 and _not_a_place(parts[1]):  # a title, a profession, a figure, a parent
         rules.append("descriptor after a comma set apart")
         return parts[0], False, parts[1].strip()
     if len(parts) == 2:
