@@ -113,13 +113,16 @@ def fold_latin(text: str) -> str:
 # The chat alphabet (Arabizi) writes with digits, inside a word, the Arabic letters Latin has none for:
 # 7 ح, 5 and 7' خ, 3 ع, 2 ء, 6 ط, 8 and 3' غ, 9 ق ("Mo7ammad", "5aled", "Sa3eed", "MER3I", "6ariq").
 # A digit only counts so inside a word that has letters: "1985" stays a year.
-_ARABIZI_WORD = re.compile(r"[a-z']*(?:[a-z][a-z']*[235-9]|[235-9]'?[a-z])[\w']*")
+_ARABIZI_WORD = re.compile(r"[\w']+")  # whole words: a digit run's last digit is no letter
+_ASCII_LETTER = re.compile(r"[a-z]")
 _ARABIZI_PAIRS = (("3'", "gh"), ("7'", "kh"), ("2", "'"), ("3", "'"), ("5", "kh"), ("6", "t"), ("7", "h"),
                   ("8", "gh"), ("9", "q"))
 
 
 def _arabizi(match: re.Match[str]) -> str:
     word = match.group(0)
+    if not _ASCII_LETTER.search(word) or not any(ch in "2356789" for ch in word):
+        return word
     if sum(ch.isdigit() for ch in word) * 2 > sum(ch.isalpha() for ch in word):
         return word  # a code, not a name: "B215", "A7"
     for digits, letters in _ARABIZI_PAIRS:
@@ -131,9 +134,9 @@ def normalize_latin(text: str) -> str:
     """Latin-script normalisation: NFKC, accent folding, lower case, chat-alphabet digits inside a word
     as letters, punctuation to spaces."""
     text = fold_latin(normalize_unicode(text))
+    text = _NON_NAME.sub(" ", text).replace("_", " ")  # first: a chat-alphabet word is a word once cut
     if any(ch in "2356789" for ch in text):
         text = _ARABIZI_WORD.sub(_arabizi, text)
-    text = _NON_NAME.sub(" ", text).replace("_", " ")
     return _SPACES.sub(" ", text).strip()
 
 

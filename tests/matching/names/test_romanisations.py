@@ -163,3 +163,11 @@ def test_the_chat_alphabet_writes_arabic_letters_with_digits(chat: str, arabic: 
 def test_a_year_or_a_code_is_no_chat_alphabet() -> None:
     assert [t.key for t in name_tokens("Ahmad 1985")] == [t.key for t in name_tokens("Ahmad")]
     assert normalize_name("B215") == "b215" and normalize_name("A7") == "a7"  # more digits than letters
+
+
+def test_the_chat_alphabet_is_read_once() -> None:
+    """fuzz_names found it: the last digit of a digit run before letters ("555reddin") was read as a
+    letter, and again on the next normalisation. Whole words only, after punctuation is cut."""
+    text = "Fath Allahu55\u00a4\u00a4\u00a4555555555555555555reddddin"
+    once = normalize_name(text)
+    assert normalize_name(once) == once and "allahukhkh" in once
