@@ -12,7 +12,9 @@ persons, seed 28), written_kinds (97 reports written by hand from issue 28's lis
 data/written_kinds.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
 and sibling families: data/one_slip.csv), independent_syrian (independent_syrian.py: a generator written
 from a fresh description, 2,600 persons, seed 8, households of brothers, cousins and namesakes), fresh_syrian
-(fresh_syrian.py: a second such generator, eleventh session, 2,500 persons, seed 21; fresh_syrian_22 seed 22). Review pairs and recall with review are printed too.
+(fresh_syrian.py: a second such generator, eleventh session, 2,500 persons, seed 21; fresh_syrian_22 seed 22),
+field_lists (field_lists.py: a third, thirteenth session, seven kinds of source, 2,500 persons, seed 31;
+field_lists_32 seed 32). Review pairs and recall with review are printed too.
 ``--write FOLDER``
 also writes each set as an import-template CSV with a ``person_id`` column for
 ``athar eval linkage FILE --truth-column person_id --json`` (the product path). The figures
@@ -101,6 +103,16 @@ def fresh_syrian(seed: int = 21) -> pd.DataFrame:
     return _template(generate(2500, seed=seed).drop(columns=["noise", "truth"]))
 
 
+def field_lists(seed: int = 31) -> pd.DataFrame:
+    """Syrian reports as they reach a documentation desk (field_lists.py, thirteenth session, written
+    from a fresh description): 2,500 persons, seed 31 (32: a second draw); seven kinds of source
+    (documentation database, WhatsApp lists, ICRC tracing, testimonies, Caesar claims, rosters,
+    diaspora forms), households of brothers and sisters, cousins and namesakes of one town."""
+    from benchmarks.linkage.field_lists import generate
+
+    return _template(generate(2500, seed=seed).drop(columns=["noise", "truth"]))
+
+
 SETS = {
     "phenomena": lambda: _template(generate_devset(4000, seed=11, pool=shared_pool("dev", shared_data_dir()))),
     "synthetic": lambda: _template(generate_reports(4000, seed=5).rename(columns={})),
@@ -118,6 +130,8 @@ SETS = {
     "independent_syrian_9": lambda: independent_syrian(seed=9),
     "fresh_syrian": fresh_syrian,
     "fresh_syrian_22": lambda: fresh_syrian(seed=22),
+    "field_lists": field_lists,
+    "field_lists_32": lambda: field_lists(seed=32),
 }
 
 
