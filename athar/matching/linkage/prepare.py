@@ -467,7 +467,30 @@ def _input_columns(df: pd.DataFrame) -> tuple[dict[str, pd.Series], pd.Series]:
     get = {c: _clean(df[c]) if c in df.columns else empty for c in INPUT_COLUMNS + ["full_name_latin"]}
     for c in SPLIT_NAME_COLUMNS:  # "الكحال (أبو عبد الرحمن)": the kunya is no part of the family name
         get[c] = pd.Series([without_brackets(v) for v in get[c].tolist()], index=get[c].index, dtype=object)
+    lineages = [given_and_father(f, fa, g) for f, fa, g in zip(get["first_name"], get["father_name"],
+                                                                get["grandfather_name"])]
+    for i, c in enumerate(("first_name", "father_name", "grandfather_name")):
+        get[c] = pd.Series([lineage[i] for lineage in lineages], index=get[c].index, dtype=object)
     return get, get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
+
+
+@lru_cache(maxsize=50_000)
+def given_and_father(first: str, father: str, grandfather: str) -> tuple[str, str, str]:
+    """The given-name column holding the father's name too, the father's column empty: "Mahmoud
+    Dib", "ABD EL KARIM MAMDOUH", "محمود ديب" (a clerk who reads "first name" as the names before
+    the family name; field_lists.py's tracing requests, 15 %) — read as the given name and the
+    father's (and the grandfather's, with three names and that column empty). Compounds stay one
+    name (عبد الرحمن, Abd el Karim, Nour al-Din, Abu Bakr: one token each). Not "Muhammad X": that
+    is as often the compound the man is called by (محمد خير, Mhd Amer) as Muhammad son of X, and
+    ``_given_name_keys`` keys it as X. Nothing else changes: the report keeps what was written."""
+    if father or not first:
+        return first, father, grandfather
+    names = without_inner_titles(name_tokens(read_written_name(first).name))
+    if not 2 <= len(names) <= 3 or (len(names) == 3 and grandfather):
+        return first, father, grandfather
+    if names[0].canonical == MUHAMMAD and names[1].canonical != MUHAMMAD:
+        return first, father, grandfather
+    return names[0].text, names[1].text, names[2].text if len(names) == 3 else grandfather
 
 
 def table_votes(records: pd.DataFrame | list[dict]) -> OrderVotes:

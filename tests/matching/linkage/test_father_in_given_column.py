@@ -1,0 +1,53 @@
+"""The given-name column holding the father's name too, the father's column empty ("Mahmoud Dib",
+"ABD EL KARIM MAMDOUH", "محمود ديب"): a clerk who reads "first name" as every name before the family
+name (prepare.given_and_father). Found by field_lists.py, a generator written from a fresh description:
+such reports were never compared with the same man's other reports."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from athar.matching.linkage import link_reports
+from athar.matching.linkage.prepare import given_and_father, prepare_reports
+
+
+def _parts(**fields: str) -> dict[str, str | None]:
+    row = prepare_reports(pd.DataFrame([{"unique_id": "1", **fields}])).iloc[0]
+    return {part: row[f"{part}_id"] for part in ("first", "father", "grandfather", "family")}
+
+
+@pytest.mark.parametrize("first, given, father, grandfather", [
+    ("Mahmoud Dib", "mahmud", "dib", None),
+    ("ABD EL KARIM AHMAD", "abd al-karim", "ahmad", None),   # a compound given name stays one name
+    ("محمود ديب", "mahmud", "dib", None),
+    ("عبد الرحمن مصطفى", "abd al-rahman", "mustafa", None),
+    ("Rana Ali Hasan", "rana", "ali", "hasan"),
+    ("MOHAMED MOHAMED", "muhammad", "muhammad", None),
+])
+def test_the_fathers_name_in_the_given_name_column_is_read_as_the_fathers(
+        first: str, given: str, father: str, grandfather: str | None) -> None:
+    parts = _parts(first_name=first, family_name="Hariri")
+    assert (parts["first"], parts["father"], parts["grandfather"]) == (given, father, grandfather)
+
+
+def test_a_column_of_its_own_is_never_overridden_and_muhammad_x_stays_a_compound() -> None:
+    assert given_and_father("Mahmoud Dib", "Ahmad", "") == ("Mahmoud Dib", "Ahmad", "")
+    assert given_and_father("Rana Ali Hasan", "", "Omar") == ("Rana Ali Hasan", "", "Omar")
+    assert given_and_father("محمد خير", "", "") == ("محمد خير", "", "")  # the name he is called by, or son of Khair
+    assert given_and_father("Hamza", "", "") == ("Hamza", "", "")
+
+
+def test_a_tracing_request_with_the_father_in_the_given_name_meets_the_familys_report() -> None:
+    reports = pd.DataFrame([
+        {"unique_id": "a", "first_name": "Mahmoud Dib", "family_name": "Hariri", "mother_name": "Fatima Ali",
+         "sex": "M", "birth_year": "1983", "governorate": "Hama", "city": "Morek", "arrest_date": "2014"},
+        {"unique_id": "b", "full_name": "محمود ديب الحريري", "mother_name": "فاطمة العلي", "sex": "ذكر",
+         "birth_year": "1983", "governorate": "حماة", "city": "مورك", "arrest_date": "2011-08-22"},
+        {"unique_id": "c", "first_name": "Khaled Dib", "family_name": "Hariri", "mother_name": "Fatima Ali",
+         "sex": "M", "birth_year": "1987", "governorate": "Hama", "city": "Morek", "arrest_date": "2014"},
+    ])
+    result = link_reports(reports)
+    cluster = dict(zip(reports["unique_id"], result.cluster_ids(reports["unique_id"])))
+    assert cluster["a"] == cluster["b"]
+    assert cluster["c"] != cluster["a"]  # his brother: another given name, the same father and mother
