@@ -241,9 +241,11 @@ def _place(text: str, rules: list[str]) -> tuple[str, str]:
             rules.append("place after the name set apart")
             return head.strip(), tail.strip()
     words = text.split()
-    if len(words) >= 4 and _key(words[-2]) in _words("place_words"):
-        rules.append("place after the name set apart")
-        return " ".join(words[:-2]), words[-1]
+    for at in range(len(words) - 2, 0, -1):  # "محمد من داريا", "Ahmad Ali from Deir ez-Zor": the last من / from
+        if (_key(words[at]) in _words("place_words") and len(words) - at - 1 <= 3
+                and not _not_a_place(" ".join(words[at + 1:]))):  # "من مواليد 1985": a note, read later
+            rules.append("place after the name set apart")
+            return " ".join(words[:at]), " ".join(words[at + 1:])
     return text, ""
 
 

@@ -81,10 +81,21 @@ def test_a_nickname_after_a_marker() -> None:
     ("أحمد خالد العبدالله – دير الزور", "أحمد خالد العبدالله", "دير الزور"),
     ("Yasser Ali / Daraa", "Yasser Ali", "Daraa"),
     ("خالد محمد الحسين من داريا", "خالد محمد الحسين", "داريا"),
+    # a witness's "Muhammad from Darayya": one name, and a place of one to three words (field_lists.py)
+    ("محمد من داريا", "محمد", "داريا"),
+    ("أحمد علي من دير الزور", "أحمد علي", "دير الزور"),
+    ("Mohammad from Darayya", "Mohammad", "Darayya"),
+    ("أبو خالد من بابا عمرو", "أبو خالد", "بابا عمرو"),
 ])
 def test_a_place_glued_after_the_name(written: str, name: str, place: str) -> None:
     read = read_written_name(written)
     assert (read.name, read.place) == (name, place)
+
+
+def test_from_without_a_place_after_it_or_a_birth_year_after_it_is_no_place() -> None:
+    assert read_written_name("محمد من").place == ""
+    read = read_written_name("محمد علي الحسن من مواليد 1985")
+    assert (read.name, read.place, read.notes) == ("محمد علي الحسن", "", ("من مواليد 1985",))
 
 
 def test_a_hyphen_inside_a_name_is_not_a_place() -> None:
