@@ -18,6 +18,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
+from athar.matching.dates import read_date
 from athar.matching.facilities import facility_key
 from athar.matching.linkage.order import OrderVotes, WrittenOrder, name_vote_keys, without_inner_titles, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
@@ -187,7 +188,16 @@ def _agency_forms_longest_first() -> list[tuple[str, str]]:
 
 
 def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
-    """(year, month, precision) of an ISO-like date: precision 'day', 'month' or 'year'."""
+    """(year, month, precision) of a date as the import reads it (``athar.matching.dates.read_date``:
+    14/03/2012, آذار 2012, March 2012 …; precision 'day', 'month' or 'year'); else of an ISO-like
+    beginning ("2012-03-14 10:00", "2012-03 approx."); else none."""
+    try:
+        reading = read_date(value) if value else None
+    except ValueError:
+        reading = None
+    if reading is not None:
+        month = reading.date.month if reading.precision != "year" else None
+        return reading.date.year, month, reading.precision
     m = re.match(r"^\s*(\d{4})(?:[-/.](\d{1,2}))?(?:[-/.](\d{1,2}))?", normalize_name(value) if value else "")
     if not m:
         return None, None, None

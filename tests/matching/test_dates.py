@@ -1,0 +1,35 @@
+"""One reading of dates for the import and the linkage (athar.matching.dates): before, the linkage read
+only dates that begin with the year, so "13/9/2013", "١٥/٣/٢٠١٢" or "نيسان 2015" in a file the import
+read well were no arrest date at all for the linkage (field_lists.py, a generator written from a fresh
+description: the rights database writes day first, activists write months by name)."""
+
+from __future__ import annotations
+
+import pytest
+
+from athar.core.dates import DateError, parse_partial_date
+from athar.matching.dates import read_date
+from athar.matching.linkage.prepare import parse_date
+
+WRITTEN = ["13/9/2013", "06.05.2013", "2014/3/4", "١٥/٣/٢٠١٢", "نيسان 2015", "كانون الثاني 2013", "15 Feb 2012",
+           "August 2013", "08/13/2013", "2012-03", "03/2012", "2013", "شهر 8 2012", "2012-03-14"]
+
+
+@pytest.mark.parametrize("written", WRITTEN)
+def test_the_linkage_reads_every_date_the_import_reads(written: str) -> None:
+    imported = parse_partial_date(written)
+    assert imported is not None
+    month = imported.date.month if imported.precision != "year" else None
+    assert parse_date(written) == (imported.date.year, month, imported.precision)
+
+
+def test_a_month_by_number_after_the_word_month() -> None:
+    reading = read_date("شهر 5 2012")
+    assert reading is not None and (reading.date.year, reading.date.month, reading.precision) == (2012, 5, "month")
+
+
+@pytest.mark.parametrize("written", ["ربيع 2014", "أواخر 2012", "10/3", "31/2/2012"])
+def test_what_is_not_a_date_is_not_guessed(written: str) -> None:
+    with pytest.raises(DateError):
+        parse_partial_date(written)
+    assert parse_date(written) == (None, None, None)
