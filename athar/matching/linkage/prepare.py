@@ -196,8 +196,7 @@ def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
     except ValueError:
         reading = None
     if reading is not None:
-        month = reading.date.month if reading.precision != "year" else None
-        return reading.date.year, month, reading.precision
+        return reading.date.year, reading.date.month if reading.precision != "year" else None, reading.precision
     m = re.match(r"^\s*(\d{4})(?:[-/.](\d{1,2}))?(?:[-/.](\d{1,2}))?", normalize_name(value) if value else "")
     if not m:
         return None, None, None
