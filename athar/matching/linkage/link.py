@@ -438,8 +438,51 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     guard[sibling] = SIBLING_NOTE
     cap = max(floor, min(SIBLING_CAP, threshold - 0.01))
     pairs.loc[sibling, "match_probability"] = pairs.loc[sibling, "match_probability"].clip(upper=cap)
+    townsfolk = _townsfolk_apart(pairs) & (guard == "")
+    guard[townsfolk] = TOWNSFOLK_NOTE
+    pairs.loc[townsfolk, "match_probability"] = pairs.loc[townsfolk, "match_probability"].clip(upper=cap)
     pairs["guard"] = guard
     return pairs
+
+
+# A given and a family name and a place are what namesakes of one town share (issue 28, eighteenth
+# session): a family name is a clan's in its town and given names are few, so "سعيد عكاري" of دير بعلبة
+# is rarer in the country than in the town, and the whole table's term frequencies weigh the
+# country's. A pair whose names meet on the given and family name alone (one report gives no
+# father's, grandfather's or mother's name), whose places or branch agree, and whose facts of the man
+# himself disagree — birth years two or more apart, arrests a year or more apart — with none of them
+# agreeing, is offered for review, not linked. Measured on the linked pairs of that kind
+# (field_lists, written from a fresh description: 8 true / 14 false; fresh seed 21: 3 / 4;
+# independent seed 8: 0 / 3; phenomena, our own slips: 25 / 0). Without a disagreeing fact such
+# pairs are kept (field_lists 341 true / 76 false, independent 294 / 10): reviewing them all
+# would cost the recall of every set with short names.
+TOWNSFOLK_NOTE = "given and family name and a place only, the man's own facts apart (namesakes of one town?): to review"
+OTHER_NAMES = ("level_father_name", "level_grandfather_name", "level_ancestor_name", "level_mother_name",
+               "level_mother_family_name")
+PERSONAL_AGREE = {"level_birth_year": ("same year", "one year apart"),
+                  "level_arrest_date": ("same month", "within two months", "same year")}
+PERSONAL_APART = {"level_birth_year": ("two years apart", "more than two years apart"),
+                  "level_arrest_date": ("one year apart", "further apart")}
+PLACES = ("level_city_key", "level_governorate_id", "level_birth_place_key", "level_agency_id")
+
+
+def _townsfolk_apart(pairs: pd.DataFrame) -> pd.Series:
+    if pairs.empty or "level_first_name" not in pairs.columns or "level_family_name" not in pairs.columns:
+        return pd.Series(False, index=pairs.index)
+    hit = pairs["level_first_name"].isin(AGREE) & pairs["level_family_name"].isin(AGREE)
+    for col in OTHER_NAMES:
+        if col in pairs.columns:
+            hit &= pairs[col].isna() | (pairs[col] == "missing")
+    apart = pd.Series(False, index=pairs.index)
+    for col, agreeing in PERSONAL_AGREE.items():
+        if col in pairs.columns:
+            hit &= ~pairs[col].isin(agreeing)
+            apart |= pairs[col].isin(PERSONAL_APART[col])
+    placed = pd.Series(False, index=pairs.index)
+    for col in PLACES:
+        if col in pairs.columns:
+            placed |= pairs[col] == "same"
+    return hit & apart & placed
 
 
 # A different *own* given name with a shared father and mother is what siblings look like (issue 28):
