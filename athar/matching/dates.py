@@ -112,3 +112,21 @@ def _build(parts: dict[str, int], precision: str, text: str) -> DateReading:
     except ValueError as exc:
         raise UnreadableDate(f"impossible date {text!r}: {exc}", "impossible_date", str(exc)) from exc
     return DateReading(date, precision)
+
+
+MAX_AGE = 120
+_AGE = re.compile(r"(?:(?:عمره|عمرها|العمر|عمر|age|aged)\s*:?\s*)?(\d{1,3})(?:\.0+)?\s*"
+                  r"(?:years?(?: old)?|yrs?|ans|سنة|عام|عاما|سنوات|سنه)?", re.IGNORECASE)
+
+
+def read_age(text: str) -> int | None:
+    """Whole years as written: ``35``, ``٣٥``, ``35 سنة``, ``عمره 35``, ``age 35``, ``35 years old``.
+    None for an empty value; ValueError for one that is not an age (``حوالي 45``, "in his twenties":
+    an age nobody stated is not guessed)."""
+    value = (text or "").strip().translate(ARABIC_DIGITS)
+    if not value:
+        return None
+    match = _AGE.fullmatch(value)
+    if not match or int(match.group(1)) > MAX_AGE:
+        raise ValueError(f"not a whole number of years (0–{MAX_AGE})")
+    return int(match.group(1))

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 
 from athar.core.dates import parse_partial_date
 from athar.core.errors import UserError
+from athar.matching.dates import read_age
 from athar.matching.digits import ARABIC_DIGITS
 from athar.matching.names.normalize import detect_script, normalize_arabic
 from athar.registry.models import ReportedStatus
@@ -35,7 +36,6 @@ MAX_TEXT = {"full_name_ar": 300, "full_name_latin": 300, "mother_name": 200, "bi
             "neighbourhood": 200, "arrest_place": 200, "arresting_agency": 200, "detainee_number": 40,
             "distinguishing_marks": 100_000, "notes": 100_000}
 _TEXT_LIMITS = tuple((name, MAX_TEXT.get(name, 120)) for name in TEXT_FIELDS)
-MAX_AGE = 120
 
 
 class RowError(ValueError):
@@ -110,14 +110,12 @@ def parse_birth(value: str, today: dt.date) -> tuple[int | None, dt.date | None]
 
 
 def parse_age(value: str) -> int | None:
-    """Whole years (``35``, ``٣٥``, ``35 سنة``, ``35 years``); ValueError when unreadable."""
-    text = value.strip().translate(ARABIC_DIGITS)
-    if not text:
-        return None
-    match = re.fullmatch(r"(\d{1,3})(?:\.0+)?\s*(?:years?|yrs?|ans|سنة|عام|عاما|سنوات|سنه)?", text)
-    if not match or int(match.group(1)) > MAX_AGE:
-        raise UserError(f"not a whole number of years (0–{MAX_AGE})")
-    return int(match.group(1))
+    """Whole years (``35``, ``٣٥``, ``35 سنة``, ``عمره 35``, ``35 years``: ``athar.matching.dates.read_age``,
+    the reading the linkage shares); ValueError when unreadable."""
+    try:
+        return read_age(value)
+    except ValueError as exc:
+        raise UserError(str(exc)) from exc
 
 
 def split_full_name(value: str, fields: dict[str, Any]) -> None:
@@ -171,8 +169,22 @@ def _birth(values: dict[str, str], fields: dict[str, Any], today: dt.date, warni
     try:
         fields["birth_year"], fields["birth_date"] = parse_birth(raw, today)
     except ValueError as exc:
-        warnings.append(ValueWarning("birth_year", raw.strip(), _("not a year or a date (%(error)s)") % {"error": exc}))
         fields["birth_year"], fields["birth_date"] = None, None
+        if _an_age(raw) and not values.get("age_at_detention", "").strip():
+            fields[AGE_FROM_BIRTH_COLUMN] = raw  # "عمره 27", "27 سنة", "31": read by _age, with the arrest year
+            warnings.append(ValueWarning("birth_year", raw.strip(), _("an age, not a year: read as the age at arrest")))
+            return
+        warnings.append(ValueWarning("birth_year", raw.strip(), _("not a year or a date (%(error)s)") % {"error": exc}))
+
+
+AGE_FROM_BIRTH_COLUMN = "_age_from_birth_column"  # a value of the birth-year column read as an age (not a field)
+
+
+def _an_age(raw: str) -> bool:
+    try:
+        return read_age(raw) is not None
+    except ValueError:
+        return False
 
 
 def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date, warnings: list[ValueWarning]) -> None:
@@ -194,8 +206,9 @@ def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date, warn
 
 def _age(values: dict[str, str], fields: dict[str, Any], arrest_year: int | None,
          warnings: list[ValueWarning]) -> None:
-    """An age is kept as an age; with a year of arrest it also gives a birth year (± 1)."""
-    raw = values.get("age_at_detention", "")
+    """An age is kept as an age; with a year of arrest it also gives a birth year (± 1). An age written
+    in the birth-year column (``_birth``) is read as the age at arrest when the age column is empty."""
+    raw = values.get("age_at_detention", "") or fields.pop(AGE_FROM_BIRTH_COLUMN, "")
     try:
         age = parse_age(raw)
     except ValueError as exc:

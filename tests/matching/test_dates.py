@@ -33,3 +33,15 @@ def test_what_is_not_a_date_is_not_guessed(written: str) -> None:
     with pytest.raises(DateError):
         parse_partial_date(written)
     assert parse_date(written) == (None, None, None)
+
+
+@pytest.mark.parametrize(("written", "arrest", "year"), [
+    ("1985", 2013, 1985), ("1/1/1985", None, 1985), ("عمره 27", 2013, 1986), ("27 سنة", 2012, 1985),
+    ("٣١", 2013, 1982), ("age 40", 2011, 1971), ("عمره 27", None, None), ("بالعشرينات", 2013, None),
+    ("حوالي 45", 2013, None),
+])
+def test_the_linkage_reads_an_age_in_the_birth_year_column_as_the_import_does(
+        written: str, arrest: int | None, year: int | None) -> None:
+    from athar.matching.linkage.prepare import birth_year
+
+    assert birth_year(written, arrest) == year

@@ -218,6 +218,22 @@ def test_syrian_detainee_finder_format(write_csv: Callable[..., Path]) -> None:
     assert samer.reported_status == "released"
 
 
+def test_an_age_in_the_birth_year_column_is_read_as_the_age_at_arrest(write_csv: Callable[..., Path]) -> None:
+    """An activist's list writes ages where the year of birth goes ("عمره 27", "27 سنة", "31"): kept as
+    written in a warning, and read as the age at arrest (a birth year from the arrest year, ± 1)."""
+    rows = [["A1", "صالح الأحمد", "عمره 27", "2013-05"], ["A2", "محمد الفاعوري", "31", "كانون الأول 2013"],
+            ["A3", "عبد الله المعضماني", "27 سنة", ""], ["A4", "ديما البكور", "بالعشرينات", "2015"]]
+    result = import_reports(write_csv(["report_id", "full_name_ar", "birth_year", "arrest_date"], rows), source="s")
+    assert result["imported"] == 4
+    warned = {(w["row"], w["column"], w["value"]) for w in result["value_warnings"]}
+    assert warned == {(2, "birth_year", "عمره 27"), (3, "birth_year", "31"), (4, "birth_year", "27 سنة"),
+                      (5, "birth_year", "بالعشرينات")}
+    ages = {r.report_id: (r.age_at_detention, r.birth_year, r.birth_year_margin) for r in Report.objects.all()}
+    assert ages["A1"] == (27, 1986, 1) and ages["A2"] == (31, 1982, 1)
+    assert ages["A3"][:2] == (27, None)  # no arrest year: the age alone
+    assert ages["A4"][:2] == (None, None)  # "in his twenties": not guessed
+
+
 def test_photos_are_stored_by_content(write_csv: Callable[..., Path], tmp_path: Path, settings) -> None:
     from PIL import Image
 

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from athar.matching.dates import read_date
+from athar.matching.dates import read_age, read_date
 from athar.matching.facilities import facility_key
 from athar.matching.linkage.order import OrderVotes, WrittenOrder, name_vote_keys, without_inner_titles, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
@@ -209,6 +209,20 @@ def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
 def _year(value: str) -> int | None:
     m = re.search(r"\d{4}", normalize_name(value)) if value else None
     return int(m.group(0)) if m else None
+
+
+def birth_year(value: str, arrest_year: int | None) -> int | None:
+    """The year in the birth-year column; else, when it holds an age ("عمره 27", "27 سنة", "31": a
+    list that writes ages there, as the import reads it: ``registry.rows``) and the arrest year is
+    known, the arrest year less the age."""
+    year = _year(value)
+    if year is not None or not value or arrest_year is None:
+        return year
+    try:
+        age = read_age(value)
+    except ValueError:
+        return None
+    return arrest_year - age if age is not None else None
 
 
 @lru_cache(maxsize=50_000)
@@ -446,7 +460,9 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
     out.update({name: pd.Series(values, dtype=object) for name, values in derived_keys(columns).items()})
     out[READING_COLUMN] = pd.Series(readings, dtype="int64")
-    out["birth_year"] = get["birth_year"].map(_year).astype("Int64").reset_index(drop=True)
+    arrest_years = [parse_date(v)[0] for v in get["arrest_date"]]
+    out["birth_year"] = pd.Series([birth_year(b, a) for b, a in zip(get["birth_year"], arrest_years)],
+                                  dtype="Int64")
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
     # written with the name, used only where the report's own column is empty.
     stated = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None)
