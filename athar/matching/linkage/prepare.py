@@ -446,9 +446,9 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     own_votes = order_votes(rows, orders)
     votes = own_votes if votes is None else votes
     readings: list[int] = []
-    for row, order in zip(rows, orders):
+    for row, order, compound in zip(rows, orders, get[COMPOUND_SPLIT]):
         first, father, grandfather, family, mother, _full = row
-        readings.append(second_reading(first, father, order, votes))
+        readings.append(COMPOUND if compound else second_reading(first, father, order, votes))
         for part, keys in zip(NAME_PARTS, _name_columns(first, father, grandfather, family, mother, order, votes)):
             for k, value in zip(KEY_NAMES, keys):
                 if k != "rasm" or part in RASM_PARTS:
@@ -494,28 +494,32 @@ def _input_columns(df: pd.DataFrame) -> tuple[dict[str, pd.Series], pd.Series]:
         get[c] = pd.Series([without_brackets(v) for v in get[c].tolist()], index=get[c].index, dtype=object)
     lineages = [given_and_father(f, fa, g) for f, fa, g in zip(get["first_name"], get["father_name"],
                                                                 get["grandfather_name"])]
-    for i, c in enumerate(("first_name", "father_name", "grandfather_name")):
-        get[c] = pd.Series([lineage[i] for lineage in lineages], index=get[c].index, dtype=object)
+    for i, c in enumerate(("first_name", "father_name", "grandfather_name", COMPOUND_SPLIT)):
+        get[c] = pd.Series([lineage[i] for lineage in lineages], index=get["first_name"].index, dtype=object)
     return get, get["full_name"].where(get["full_name"] != "", get["full_name_latin"])
 
 
+COMPOUND_SPLIT = "_muhammad_x_split"  # the given-name column "Muhammad X" read as Muhammad son of X
+
+
 @lru_cache(maxsize=50_000)
-def given_and_father(first: str, father: str, grandfather: str) -> tuple[str, str, str]:
+def given_and_father(first: str, father: str, grandfather: str) -> tuple[str, str, str, bool]:
     """The given-name column holding the father's name too, the father's column empty: "Mahmoud
-    Dib", "ABD EL KARIM MAMDOUH", "محمود ديب" (a clerk who reads "first name" as the names before
+    Dib", "ABD EL KARIM AHMAD", "محمود ديب" (a clerk who reads "first name" as the names before
     the family name; field_lists.py's tracing requests, 15 %) — read as the given name and the
-    father's (and the grandfather's, with three names and that column empty). Compounds stay one
-    name (عبد الرحمن, Abd el Karim, Nour al-Din, Abu Bakr: one token each). Not "Muhammad X": that
-    is as often the compound the man is called by (محمد خير, Mhd Amer) as Muhammad son of X, and
-    ``_given_name_keys`` keys it as X. Nothing else changes: the report keeps what was written."""
+    father's (and the grandfather's, with three names and that column empty); the last item says
+    whether the column was "Muhammad X", which is as often the compound the man is called by (محمد
+    خير, Mhd Amer) as Muhammad son of X: read so, such a report gets the compound as its second
+    reading (``second_reading``: COMPOUND), as a full name beginning with Muhammad does. Compounds
+    stay one name (عبد الرحمن, Abd el Karim, Nour al-Din, Abu Bakr: one token each). Nothing else
+    changes: the report keeps what was written."""
     if father or not first:
-        return first, father, grandfather
+        return first, father, grandfather, False
     names = without_inner_titles(name_tokens(read_written_name(first).name))
     if not 2 <= len(names) <= 3 or (len(names) == 3 and grandfather):
-        return first, father, grandfather
-    if names[0].canonical == MUHAMMAD and names[1].canonical != MUHAMMAD:
-        return first, father, grandfather
-    return names[0].text, names[1].text, names[2].text if len(names) == 3 else grandfather
+        return first, father, grandfather, False
+    compound = len(names) == 2 and names[0].canonical == MUHAMMAD and names[1].canonical != MUHAMMAD
+    return names[0].text, names[1].text, names[2].text if len(names) == 3 else grandfather, compound
 
 
 def table_votes(records: pd.DataFrame | list[dict]) -> OrderVotes:

@@ -31,11 +31,30 @@ def test_the_fathers_name_in_the_given_name_column_is_read_as_the_fathers(
     assert (parts["first"], parts["father"], parts["grandfather"]) == (given, father, grandfather)
 
 
-def test_a_column_of_its_own_is_never_overridden_and_muhammad_x_stays_a_compound() -> None:
-    assert given_and_father("Mahmoud Dib", "Ahmad", "") == ("Mahmoud Dib", "Ahmad", "")
-    assert given_and_father("Rana Ali Hasan", "", "Omar") == ("Rana Ali Hasan", "", "Omar")
-    assert given_and_father("محمد خير", "", "") == ("محمد خير", "", "")  # the name he is called by, or son of Khair
-    assert given_and_father("Hamza", "", "") == ("Hamza", "", "")
+def test_a_column_of_its_own_is_never_overridden() -> None:
+    assert given_and_father("Mahmoud Dib", "Ahmad", "") == ("Mahmoud Dib", "Ahmad", "", False)
+    assert given_and_father("Rana Ali Hasan", "", "Omar") == ("Rana Ali Hasan", "", "Omar", False)
+    assert given_and_father("Hamza", "", "") == ("Hamza", "", "", False)
+
+
+def test_muhammad_x_is_read_as_muhammad_son_of_x_with_the_compound_as_second_reading() -> None:
+    """"Mhd. Abdo" in the given-name column: Muhammad son of Abdo (as another list writes him, in two
+    columns), or the compound "Muhammad Abdo" called Abdo (readings.py decides per pair)."""
+    assert given_and_father("محمد خير", "", "") == ("محمد", "خير", "", True)
+    reports = pd.DataFrame([
+        {"unique_id": "a", "first_name": "Mhd. Abdo", "family_name": "Alsayasneh", "mother_name": "Samira",
+         "birth_year": "1974", "city": "Daraa al-Balad", "arrest_date": "13 Mar 2013"},
+        {"unique_id": "b", "first_name": "Mohammad", "father_name": "Abdo", "family_name": "Al Sayasneh",
+         "mother_name": "Samira", "birth_year": "1974", "city": "Daraa al-Balad", "arrest_date": "2013-03-13"},
+        {"unique_id": "c", "first_name": "Abdo", "family_name": "Sayasneh", "birth_year": "1974",
+         "city": "Daraa al-Balad", "arrest_date": "2013-03"},
+        {"unique_id": "d", "full_name": "Yasser Hamdan", "city": "Douma", "arrest_date": "2014-05-20"},
+    ])
+    result = link_reports(reports)
+    cluster = dict(zip(reports["unique_id"], result.cluster_ids(reports["unique_id"])))
+    assert cluster["a"] == cluster["b"]  # Muhammad son of Abdo, as the other list writes him
+    pair = result.pairs[(result.pairs["unique_id_l"] == "a") & (result.pairs["unique_id_r"] == "c")]
+    assert len(pair) and "second reading" in str(pair["explanation"].iloc[0])  # or called Abdo: weighed
 
 
 def test_a_tracing_request_with_the_father_in_the_given_name_meets_the_familys_report() -> None:
