@@ -171,3 +171,23 @@ def test_the_chat_alphabet_is_read_once() -> None:
     text = "Fath Allahu55\u00a4\u00a4\u00a4555555555555555555reddddin"
     once = normalize_name(text)
     assert normalize_name(once) == once and "allahukhkh" in once
+
+
+@pytest.mark.parametrize(("typed", "words"), [
+    ("محمدالخالد", ["محمد", "خالد"]),      # the space before the article lost
+    ("محمودعيسى", ["محمود", "عيسي"]),
+    ("محمدطه", ["محمد", "طه"]),
+    ("يوسفالأحمد", ["يوسف", "احمد"]),
+    ("أبوإبراهيم السباعي", ["ابو ابراهيم", "سباعي"]),  # a kunya typed as one word
+])
+def test_two_names_typed_without_the_space_between_them_are_two(typed: str, words: list[str]) -> None:
+    """A list typed on a phone loses the space between names (field_lists.py's activist lists)."""
+    assert [t.text for t in name_tokens(typed)] == words
+
+
+@pytest.mark.parametrize("name", ["محمداوي", "نوراني", "حسنين", "حسناوي", "سعدالله", "المعضماني", "جمالات",
+                                  "موسىمطر"])
+def test_a_name_that_only_begins_with_a_name_stays_one(name: str) -> None:
+    """Family names that begin with a given name and end in an ending (محمداوي, نوراني) or الله are one
+    name; a rest the table does not know (مطر) is not guessed."""
+    assert len(name_tokens(name)) == 1
