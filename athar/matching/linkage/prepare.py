@@ -368,24 +368,27 @@ def order_votes(rows: list[tuple[str, ...]], orders: list[WrittenOrder | None]) 
     return votes
 
 
-def read_full_names(full: pd.Series) -> tuple[list[WrittenOrder | None], list[str | None], list[str]]:
+def read_full_names(full: pd.Series) -> tuple[list[WrittenOrder | None], list[str | None], list[str], list[str]]:
     """Each report's full name read once (written.py, order.py): its order, the sex its titles
-    say and a place written with it. Read here once per distinct name and kept for the passes
-    that follow, rather than left to the functions' caches: at a million reports the distinct
-    names outnumber the caches and every pass would read every name again."""
-    seen: dict[str, tuple[WrittenOrder, str | None, str]] = {}
+    say, a place written with it and a mother named in it ("احمد ابن مريم"). Read here once per
+    distinct name and kept for the passes that follow, rather than left to the functions' caches: at
+    a million reports the distinct names outnumber the caches and every pass would read every name
+    again."""
+    seen: dict[str, tuple[WrittenOrder, str | None, str, str]] = {}
     orders: list[WrittenOrder | None] = []
     sexes: list[str | None] = []
     places: list[str] = []
+    mothers: list[str] = []
     for name in full:
         read = seen.get(name) if name else None
         if name and read is None:
             written = read_written_name(name)
-            read = seen[name] = (written_order(name), sex_of_titles(written.titles), written.place)
+            read = seen[name] = (written_order(name), sex_of_titles(written.titles), written.place, written.mother)
         orders.append(read[0] if read else None)
         sexes.append(read[1] if read else None)
         places.append(read[2] if read else "")
-    return orders, sexes, places
+        mothers.append(read[3] if read else "")
+    return orders, sexes, places, mothers
 
 
 _NULL_TEXT = frozenset(["nan", "none", "null", "<na>"])
@@ -440,9 +443,10 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     get, full = _input_columns(df)
     columns: dict[str, list] = {f"{part}_{k}": [] for part in NAME_PARTS for k in KEY_NAMES
                                 if k != "rasm" or part in RASM_PARTS}
+    orders, title_sexes, written_places, written_mothers = read_full_names(full)
+    mothers = [m or w for m, w in zip(get["mother_name"], written_mothers)]  # the column first
     rows = list(zip(get["first_name"], get["father_name"], get["grandfather_name"], get["family_name"],
-                    get["mother_name"], full))
-    orders, title_sexes, written_places = read_full_names(full)
+                    mothers, full))
     own_votes = order_votes(rows, orders)
     votes = own_votes if votes is None else votes
     readings: list[int] = []

@@ -39,6 +39,7 @@ class WrittenName:
     place: str = ""
     family_first: bool = False
     rules: tuple[str, ...] = field(default_factory=tuple)  # which rules fired, for explanations
+    mother: str = ""  # "احمد ابن مريم": the mother's given name written with his (``_mother_named``)
 
 
 @lru_cache(maxsize=1)
@@ -82,7 +83,7 @@ def read_written_name(text: str | None) -> WrittenName:
     words = _expand_abbreviations(words, rules)
     words, moved = _family_first(words, rules) if not extras.family_first else (words, False)
     return WrittenName(" ".join(words), extras.titles, extras.kunya, extras.nickname, extras.notes, extras.place,
-                       extras.family_first or moved, tuple(rules))
+                       extras.family_first or moved, tuple(rules), extras.mother)
 
 
 @lru_cache(maxsize=200_000)
@@ -101,6 +102,14 @@ def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
     raw = normalize_unicode(text or "")
     rules: list[str] = []
     raw, kunya, notes = _brackets(raw, rules)
+    raw, mother = _mother_named(raw, rules)
+    if not mother:  # "رشيد قريطم (ابن زينب)": in brackets
+        for i, note in enumerate(notes):
+            _rest, mother = _mother_named(note, rules, note=True)
+            if mother and not _rest:
+                notes = notes[:i] + notes[i + 1:]
+                break
+            mother = ""
     raw, other = _other_script(raw, rules)
     notes += [other] if other else []
     raw, dashed = _dashed_kunya(raw, rules)
@@ -117,7 +126,28 @@ def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
     notes += [descriptor] if descriptor else []
     words, titles = _titles(_unglue_titles(raw.split(), rules), rules)
     return words, WrittenName(" ".join(words), tuple(titles), tuple(kunya), nickname, tuple(notes), place,
-                              comma_first, tuple(rules))
+                              comma_first, tuple(rules), mother)
+
+
+_SON_OF = frozenset({"ابن", "بن", "بنت", "ابنه", "ابنة"})  # normalised forms come out of _key
+
+
+@lru_cache(maxsize=1)
+def _female_given_names() -> frozenset[str]:
+    return frozenset(normalize_name(str(n)) for n in load_table("given_names")["female"])
+
+
+def _mother_named(text: str, rules: list[str], note: bool = False) -> tuple[str, str]:
+    """(the name, the mother's given name): "احمد ابن مريم", "مصطفى ابن رقية الحلبي", "هبة بنت فاطمة", or
+    a note "(ابن زينب)" (``note``) — a man named by his mother, as people who know the family do
+    (field_lists.py's activist lists). ابن / بن before a man's name is the father's, as always; only a
+    woman's given name of the table (``given_names.yaml``) after it is read as the mother's."""
+    words = text.split()
+    for at in range(0 if note else 1, len(words) - 1):
+        if _key(words[at]) in _SON_OF and _key(words[at + 1]) in _female_given_names():
+            rules.append("the mother's name after ابن / بنت set apart")
+            return " ".join(words[:at] + words[at + 2:]), words[at + 1]
+    return text, ""
 
 
 def without_brackets(text: str) -> str:

@@ -415,3 +415,18 @@ def test_a_field_with_the_name_in_both_scripts_reads_the_first(written: str, nam
     Hasan, its father's name علي … الحسن); with a slash its Latin half was the report's town."""
     read = read_written_name(written)
     assert (read.name, read.notes, read.place) == (name, notes, "")
+
+
+@pytest.mark.parametrize(("written", "name", "mother"), [
+    ("احمد ابن مريم", "احمد", "مريم"),
+    ("مصطفى ابن رقية", "مصطفى", "رقية"),
+    ("هبة بنت فاطمة", "هبة", "فاطمة"),
+    ("احمد ابن مريم الحلبي", "احمد الحلبي", "مريم"),
+    ("رشيد قريطم (ابن زينب)", "رشيد قريطم", "زينب"),
+    ("محمد بن احمد", "محمد بن احمد", ""),   # a man's name after ابن: the father's, as always
+    ("ابن مريم", "ابن مريم", ""),            # no name of his own: kept as written
+])
+def test_a_man_named_by_his_mother(written: str, name: str, mother: str) -> None:
+    """"Ahmad son of Maryam": people who know the family name a man by his mother (field_lists.py)."""
+    read = read_written_name(written)
+    assert (read.name, read.mother) == (name, mother)
