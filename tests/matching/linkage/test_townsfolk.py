@@ -40,3 +40,8 @@ def test_the_same_short_name_arrested_the_same_month_is_linked() -> None:
     linked, guard, _ = _result("2014-08-20")
     assert linked
     assert guard == ""
+
+
+def test_arrests_of_one_year_months_apart_are_apart_too() -> None:
+    linked, guard, in_review = _result("2014-02-10")
+    assert not linked and guard == TOWNSFOLK_NOTE and in_review
