@@ -91,7 +91,22 @@ FONTS: dict[str, dict[str, list[str]]] = {
                  "opentype/comic-neue/ComicNeue-Light.otf", "truetype/noto/NotoSans-Italic.ttf",
                  "truetype/noto/NotoSerif-Italic.ttf", "opentype/urw-base35/URWBookman-LightItalic.otf",
                  "opentype/urw-base35/C059-Italic.otf", "opentype/urw-base35/URWGothic-BookOblique.otf",
-                 "truetype/kacst/KacstLetter.ttf", "truetype/kacst/KacstArt.ttf"],
+                 "truetype/kacst/KacstLetter.ttf", "truetype/kacst/KacstArt.ttf",
+                 # Eighteenth session: more hands, training only (Debian packages fonts-dkg-handwriting,
+                 # -breip, -humor-sans, -rufscript, -kristi, -dancingscript, -kaushanscript, -klee, -bwht,
+                 # -ecolier-court, -leckerli-one, -kiloji, -seto, -sil-alkalami, -paktype; none of the dev
+                 # or independent sets' families). Setofont, Alkalami and PakType Tehreer also draw
+                 # Arabic-Indic digits; the others Western digits only (fonts_for picks by coverage).
+                 "truetype/fifthhorseman/dkg.ttf", "truetype/fifthhorseman/dkgIt.ttf",
+                 "truetype/breip/Breip.ttf", "truetype/humor-sans/Humor-Sans.ttf",
+                 "truetype/rufscript/Rufscript010.ttf", "truetype/kristi/Kristi.ttf",
+                 "opentype/dancingscript/DancingScript-Regular.otf",
+                 "opentype/kaushanscript/KaushanScript-Regular.otf", "truetype/klee/KleeOne-Regular.ttf",
+                 "opentype/bwht/BecauseWeBuild-Regular.otf", "opentype/bwht/BecauseWeLearn-Regular.otf",
+                 "opentype/bwht/BecauseWeOrganize-Regular.otf", "truetype/ecolier-court/Ecolier-court.ttf",
+                 "truetype/leckerli-one/LeckerliOne-Regular.ttf", "truetype/kiloji/kiloji.ttf",
+                 "truetype/seto/setofont.ttf", "truetype/alkalami/Alkalami-Regular.ttf",
+                 "truetype/paktype/PakType Tehreer.ttf"],
     },
     INDEPENDENT: {
         "print": ["truetype/liberation/LiberationSans-Regular.ttf",

@@ -44,3 +44,18 @@ def test_a_line_whose_damage_hid_its_text_is_dropped():
     rng = np.random.default_rng(5)
     kept = [crnn_data.rendered(rng, legible=1.01) for _ in range(20)]
     assert all(item is None for item in kept)  # nothing shows its text better than perfectly
+
+
+def test_training_and_dev_fonts_share_no_family_with_the_independent_set():
+    # The independent set's hands and prints must stay unseen (eighteenth session: more training hands).
+    from athar.matching.numbers.synthetic import DEV, FONTS, INDEPENDENT, TRAINING
+
+    independent = [f for kind in ("print", "hand") for f in FONTS[INDEPENDENT][kind]]
+    families = {"liberation", "sjfonts", "tomsontalks", "fonts-hosny-amiri", "scheherazade"}
+    assert {f.split("/")[1] for f in independent} <= families | {"urw-base35", "fonts-arabeyes"}
+    theirs = ("NimbusSans", "NimbusRoman", "Z003", "ae_Furat", "ae_Granada")  # its files in folders training shares
+    for style in (TRAINING, DEV):
+        for font in (f for kind in ("print", "hand") for f in FONTS[style][kind]):
+            assert font not in independent
+            assert font.split("/")[1] not in families, font
+            assert not font.split("/")[-1].startswith(theirs), font
