@@ -187,6 +187,7 @@ def _agency_forms_longest_first() -> list[tuple[str, str]]:
     return sorted(forms, key=lambda item: -len(item[0]))
 
 
+@lru_cache(maxsize=8192)  # a table repeats its dates; the result is immutable
 def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
     """(year, month, precision) of a date as the import reads it (``athar.matching.dates.read_date``:
     14/03/2012, آذار 2012, March 2012 …; precision 'day', 'month' or 'year'); else of an ISO-like
@@ -464,9 +465,8 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
     out.update({name: pd.Series(values, dtype=object) for name, values in derived_keys(columns).items()})
     out[READING_COLUMN] = pd.Series(readings, dtype="int64")
-    arrest_years = [parse_date(v)[0] for v in get["arrest_date"]]
-    out["birth_year"] = pd.Series([birth_year(b, a) for b, a in zip(get["birth_year"], arrest_years)],
-                                  dtype="Int64")
+    dates = get["arrest_date"].map(parse_date)
+    out["birth_year"] = pd.Series([birth_year(b, d[0]) for b, d in zip(get["birth_year"], dates)], dtype="Int64")
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
     # written with the name, used only where the report's own column is empty.
     stated = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None)
@@ -479,7 +479,6 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     # birth places by their skeleton only: on the clean synthetic training reports the table made
     # "different" unseen among true pairs and Splink's EM stops on an m of 0 (train_model)
     out["birth_place_key"] = get["birth_place"].map(lambda v: name_keys(v).skeleton or None if v else None).to_numpy()
-    dates = get["arrest_date"].map(parse_date)
     out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64").reset_index(drop=True)
     out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64").reset_index(drop=True)
     out["arrest_precision"] = dates.map(lambda d: d[2]).to_numpy()
