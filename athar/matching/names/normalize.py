@@ -100,11 +100,18 @@ _UNACCENTED = str.maketrans({"ı": "i", "ł": "l", "ø": "o", "đ": "d", "ħ": "
                              "ß": "ss", "æ": "ae", "œ": "oe"})
 
 
+# Letters that write ش with a mark NFKD would take off, leaving s: the Turkish and Romanian s with a
+# cedilla or comma ("Hişam", "Ayşe", "Alşami" in a Turkish document: read "hisam", "ayse", and
+# "Alşami" became the given name Sami) and the s with a caron of Czech and of the DIN/ISO Arabic
+# romanisations ("Hišām"). ṣ (ص) keeps its reading s.
+_SHIN = str.maketrans({"ş": "sh", "Ş": "Sh", "ș": "sh", "Ș": "Sh", "š": "sh", "Š": "Sh"})
+
+
 def fold_latin(text: str) -> str:
-    """Lower case, accents removed (é → e, ā → a, ı → i), ʿayn/hamza marks → apostrophe."""
+    """Lower case, accents removed (é → e, ā → a, ı → i, ş → sh), ʿayn/hamza marks → apostrophe."""
     if text.isascii():
         return text.replace("`", "'").lower()
-    text = unicodedata.normalize("NFKD", text)
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFC", text).translate(_SHIN))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     text = re.sub(r"[ʿʾ‘’`´ʼ]", "'", text)
     return text.lower().translate(_UNACCENTED)
