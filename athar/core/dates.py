@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from athar.core.errors import UserError
-from athar.matching.dates import MAX_YEAR, MIN_YEAR, UnreadableDate, read_date
+from athar.matching.dates import UnreadableDate, read_date
 from athar.matching.digits import ARABIC_DIGITS
 
-__all__ = ["ARABIC_DIGITS", "MAX_YEAR", "MIN_YEAR", "DateError", "PartialDate", "parse_partial_date"]
+__all__ = ["ARABIC_DIGITS", "DateError", "PartialDate", "parse_partial_date"]
 
 
 class DateError(UserError):

@@ -104,12 +104,7 @@ def _set_apart(text: str | None) -> tuple[list[str], WrittenName]:
     raw, kunya, notes = _brackets(raw, rules)
     raw, mother = _mother_named(raw, rules)
     if not mother:  # "رشيد قريطم (ابن زينب)": in brackets
-        for i, note in enumerate(notes):
-            _rest, mother = _mother_named(note, rules, note=True)
-            if mother and not _rest:
-                notes = notes[:i] + notes[i + 1:]
-                break
-            mother = ""
+        mother, notes = _mother_in_notes(notes, rules)
     raw, other = _other_script(raw, rules)
     notes += [other] if other else []
     raw, dashed = _dashed_kunya(raw, rules)
@@ -148,6 +143,16 @@ def _mother_named(text: str, rules: list[str], note: bool = False) -> tuple[str,
             rules.append("the mother's name after ابن / بنت set apart")
             return " ".join(words[:at] + words[at + 2:]), words[at + 1]
     return text, ""
+
+
+def _mother_in_notes(notes: list[str], rules: list[str]) -> tuple[str, list[str]]:
+    """(the mother's given name, the other notes): a note that is only ابن / بنت and a woman's name."""
+    for i, note in enumerate(notes):
+        if len(note.split()) == 2:
+            _, mother = _mother_named(note, rules, note=True)
+            if mother:
+                return mother, notes[:i] + notes[i + 1:]
+    return "", notes
 
 
 def without_brackets(text: str) -> str:
