@@ -75,7 +75,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v21"
+CONSTRAINTS_VERSION = "incompatible-reports v22"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -640,19 +640,21 @@ class ReportFacts:
     city: str | None = None
     arrest_ym: int | None = None
     arrest_year: int | None = None
+    birth_town: str | None = None  # the birth place's place key (prepare.birth_town_key)
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     """unique_id → the facts the constraints compare (from the prepared table)."""
     out: dict[str, ReportFacts] = {}
     columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "mother", "family")]
-    extra = [c for c in ("city_key", "arrest_ym", "arrest_year") if c in prepared.columns]
+    extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "birth_town_key") if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
         sex = row.get("sex")
         city = row.get("city_key")
         ym = row.get("arrest_ym")
         arrest_year = row.get("arrest_year")
+        birth_town = row.get("birth_town_key")
         out[str(row["unique_id"])] = ReportFacts(
             tuple(_key(row, part) for part in NAME_PARTS),
             sex if sex in ("M", "F") else None,
@@ -660,7 +662,8 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
             _key(row, "family"),
             city if isinstance(city, str) and city else None,
             None if ym is None or pd.isna(ym) else int(ym),
-            None if arrest_year is None or pd.isna(arrest_year) else int(arrest_year))
+            None if arrest_year is None or pd.isna(arrest_year) else int(arrest_year),
+            birth_town if isinstance(birth_town, str) and birth_town else None)
     return out
 
 

@@ -36,7 +36,14 @@ from athar.matching.linkage.model import (
     model_from_splink,
 )
 from athar.matching.linkage.prepare import prepare_reports
-from athar.matching.linkage.readings import READING_NOTE, TWO_READINGS_NOTE, collapse, penalise, with_readings
+from athar.matching.linkage.readings import (
+    READING_NOTE,
+    TWO_READINGS_NOTE,
+    base_id,
+    collapse,
+    penalise,
+    with_readings,
+)
 from athar.matching.linkage.settings import REVIEW_BAND, SAME_CONSONANTS, training_rules
 
 KEY_COLUMNS = [
@@ -325,7 +332,7 @@ MONTHS_APART_MIN = 3
 def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
     arrest months apart, the places counted once, the second readings' cost."""
-    return penalise(one_place(weigh_months_apart(weigh_slips(pairs, facts), facts)))
+    return penalise(one_place(weigh_months_apart(weigh_slips(pairs, facts), facts), facts))
 
 
 def weigh_months_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
@@ -347,9 +354,37 @@ def weigh_months_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
     return shift_weights(pairs, delta)
 
 
-def one_place(pairs: pd.DataFrame) -> pd.DataFrame:
+# (issue 28, nineteenth session) Rosters and court lists write where a man was born and no town; the
+# families' and the activists' lists write his town and no birth place. Compared column by column,
+# "البكور حسن بن محمد, born in Baba Amr" and "حسن البكور, Baba Amr" had no place in common (issue 28's
+# field lists, written from a fresh description). Most detainees were taken where they were born, so
+# one report's birth place that is the other's town counts for the pair, with the places (counted
+# once: nothing when a town or birth place already agrees). Only as agreement: a man born in
+# Talbiseh and reported from Homs is no contradiction (the independent set's displaced persons: read
+# as a town, the birth place's "town: different" cost it recall). BORN_THERE_BITS is below the
+# model's "town: same" (+6.1 bits before term frequencies): a birth place is the town of most, not all.
+BORN_THERE_BITS = 4.0
+BORN_THERE_NOTE = "places: one report's birth place is the other's town"
+
+
+def born_there(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> np.ndarray:
+    """BORN_THERE_BITS for each pair of which one report's birth place is the other's town."""
+    out = np.zeros(len(pairs))
+    if pairs.empty or not facts:
+        return out
+    for i, (left, right) in enumerate(zip(pairs["unique_id_l"].map(base_id), pairs["unique_id_r"].map(base_id))):
+        a, b = facts.get(left), facts.get(right)
+        if a is not None and b is not None and (
+                (a.birth_town is not None and a.birth_town == b.city)
+                or (b.birth_town is not None and b.birth_town == a.city)):
+            out[i] = BORN_THERE_BITS
+    return out
+
+
+def one_place(pairs: pd.DataFrame, facts: dict[str, ReportFacts] | None = None) -> pd.DataFrame:
     """Of the places' weights (term frequencies included) only the most negative and the most
-    positive count; ``place_adjust`` keeps the change, and match weight and probability follow."""
+    positive count — a birth place that is the other report's town (``born_there``) among the
+    positive; ``place_adjust`` keeps the change, and match weight and probability follow."""
     cols = [f"mw_{c}" for c in PLACE_COMPARISONS if f"mw_{c}" in pairs.columns]
     if pairs.empty or len(cols) < 2:
         pairs["place_adjust"] = 0.0
@@ -360,8 +395,12 @@ def one_place(pairs: pd.DataFrame) -> pd.DataFrame:
         if tf in pairs.columns:
             w[:, j] += np.nan_to_num(pairs[tf].to_numpy(dtype=float))
     neg, pos = np.minimum(w, 0.0), np.maximum(w, 0.0)
-    delta = (neg.min(axis=1) - neg.sum(axis=1)) + (pos.max(axis=1) - pos.sum(axis=1))
+    # what the model added (every place) against what counts (the most negative, the most positive)
+    born = born_there(pairs, facts) if facts else np.zeros(len(pairs))
+    best = np.maximum(pos.max(axis=1), born)
+    delta = (neg.min(axis=1) - neg.sum(axis=1)) + (best - pos.sum(axis=1))
     pairs["place_adjust"] = delta
+    pairs["born_there"] = born > pos.max(axis=1)
     return shift_weights(pairs, delta)
 
 
@@ -482,6 +521,8 @@ def _townsfolk_apart(pairs: pd.DataFrame) -> pd.Series:
     for col in PLACES:
         if col in pairs.columns:
             placed |= pairs[col] == "same"
+    if "born_there" in pairs.columns:  # one's birth place the other's town (born_there): a place too
+        placed |= pairs["born_there"].eq(True)
     return hit & apart & placed
 
 
@@ -638,9 +679,18 @@ def explain_pairs(pairs: pd.DataFrame) -> list[str]:
     splits = pairs["split"] if "split" in pairs.columns else [""] * len(pairs)
     readings = pairs["reading"] if "reading" in pairs.columns else [""] * len(pairs)
     places = pairs["place_adjust"].fillna(0.0) if "place_adjust" in pairs.columns else [0.0] * len(pairs)
-    return ["; ".join(p + ([f"{PLACE_NOTE} ({a:+.1f})"] if a else []) + _reading_notes(r)
+    born = pairs["born_there"].eq(True) if "born_there" in pairs.columns else [False] * len(pairs)
+    return ["; ".join(p + _place_notes(a, b) + _reading_notes(r)
                       + ([g] if g else []) + ([f"kept apart: {s}"] if s else [])) if p else "decided by a reviewer"
-            for p, g, s, r, a in zip(parts, guards, splits, readings, places)]
+            for p, g, s, r, a, b in zip(parts, guards, splits, readings, places, born)]
+
+
+def _place_notes(adjust: float, born: bool) -> list[str]:
+    """The places' line: what counting them once changed, and a birth place read as the town."""
+    if born:
+        return [f"{BORN_THERE_NOTE} (+{BORN_THERE_BITS:.1f})"] + (
+            [f"{PLACE_NOTE} ({adjust - BORN_THERE_BITS:+.1f})"] if abs(adjust - BORN_THERE_BITS) > 1e-9 else [])
+    return [f"{PLACE_NOTE} ({adjust:+.1f})"] if adjust else []
 
 
 def train_model(reports: pd.DataFrame | list[dict], *, seed: int = 42, max_pairs: float = 2e6,

@@ -127,6 +127,11 @@ _CAMP = re.compile(r"^(?:مخيم|camp(?: de| of)?)\s+|\s+camp$")
 
 
 @lru_cache(maxsize=50_000)
+def _birth_town(value: str) -> str | None:
+    """The place key of a birth place that names a town (not a governorate that is no town)."""
+    return None if not value or _region_named_as_town(value) else place_key(value)
+
+
 def place_key(value: str) -> str | None:
     """Cross-script key of a place name: the key of its Arabic name when the places table knows it,
     else its consonant skeleton (article stripped); a camp by the name of its place."""
@@ -479,6 +484,9 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     # birth places by their skeleton only: on the clean synthetic training reports the table made
     # "different" unseen among true pairs and Splink's EM stops on an m of 0 (train_model)
     out["birth_place_key"] = get["birth_place"].map(lambda v: name_keys(v).skeleton or None if v else None).to_numpy()
+    # the birth place as a town (its place key, as city_key's): not compared by the model, read
+    # against the other report's town after it (link.born_there)
+    out["birth_town_key"] = get["birth_place"].map(_birth_town).to_numpy()
     out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64").reset_index(drop=True)
     out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64").reset_index(drop=True)
     out["arrest_precision"] = dates.map(lambda d: d[2]).to_numpy()
