@@ -86,7 +86,7 @@ def read_date(text: str) -> DateReading | None:
     """``2012-03-14``, ``14/03/2012``, ``2012-03``, ``03/2012``, ``2012``, ``١٤/٣/٢٠١٢``, a month by
     name (``آذار 2012``, ``14 آذار 2012``, ``March 14, 2012``) or by number after شهر (``شهر 5 2012``).
     None for an empty value; ``UnreadableDate`` for one that is not a date (nothing is guessed: a
-    season or "late 2012" is not read)."""
+    season or "late 2012" is no date — ``read_part_of_year`` gives its year to those who need only that)."""
     value = (text or "").strip().translate(ARABIC_DIGITS)
     if not value:
         return None
@@ -130,3 +130,30 @@ def read_age(text: str) -> int | None:
     if not match or int(match.group(1)) > MAX_AGE:
         raise ValueError(f"not a whole number of years (0–{MAX_AGE})")
     return int(match.group(1))
+
+
+# A part of a year written in words before the year: a season, its beginning, middle or end, or the
+# weeks after Ramadan ("صيف 2014", "أواخر 2012", "بعد رمضان 2011", "late 2012", "fin 2012"). The year is
+# stated, only the month is not; "حوالي 2013" (about 2013) states no year and is not read.
+_PARTS_OF_YEAR = (
+    "ربيع", "صيف", "خريف", "شتاء", "أواخر", "اواخر", "أوائل", "اوائل", "أواسط", "اواسط", "منتصف", "بداية", "بدايه",
+    "بدايات", "مطلع", "نهاية", "نهايه", "أول", "اول", "آخر", "اخر", "بعد رمضان", "قبل رمضان", "في رمضان",
+    "رمضان", "بعد عيد الفطر", "بعد عيد الأضحى", "بعد عيد الاضحى",
+    "spring", "summer", "autumn", "fall", "winter", "early", "mid", "late", "end of", "beginning of",
+    "printemps", "été", "ete", "automne", "hiver", "début", "debut", "fin", "mi",
+)
+_PART_OF_YEAR = re.compile(
+    r"^(?:" + "|".join(sorted((re.escape(p) for p in _PARTS_OF_YEAR), key=len, reverse=True))
+    + r")(?:\s+(?:عام|سنة|سنه|of))?[\s-]+(\d{4})$", re.IGNORECASE)
+
+
+def read_part_of_year(text: str) -> int | None:
+    """The year of a date written as a part of it ("صيف 2014", "أواخر 2012", "late 2012"), else None.
+    Not a date (``read_date`` does not read it: a report keeps it as written): the linkage compares
+    its year, which the writer stated."""
+    value = re.sub(r"\s+", " ", (text or "").strip().translate(ARABIC_DIGITS))
+    match = _PART_OF_YEAR.match(value)
+    if not match:
+        return None
+    year = int(match.group(1))
+    return year if MIN_YEAR <= year <= MAX_YEAR else None

@@ -19,9 +19,9 @@ from typing import Any
 import yaml
 from django.utils.translation import gettext as _
 
-from athar.core.dates import parse_partial_date
+from athar.core.dates import PartialDate, parse_partial_date
 from athar.core.errors import UserError
-from athar.matching.dates import read_age
+from athar.matching.dates import read_age, read_part_of_year
 from athar.matching.digits import ARABIC_DIGITS
 from athar.matching.names.normalize import detect_script, normalize_arabic
 from athar.registry.models import ReportedStatus
@@ -194,14 +194,24 @@ def _arrest(values: dict[str, str], fields: dict[str, Any], today: dt.date, warn
         if arrest and arrest.date > today:
             raise UserError(_("the date is in the future"))
     except ValueError as exc:
-        warnings.append(ValueWarning("arrest_date", raw.strip(), _("not a date athar can read (%(error)s)") % {"error": exc}))
-        arrest = None
+        arrest = _part_of_year(raw, today)
+        reason = (_("a part of the year: read as the year") if arrest
+                  else _("not a date athar can read (%(error)s)") % {"error": exc})
+        warnings.append(ValueWarning("arrest_date", raw.strip(), reason))
     fields["arrest_date"] = arrest.date if arrest else None
     fields["arrest_date_precision"] = arrest.precision if arrest else "unknown"
     _age(values, fields, arrest.date.year if arrest else None, warnings)
     if fields["birth_year"] and arrest and fields["birth_year"] > arrest.date.year:
         warnings.append(ValueWarning("birth_year", values.get("birth_year", "").strip(),
                                      _("born after the arrest date: both kept as written, check them")))
+
+
+def _part_of_year(raw: str, today: dt.date) -> PartialDate | None:
+    """"صيف 2014", "أواخر 2012", "late 2012": the year the writer stated (precision year), the words
+    kept verbatim with the warning — the linkage compares the year (``read_part_of_year``), and an age
+    written beside it gives a birth year. A year to come is no arrest."""
+    year = read_part_of_year(raw)
+    return PartialDate(dt.date(year, 1, 1), "year") if year is not None and year <= today.year else None
 
 
 def _age(values: dict[str, str], fields: dict[str, Any], arrest_year: int | None,

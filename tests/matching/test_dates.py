@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from athar.core.dates import DateError, parse_partial_date
-from athar.matching.dates import read_date
+from athar.matching.dates import read_date, read_part_of_year
 from athar.matching.linkage.prepare import parse_date
 
 WRITTEN = ["13/9/2013", "06.05.2013", "2014/3/4", "١٥/٣/٢٠١٢", "نيسان 2015", "كانون الثاني 2013", "15 Feb 2012",
@@ -28,11 +28,25 @@ def test_a_month_by_number_after_the_word_month() -> None:
     assert reading is not None and (reading.date.year, reading.date.month, reading.precision) == (2012, 5, "month")
 
 
-@pytest.mark.parametrize("written", ["ربيع 2014", "أواخر 2012", "10/3", "31/2/2012"])
+@pytest.mark.parametrize("written", ["10/3", "31/2/2012", "حوالي 2013", "صيف", "about 2012"])
 def test_what_is_not_a_date_is_not_guessed(written: str) -> None:
     with pytest.raises(DateError):
         parse_partial_date(written)
     assert parse_date(written) == (None, None, None)
+
+
+@pytest.mark.parametrize(("written", "year"), [
+    ("ربيع 2014", 2014), ("أواخر ٢٠١٢", 2012), ("بعد رمضان 2011", 2011), ("منتصف 2014", 2014),
+    ("شتاء عام 2015", 2015), ("late 2012", 2012), ("Summer of 2014", 2014), ("fin 2012", 2012), ("mi-2013", 2013),
+])
+def test_a_part_of_a_year_gives_its_year_to_the_linkage_not_a_date(written: str, year: int) -> None:
+    """A witness or an activist writes "صيف 2014", "أواخر 2012": the year is stated, the month is not.
+    No date (the report keeps the words), but the linkage compares the year (field_lists.py: a man
+    "عمره 53" arrested "شتاء 2015" had no birth year, and joined a namesake born in 1977)."""
+    with pytest.raises(DateError):
+        parse_partial_date(written)
+    assert read_part_of_year(written) == year
+    assert parse_date(written) == (year, None, "year")
 
 
 @pytest.mark.parametrize(("written", "arrest", "year"), [

@@ -234,6 +234,24 @@ def test_an_age_in_the_birth_year_column_is_read_as_the_age_at_arrest(write_csv:
     assert ages["A4"][:2] == (None, None)  # "in his twenties": not guessed
 
 
+def test_a_part_of_the_year_is_read_as_its_year_and_kept_as_written(write_csv: Callable[..., Path]) -> None:
+    """"صيف 2014", "أواخر 2012": the year the writer stated, precision year, the words kept in a warning
+    (and in the report's extra); an age beside it gives a birth year. "حوالي 2013" states no year."""
+    rows = [["S1", "رنا الشيخ علي", "عمره 53", "شتاء 2015"], ["S2", "محمد الخياط", "", "أواخر ٢٠١٢"],
+            ["S3", "سعيد عكاري", "", "حوالي 2013"], ["S4", "خالد طلاس", "", "صيف 2099"]]
+    result = import_reports(write_csv(["report_id", "full_name_ar", "birth_year", "arrest_date"], rows), source="s")
+    assert result["imported"] == 4
+    reasons = {(w["row"], w["value"]): w["reason"] for w in result["value_warnings"] if w["column"] == "arrest_date"}
+    assert reasons[(2, "شتاء 2015")] == reasons[(3, "أواخر ٢٠١٢")] == "a part of the year: read as the year"
+    assert reasons[(4, "حوالي 2013")] != reasons[(2, "شتاء 2015")] != reasons[(5, "صيف 2099")]
+    reports = {r.report_id: r for r in Report.objects.all()}
+    assert (reports["S1"].arrest_date.year, reports["S1"].arrest_date_precision) == (2015, "year")
+    assert (reports["S1"].age_at_detention, reports["S1"].birth_year) == (53, 1962)
+    assert reports["S1"].extra["arrest_date"] == "شتاء 2015"
+    assert (reports["S2"].arrest_date.year, reports["S2"].arrest_date_precision) == (2012, "year")
+    assert reports["S3"].arrest_date is None and reports["S4"].arrest_date is None
+
+
 def test_photos_are_stored_by_content(write_csv: Callable[..., Path], tmp_path: Path, settings) -> None:
     from PIL import Image
 

@@ -18,7 +18,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from athar.matching.dates import read_age, read_date
+from athar.matching.dates import read_age, read_date, read_part_of_year
 from athar.matching.facilities import facility_key
 from athar.matching.linkage.order import OrderVotes, WrittenOrder, name_vote_keys, without_inner_titles, written_order
 from athar.matching.names import name_keys, name_tokens, normalize_name
@@ -195,7 +195,8 @@ def _agency_forms_longest_first() -> list[tuple[str, str]]:
 @lru_cache(maxsize=8192)  # a table repeats its dates; the result is immutable
 def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
     """(year, month, precision) of a date as the import reads it (``athar.matching.dates.read_date``:
-    14/03/2012, آذار 2012, March 2012 …; precision 'day', 'month' or 'year'); else of an ISO-like
+    14/03/2012, آذار 2012, March 2012 …; precision 'day', 'month' or 'year'); else the year of a part of
+    a year ("صيف 2014", "أواخر 2012": ``read_part_of_year``, as the import reads it); else of an ISO-like
     beginning ("2012-03-14 10:00", "2012-03 approx."); else none."""
     try:
         reading = read_date(value) if value else None
@@ -203,6 +204,9 @@ def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
         reading = None
     if reading is not None:
         return reading.date.year, reading.date.month if reading.precision != "year" else None, reading.precision
+    part = read_part_of_year(value) if value else None
+    if part is not None:
+        return part, None, "year"
     m = re.match(r"^\s*(\d{4})(?:[-/.](\d{1,2}))?(?:[-/.](\d{1,2}))?", normalize_name(value) if value else "")
     if not m:
         return None, None, None
