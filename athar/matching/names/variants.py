@@ -21,6 +21,7 @@ _LONG_VOWELS = frozenset("اوىي")
 SHORT_BODY = 6
 _LATIN_DIN = re.compile(r"(?:[aeiou][ld]?)?-?d?d(?:i|ee|y)ne?$")
 _LATIN_ALLAH = re.compile(r"[aeiu]?llah?$")
+_ALLAH_REST = re.compile(r"lah?")  # what is left of "-ulah" / "-elah" after abd: Allah written with one l
 
 
 def core_form(text: str, script: str) -> str:
@@ -41,7 +42,8 @@ def core_form(text: str, script: str) -> str:
         flat = "abu" + re.sub(r"^(?:al|el|ul|ar|as|ad|at|az|an)(?=[a-z]{3})", "", flat[3:])
     if flat.startswith("abd") and len(flat) > 4:
         rest = re.sub(r"^[aeiou]+", "", flat[3:])
-        rest = rest[1:] if rest.startswith("l") and len(rest) > 2 else rest
+        # the article of "Abdul Rahman" goes, not the first letter of Allah ("Abdulah", "Abdelah": one l)
+        rest = rest[1:] if rest.startswith("l") and len(rest) > 2 and not _ALLAH_REST.fullmatch(rest) else rest
         flat = "abd" + re.sub(r"^(.)\1", r"\1", rest)
     if len(flat) > 6 and _LATIN_DIN.search(flat) and not flat.startswith("abd"):
         flat = _LATIN_DIN.sub("din", flat)
