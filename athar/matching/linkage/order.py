@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from athar.matching.names.normalize import normalize_name
 from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name
 from athar.matching.names.written import read_written_name
 
@@ -45,6 +46,9 @@ class WrittenOrder:
     # ``text`` tokenised (markers included), kept so that parsing it does not tokenise it again:
     # at a million reports the distinct names outnumber tokenize_name's cache
     tokens: tuple[NameToken, ...] = field(default=(), compare=False, repr=False)
+    # the first word is a title that is also a family name (السيد, الشيخ: ``TITLE_OR_FAMILY``): the
+    # family name first when the table says so (``OrderVotes.family_first``), else a title set apart
+    title_word: bool = False
 
 
 # Words of respect that begin many Syrian family names: الحاج علي، حاج حسين، شيخ موسى، الشيخ عثمان
@@ -72,10 +76,23 @@ def without_inner_titles(tokens: Sequence[NameToken]) -> tuple[NameToken, ...]:
     return tuple(t for i, t in enumerate(tokens) if i not in inner)
 
 
+# Titles that are also Syrian family names: "السيد عمر حسين" is Mr Omar Husayn in a letter and Omar
+# Husayn of the al-Sayyid family in a roster that writes the family name first (issue 28's field
+# lists, written from a fresh description: "السيد عمر حسين, 1983, برزة" and "عمر حسين السيد, 1983,
+# برزة" never met). Read so only before two words of name (a title before a name of three or more
+# is taken off as before) and only when the table knows the word as a family name. Not الشيخ /
+# الحاج: ``without_inner_titles`` reads the names after them without them, whatever the order.
+TITLE_OR_FAMILY = frozenset({"السيد", "القاضي", "الامام", "المعلم"})
+
+
 @lru_cache(maxsize=200_000)
 def written_order(full: str) -> WrittenOrder:
     """The name without titles, brackets and place (written.py), with its order in doubt or not."""
     written = read_written_name(full)
+    if (len(written.titles) == 1 and normalize_name(written.titles[0]) in TITLE_OR_FAMILY
+            and not written.family_first and len(written.name.split()) == 2):
+        order = _order(f"{written.titles[0]} {written.name}", True, False)
+        return WrittenOrder(order.text, True, False, order.keys, order.tokens, title_word=True)
     guessed = any(rule.startswith(GUESSED_ORDER) for rule in written.rules)
     if written.family_first and not guessed:  # a comma or an upper-case family name
         return _order(written.name, False, False)
@@ -141,8 +158,8 @@ class OrderVotes:
 
     def count_full(self, order: WrittenOrder) -> None:
         """A full name whose order is settled or unguessed (given names first)."""
-        if order.in_doubt and order.rules_say_family_first:
-            return
+        if (order.in_doubt and order.rules_say_family_first) or order.title_word:
+            return  # a title or a family name first: which, the votes say (family_first)
         keys = order.keys
         if len(keys) >= 2:
             self.given.update(k for key in keys[:-1] for k in _both(key))
@@ -156,7 +173,8 @@ class OrderVotes:
         """log of (family + 1) / (given + 1): > 0 for a name mostly seen as a family name; ``own``:
         without the vote this full name cast itself (``count_full``)."""
         family, given = self.family[key], self.given[key]
-        if own is not None and own.in_doubt and not own.rules_say_family_first and len(own.keys) >= 2:
+        if (own is not None and own.in_doubt and not own.rules_say_family_first and not own.title_word
+                and len(own.keys) >= 2):
             family -= sum(key in _both(k) for k in own.keys[-1:])
             given -= sum(key in _both(k) for k in own.keys[:-1])
         return math.log((max(family, 0) + 1) / (max(given, 0) + 1))

@@ -240,7 +240,11 @@ def _parsed_full(order: WrittenOrder, family_first: bool) -> dict[str, NameToken
     """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
     order.written_order, and الحاج / شيخ before another name: order.without_inner_titles), its
     first word read as the family name when ``family_first``."""
-    parts = parse_tokens(order.tokens, family_first=family_first)
+    tokens = order.tokens
+    if order.title_word and not family_first:  # "السيد عمر حسين" read as a title and two names
+        first = next(i for i, t in enumerate(tokens) if not t.marker)
+        tokens = tokens[:first] + tokens[first + 1:]
+    parts = parse_tokens(tokens, family_first=family_first)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family,
             "ancestor": parts.extra[0] if parts.extra else None}
 
@@ -393,7 +397,9 @@ def read_full_names(full: pd.Series) -> tuple[list[WrittenOrder | None], list[st
         read = seen.get(name) if name else None
         if name and read is None:
             written = read_written_name(name)
-            read = seen[name] = (written_order(name), sex_of_titles(written.titles), written.place, written.mother)
+            order = written_order(name)  # a title that may be the family name says no sex (order.TITLE_OR_FAMILY)
+            sex = None if order.title_word else sex_of_titles(written.titles)
+            read = seen[name] = (order, sex, written.place, written.mother)
         orders.append(read[0] if read else None)
         sexes.append(read[1] if read else None)
         places.append(read[2] if read else "")
