@@ -9,7 +9,7 @@ import pytest
 
 from athar.core.dates import DateError, parse_partial_date
 from athar.matching.dates import read_date, read_part_of_year
-from athar.matching.linkage.prepare import parse_date
+from athar.matching.linkage.prepare import PART_OF_YEAR, parse_date
 
 WRITTEN = ["13/9/2013", "06.05.2013", "2014/3/4", "١٥/٣/٢٠١٢", "نيسان 2015", "كانون الثاني 2013", "15 Feb 2012",
            "August 2013", "08/13/2013", "2012-03", "03/2012", "2013", "شهر 8 2012", "2012-03-14"]
@@ -46,7 +46,7 @@ def test_a_part_of_a_year_gives_its_year_to_the_linkage_not_a_date(written: str,
     with pytest.raises(DateError):
         parse_partial_date(written)
     assert read_part_of_year(written) == year
-    assert parse_date(written) == (year, None, "year")
+    assert parse_date(written) == (year, None, PART_OF_YEAR)
 
 
 @pytest.mark.parametrize(("written", "arrest", "year"), [

@@ -67,7 +67,7 @@ from functools import lru_cache
 import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
-from athar.matching.linkage.prepare import SHARED_SPELLING, name_id
+from athar.matching.linkage.prepare import PART_OF_YEAR, SHARED_SPELLING, name_id
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names import name_tokens, normalize_name
@@ -647,13 +647,14 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     """unique_id → the facts the constraints compare (from the prepared table)."""
     out: dict[str, ReportFacts] = {}
     columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "mother", "family")]
-    extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "birth_town_key") if c in prepared.columns]
+    extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key")
+             if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
         sex = row.get("sex")
         city = row.get("city_key")
         ym = row.get("arrest_ym")
-        arrest_year = row.get("arrest_year")
+        arrest_year = None if row.get("arrest_precision") == PART_OF_YEAR else row.get("arrest_year")
         birth_town = row.get("birth_town_key")
         out[str(row["unique_id"])] = ReportFacts(
             tuple(_key(row, part) for part in NAME_PARTS),

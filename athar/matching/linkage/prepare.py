@@ -192,6 +192,13 @@ def _agency_forms_longest_first() -> list[tuple[str, str]]:
     return sorted(forms, key=lambda item: -len(item[0]))
 
 
+# The precision of a year written as a part of it ("أواخر 2014"): compared by the model as a year, and
+# an age beside it gives a birth year, but no arrest year the constraints hold against a side
+# (constraints.facts_of): a witness's "late 2014" is when he saw the man, often after the arrest
+# (field_lists.py's testimonies: two of them parted a man from his family's reports, "2013").
+PART_OF_YEAR = "part of year"
+
+
 @lru_cache(maxsize=8192)  # a table repeats its dates; the result is immutable
 def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
     """(year, month, precision) of a date as the import reads it (``athar.matching.dates.read_date``:
@@ -206,7 +213,7 @@ def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
         return reading.date.year, reading.date.month if reading.precision != "year" else None, reading.precision
     part = read_part_of_year(value) if value else None
     if part is not None:
-        return part, None, "year"
+        return part, None, PART_OF_YEAR
     m = re.match(r"^\s*(\d{4})(?:[-/.](\d{1,2}))?(?:[-/.](\d{1,2}))?", normalize_name(value) if value else "")
     if not m:
         return None, None, None

@@ -35,3 +35,20 @@ def test_namesakes_fifteen_years_apart_are_not_one_person() -> None:
     result = link_reports(reports)
     clusters = dict(zip(reports["unique_id"], result.cluster_ids(reports["unique_id"])))
     assert clusters["a"] != clusters["b"]
+
+
+def test_a_witness_season_is_no_arrest_year_held_against_a_person() -> None:
+    """Two testimonies "late 2014" (when the witness saw him) against two family reports of an arrest
+    in October 2013: the model weighs the years, the constraints do not part the man on them."""
+    reports = pd.DataFrame([
+        {"unique_id": "w1", "full_name": "فادي خليل البكور", "city": "القصير", "arrest_date": "أواخر 2014"},
+        {"unique_id": "w2", "full_name": "فادي خليل البكور", "city": "القصير", "arrest_date": "بعد رمضان 2014"},
+        {"unique_id": "f1", "full_name": "فادي خليل البكور", "city": "القصير", "arrest_date": "2013-10-07",
+         "birth_year": "1976", "mother_name": "فاطمة"},
+        {"unique_id": "f2", "full_name": "Fadi Khalil Al-Bakour", "city": "al-Qusayr", "arrest_date": "10/2013",
+         "birth_year": "1976"},
+        *OTHERS,
+    ])
+    result = link_reports(reports)
+    clusters = dict(zip(reports["unique_id"], result.cluster_ids(reports["unique_id"])))
+    assert clusters["w1"] == clusters["w2"] == clusters["f1"] == clusters["f2"]
