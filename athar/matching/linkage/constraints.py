@@ -67,7 +67,7 @@ from functools import lru_cache
 import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
-from athar.matching.linkage.prepare import PART_OF_YEAR, SHARED_SPELLING, name_id
+from athar.matching.linkage.prepare import KUNYA_COLUMN, PART_OF_YEAR, SHARED_SPELLING, name_id
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names import name_tokens, normalize_name
@@ -75,7 +75,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v22"
+CONSTRAINTS_VERSION = "incompatible-reports v23"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -641,13 +641,14 @@ class ReportFacts:
     arrest_ym: int | None = None
     arrest_year: int | None = None
     birth_town: str | None = None  # the birth place's place key (prepare.birth_town_key)
+    kunya: bool = False  # named by a kunya, no given name (prepare.kunya_first)
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     """unique_id → the facts the constraints compare (from the prepared table)."""
     out: dict[str, ReportFacts] = {}
     columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "mother", "family")]
-    extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key")
+    extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key", KUNYA_COLUMN)
              if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
@@ -664,7 +665,8 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
             city if isinstance(city, str) and city else None,
             None if ym is None or pd.isna(ym) else int(ym),
             None if arrest_year is None or pd.isna(arrest_year) else int(arrest_year),
-            birth_town if isinstance(birth_town, str) and birth_town else None)
+            birth_town if isinstance(birth_town, str) and birth_town else None,
+            row.get(KUNYA_COLUMN) is True or row.get(KUNYA_COLUMN) == 1)
     return out
 
 

@@ -332,7 +332,30 @@ MONTHS_APART_MIN = 3
 def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
     arrest months apart, the places counted once, the second readings' cost."""
-    return penalise(one_place(weigh_months_apart(weigh_slips(pairs, facts), facts), facts))
+    return penalise(one_place(weigh_months_apart(weigh_kunya(weigh_slips(pairs, facts), facts), facts), facts))
+
+
+KUNYA_LEVEL = "a kunya against a given name: not compared"
+
+
+def weigh_kunya(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
+    """Pairs of which one report names the man by a kunya and no given name, the other by a given
+    name (prepare.kunya_first): the two are no names to compare (the first name's weight goes, its
+    level says so), and ``kunya`` marks the pair for the guard's cap (apply_guards: to review)."""
+    kunya = np.zeros(len(pairs), dtype=bool)
+    if pairs.empty:
+        return pairs.assign(kunya=kunya)
+    for i, (left, right) in enumerate(zip(pairs["unique_id_l"], pairs["unique_id_r"])):
+        a, b = facts.get(left), facts.get(right)
+        kunya[i] = a is not None and b is not None and a.kunya != b.kunya
+    delta = np.zeros(len(pairs))
+    if kunya.any() and "mw_first_name" in pairs.columns:
+        weights = np.nan_to_num(pairs["mw_first_name"].to_numpy(dtype=float))
+        delta[kunya] = -weights[kunya]
+        pairs.loc[kunya, "mw_first_name"] = 0.0
+        if "level_first_name" in pairs.columns:
+            pairs.loc[kunya, "level_first_name"] = KUNYA_LEVEL
+    return shift_weights(pairs.assign(kunya=kunya), delta)
 
 
 def weigh_months_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
@@ -480,6 +503,9 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     townsfolk = _townsfolk_apart(pairs) & (guard == "")
     guard[townsfolk] = TOWNSFOLK_NOTE
     pairs.loc[townsfolk, "match_probability"] = pairs.loc[townsfolk, "match_probability"].clip(upper=cap)
+    kunya = (pairs["kunya"].eq(True) if "kunya" in pairs.columns else pd.Series(False, index=pairs.index)) & (guard == "")
+    guard[kunya] = KUNYA_NOTE
+    pairs.loc[kunya, "match_probability"] = pairs.loc[kunya, "match_probability"].clip(upper=cap)
     pairs["guard"] = guard
     return pairs
 
@@ -495,6 +521,12 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
 # independent seed 8: 0 / 3; phenomena, our own slips: 25 / 0). Without a disagreeing fact such
 # pairs are kept (field_lists 341 true / 76 false, independent 294 / 10): reviewing them all
 # would cost the recall of every set with short names.
+# (nineteenth session) A report that names the man by a kunya and his family name, no given name
+# ("أبو إبراهيم السباعي": prepare.kunya_first) says whose father he is, not who he is: his brothers share
+# the family name, the town and often the arrest. Against a report that gives a given name, such a
+# pair is offered for review, never linked (weigh_kunya; linked, they merged brothers on field_lists:
+# sibling merges 7 -> 11). Two reports of one kunya meet on it as on a name.
+KUNYA_NOTE = "a kunya and a family name, no given name (which son of the family?): to review"
 TOWNSFOLK_NOTE = "given and family name and a place only, the man's own facts apart (namesakes of one town?): to review"
 OTHER_NAMES = ("level_father_name", "level_grandfather_name", "level_ancestor_name", "level_mother_name",
                "level_mother_family_name")

@@ -242,6 +242,24 @@ def birth_year(value: str, arrest_year: int | None) -> int | None:
     return arrest_year - age if age is not None else None
 
 
+_UMM = frozenset({"ام", "um", "umm", "oum", "om"})
+
+
+def kunya_first(order: WrittenOrder | None) -> bool:
+    """A full name that is a kunya and a family name, no given name: "أبو إبراهيم السباعي", "ابوماهر
+    العلي", "أم أنس العلي", "Abu Ibrahim al-Sibai" — how activists' lists name a man (father of
+    Ibrahim, of the Sibai family; field_lists.py, written from a fresh description). The kunya stays
+    in the given name's place (two reports of one kunya meet on it), but against a given name it is
+    no name to compare (link.weigh_kunya). Not Abu Bakr (a given name of the table), and only before
+    one word: "أبو زيد خليل محمد" may be the family Abu Zaid written first."""
+    if order is None:
+        return False
+    names = [t for t in order.tokens if not t.marker]
+    if len(names) == 2 and names[0].compound == "abu" and not names[0].canonical:
+        return True
+    return len(names) == 3 and names[0].text in _UMM and not names[0].compound
+
+
 @lru_cache(maxsize=50_000)
 def _parsed_full(order: WrittenOrder, family_first: bool) -> dict[str, NameToken | None]:
     """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
@@ -337,6 +355,8 @@ def second_reading(first: str, father: str, order: WrittenOrder | None, votes: O
     if first or father or order is None:
         return 0
     flipped = votes.family_first(order)
+    if not flipped and kunya_first(order):
+        return 0  # no given name to read otherwise
     parsed = _parsed_full(order, flipped)
     head, second = parsed.get("first"), parsed.get("father")
     if head is not None and second is not None and head.canonical == MUHAMMAD:
@@ -344,6 +364,7 @@ def second_reading(first: str, father: str, order: WrittenOrder | None, votes: O
     return _other_order(order, flipped, votes)
 
 
+KUNYA_COLUMN = "given_is_kunya"  # the report names the man by a kunya, no given name (kunya_first)
 COMPOUND = 1  # the second reading: "Muhammad X" called X
 FAMILY_FIRST = 2  # read as written; the second reading: the first word is the family name
 AS_WRITTEN = 3  # read family-name-first; the second reading: as written
@@ -473,9 +494,12 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     own_votes = order_votes(rows, orders)
     votes = own_votes if votes is None else votes
     readings: list[int] = []
+    kunyas: list[bool] = []
     for row, order, compound in zip(rows, orders, get[COMPOUND_SPLIT]):
         first, father, grandfather, family, mother, _full = row
         readings.append(COMPOUND if compound else second_reading(first, father, order, votes))
+        kunyas.append(order is not None and not (first or father) and kunya_first(order)
+                      and not votes.family_first(order))
         for part, keys in zip(NAME_PARTS, _name_columns(first, father, grandfather, family, mother, order, votes)):
             for k, value in zip(KEY_NAMES, keys):
                 if k != "rasm" or part in RASM_PARTS:
@@ -487,6 +511,7 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
         out[name] = pd.Series(values, dtype="int64" if name.endswith("_known") else object)
     out.update({name: pd.Series(values, dtype=object) for name, values in derived_keys(columns).items()})
     out[READING_COLUMN] = pd.Series(readings, dtype="int64")
+    out[KUNYA_COLUMN] = pd.Series(kunyas, dtype=bool)
     dates = get["arrest_date"].map(parse_date)
     out["birth_year"] = pd.Series([birth_year(b, d[0]) for b, d in zip(get["birth_year"], dates)], dtype="Int64")
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
