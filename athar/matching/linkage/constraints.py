@@ -70,7 +70,7 @@ from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 from athar.matching.linkage.prepare import KUNYA_COLUMN, PART_OF_YEAR, SHARED_SPELLING, name_id
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
-from athar.matching.names import name_tokens, normalize_name
+from athar.matching.names import name_keys, name_tokens, normalize_name
 from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_slip_apart
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
@@ -131,7 +131,7 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
         return True
-    if _written_otherwise(a, b):
+    if _written_otherwise(a, b) or _y_written_j(a, b):
         return True
     if _latin_consonant_changed(a, b):
         return False
@@ -372,6 +372,21 @@ def _written_otherwise(a: NameKey, b: NameKey) -> bool:
     if arabic.rasm.endswith("اه") and skel:
         forms.add(skel + "t")
     return latin.skeleton in {f for f in forms if len(f) >= 2}
+
+
+def _y_written_j(a: NameKey, b: NameKey) -> bool:
+    """A y written j, as German, Dutch and Scandinavian spellings do (Fajez / فايز, Ajman / أيمن, Aljan /
+    عليان, Marjam, Jusuf: issue 28's field lists, a relative's form filled in Germany): the Latin
+    spelling, unknown to the variants table, with its j read as y has the other name's consonants, and
+    the other name has a y. A name of the table written with an English j (Jihad, Jamal) is never so
+    read: "Yihad" would meet Hadi, "Yamal" Amal."""
+    for latin, other in ((a, b), (b, a)):
+        if latin.rasm or latin.known or "j" not in latin.text or "y" not in other.text:
+            continue
+        skeleton = name_keys(latin.text.replace("j", "y")).skeleton
+        if len(skeleton) >= 2 and skeleton == other.skeleton:
+            return True
+    return False
 
 
 def slipped_copy(a: NameKey | None, b: NameKey | None) -> bool:
