@@ -43,7 +43,10 @@ def latin_key(token: str) -> str:
     for pattern, repl in _LATIN_RULES[:7]:
         key = pattern.sub(repl, key)
     key = _DOUBLES.sub(r"\1", key)
-    for pattern, repl in _LATIN_RULES[7:]:
+    # a Levantine feminine ending written "eh" (Samireh, Amineh, Jamileh: سميرة، أمينة، جميلة) is no
+    # French mute e: without it they were the masculine Samir, Amin, Jamil (a sister read as her brother)
+    rules = _LATIN_RULES[7:-1] if key.endswith("eh") else _LATIN_RULES[7:]
+    for pattern, repl in rules:
         key = pattern.sub(repl, key)
     return key
 

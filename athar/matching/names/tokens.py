@@ -94,7 +94,8 @@ def _token_keys(text: str, script: str) -> tuple[str, str, str, str | None, str,
     # another romanisation's letters (Russian kh for ح) before a typo is guessed: Khabib is
     # حبيب, not Khatib one letter away
     index = variant_index()
-    canon = index.exact.get(ikey) or index.alternate_canonical(ikey) or index.near_canonical(ikey)
+    canon = (index.exact.get(ikey) or index.feminine_canonical(ikey) or index.alternate_canonical(ikey)
+             or index.near_canonical(ikey))
     if canon is None and script != "ar":
         canon = _din_canonical(text)
     skel = skeleton(core, script)

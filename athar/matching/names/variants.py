@@ -125,6 +125,13 @@ class VariantIndex:
             found = self.loose.get(_loosen(key))
         return found
 
+    def feminine_canonical(self, key: str) -> str | None:
+        """Canonical name of a Latin spelling with the Levantine feminine ending "eh" (Samireh, Amineh,
+        Fatmeh: ``phonetic.latin_key`` keeps its e): the table's spelling in "a" (Samira, Amina, Fatma)."""
+        if not key.startswith("la:") or not key.endswith("e") or len(key) - 3 < 5:
+            return None
+        return self.exact.get(key[:-1] + "a")
+
     def alternate_canonical(self, key: str) -> str | None:
         """Canonical name of a Latin spelling written in another romanisation (transliteration.yaml
         ``latin_alternates``: Russian "kh" for ح): each occurrence of a letter group, then all of
