@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from athar.matching.names.normalize import normalize_name
 from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name
-from athar.matching.names.written import read_written_name
+from athar.matching.names.written import WrittenName, read_written_name
 
 # A name leans one way when it is seen there three times as often as the other way (counts + 1).
 ORDER_MARGIN = math.log(3)
@@ -46,9 +46,13 @@ class WrittenOrder:
     # ``text`` tokenised (markers included), kept so that parsing it does not tokenise it again:
     # at a million reports the distinct names outnumber tokenize_name's cache
     tokens: tuple[NameToken, ...] = field(default=(), compare=False, repr=False)
-    # the first word is a title that is also a family name (السيد, الشيخ: ``TITLE_OR_FAMILY``): the
-    # family name first when the table says so (``OrderVotes.family_first``), else a title set apart
+    # the first word is a title that is also a family name (السيد, القاضي: ``TITLE_OR_FAMILY``): the
+    # family name first when the table says so, else a title set apart (``OrderVotes.resolved``)
     title_word: bool = False
+    # the two readings of such a name: without the title (its order read as any other name's), and
+    # the title as the family name, the given names first
+    without_title: WrittenOrder | None = field(default=None, compare=False, repr=False)
+    title_as_family: WrittenOrder | None = field(default=None, compare=False, repr=False)
 
 
 # Words of respect that begin many Syrian family names: الحاج علي، حاج حسين، شيخ موسى، الشيخ عثمان
@@ -90,9 +94,15 @@ def written_order(full: str) -> WrittenOrder:
     """The name without titles, brackets and place (written.py), with its order in doubt or not."""
     written = read_written_name(full)
     if (len(written.titles) == 1 and normalize_name(written.titles[0]) in TITLE_OR_FAMILY
-            and not written.family_first and len(written.name.split()) == 2):
+            and not written.family_first and len(written.name.split()) in (2, 3)):
         order = _order(f"{written.titles[0]} {written.name}", True, False)
-        return WrittenOrder(order.text, True, False, order.keys, order.tokens, title_word=True)
+        return WrittenOrder(order.text, True, False, order.keys, order.tokens, title_word=True,
+                            without_title=_plain_order(written),
+                            title_as_family=_order(f"{written.name} {written.titles[0]}", False, False))
+    return _plain_order(written)
+
+
+def _plain_order(written: WrittenName) -> WrittenOrder:
     guessed = any(rule.startswith(GUESSED_ORDER) for rule in written.rules)
     if written.family_first and not guessed:  # a comma or an upper-case family name
         return _order(written.name, False, False)
@@ -178,6 +188,14 @@ class OrderVotes:
             family -= sum(key in _both(k) for k in own.keys[-1:])
             given -= sum(key in _both(k) for k in own.keys[:-1])
         return math.log((max(family, 0) + 1) / (max(given, 0) + 1))
+
+    def resolved(self, order: WrittenOrder) -> WrittenOrder:
+        """The order to read: a name opened by a title that is also a family name (``title_word``)
+        read with that word as its family name when the table says so (``family_first`` of the name
+        as written), else without it, its order read as any other name's."""
+        if not order.title_word or order.without_title is None or order.title_as_family is None:
+            return order
+        return order.title_as_family if self.family_first(order) else order.without_title
 
     def family_first(self, order: WrittenOrder) -> bool:
         """Read this full name with its first word as the family name? The name's own vote (as

@@ -265,11 +265,7 @@ def _parsed_full(order: WrittenOrder, family_first: bool) -> dict[str, NameToken
     """Parts of a full name (titles, brackets, nicknames and a glued place already set apart:
     order.written_order, and الحاج / شيخ before another name: order.without_inner_titles), its
     first word read as the family name when ``family_first``."""
-    tokens = order.tokens
-    if order.title_word and not family_first:  # "السيد عمر حسين" read as a title and two names
-        first = next(i for i, t in enumerate(tokens) if not t.marker)
-        tokens = tokens[:first] + tokens[first + 1:]
-    parts = parse_tokens(tokens, family_first=family_first)
+    parts = parse_tokens(order.tokens, family_first=family_first)
     return {"first": parts.first, "father": parts.father, "grandfather": parts.grandfather, "family": parts.family,
             "ancestor": parts.extra[0] if parts.extra else None}
 
@@ -495,8 +491,9 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     votes = own_votes if votes is None else votes
     readings: list[int] = []
     kunyas: list[bool] = []
-    for row, order, compound in zip(rows, orders, get[COMPOUND_SPLIT]):
+    for row, written, compound in zip(rows, orders, get[COMPOUND_SPLIT]):
         first, father, grandfather, family, mother, _full = row
+        order = votes.resolved(written) if written is not None else None  # "السيد عمر حسين" (order.py)
         readings.append(COMPOUND if compound else second_reading(first, father, order, votes))
         kunyas.append(order is not None and not (first or father) and kunya_first(order)
                       and not votes.family_first(order))
