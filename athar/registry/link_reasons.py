@@ -38,6 +38,12 @@ VOCABULARY = (
     gettext_noop("second reading of the name"), gettext_noop("Muhammad X called X, or the family name written first"),
     gettext_noop("second readings of both names"), gettext_noop("each report read otherwise, to review"),
     gettext_noop("names agree and each report is the other's only candidate in the table: linked"),
+    # (eighteenth and nineteenth sessions) link.SIBLING_NOTE, TOWNSFOLK_NOTE, BORN_THERE_NOTE, KUNYA_LEVEL, KUNYA_NOTE
+    gettext_noop("own given names only alike, father and mother the same (siblings?): to review"),
+    gettext_noop("given and family name and a place only, the man's own facts apart (namesakes of one town?): to review"),
+    gettext_noop("one report's birth place is the other's town"),
+    gettext_noop("a kunya against a given name: not compared"),
+    gettext_noop("a kunya and a family name, no given name (which son of the family?): to review"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

@@ -5,12 +5,17 @@ from __future__ import annotations
 from django.utils import translation
 
 from athar.matching.linkage.link import (
+    BORN_THERE_NOTE,
     COMPARISON_NAMES,
     GUARDS,
+    KUNYA_LEVEL,
+    KUNYA_NOTE,
     MONTHS_APART,
     ONLY_CANDIDATES_NOTE,
     PLACE_NOTE,
+    SIBLING_NOTE,
     SLIP_LEVEL,
+    TOWNSFOLK_NOTE,
 )
 from athar.matching.linkage.readings import READING_NOTE, TWO_READINGS_NOTE
 from athar.matching.linkage.settings import comparisons
@@ -46,7 +51,16 @@ def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
     words |= set(PLACE_NOTE.split(": "))  # "places: counted once (…)" reads as a comparison and its level
     words |= set(READING_NOTE.rsplit(" (", 1)[0].split(": ")) | {ONLY_CANDIDATES_NOTE}  # (twelfth session)
     words |= set(TWO_READINGS_NOTE.rsplit(" (", 1)[0].split(": ")) | {MONTHS_APART}  # (thirteenth session)
+    words |= {SIBLING_NOTE, TOWNSFOLK_NOTE, KUNYA_NOTE, KUNYA_LEVEL}  # (eighteenth and nineteenth sessions)
+    words |= set(BORN_THERE_NOTE.split(": "))
     assert words - KNOWN == set()
+
+
+def test_a_birth_place_and_a_kunya_read_in_arabic():
+    with translation.override("ar"):
+        born, kunya, note = readable({"why": f"{BORN_THERE_NOTE} (+4.0); first name: {KUNYA_LEVEL} (+0.0); {KUNYA_NOTE}"})
+    assert (born.text, born.weight, born.known) == ("الأماكن: مكان ولادة أحد التقريرين هو بلدة الآخر", "+4.0", True)
+    assert kunya.known and note.known and "كنية" in kunya.text and "للمراجعة" in note.text
 
 
 def test_two_second_readings_and_months_apart_read_in_arabic():
