@@ -768,7 +768,8 @@ def one_slip(a: ReportFacts, b: ReportFacts, field: str) -> bool:
     another one: siblings are never excused), the family name agreeing, and what a cousin or a
     namesake of the same family does not share —
     * a father's name: the two names a slip apart (:func:`near_names`: عبد / عبدالحميد, زيد / زياد)
-      and the mother's name or the birth year (±1) agreeing;
+      and the mother's name or the birth year (±1) agreeing; or any other name in its place with the
+      mother's name, the very birth year and the arrest month agreeing;
     * a mother's name: the father's name agreeing, and the birth year (±1) or the arrest month
       agreeing (not the town alone: namesakes of one town, the same given, father's and family names,
       are told apart by their mothers — thirteenth session, independent P +0.0004 / +0.0021);
@@ -784,7 +785,13 @@ def one_slip(a: ReportFacts, b: ReportFacts, field: str) -> bool:
     town = a.city is not None and a.city == b.city
     month = a.arrest_ym is not None and a.arrest_ym == b.arrest_ym
     if field == "father":
-        return near_names(father_a, father_b) and (_both_agree(mother_a, mother_b) or years)
+        if near_names(father_a, father_b) and (_both_agree(mother_a, mother_b) or years):
+            return True
+        # another name in the father's place (the grandfather's, written by someone who knew the
+        # family): the mother's name, the very birth year and the arrest month all agree — what a
+        # cousin named after the same grandfather does not share (nineteenth session)
+        same_year = a.birth_year is not None and a.birth_year == b.birth_year
+        return _both_agree(mother_a, mother_b) and same_year and month
     if field == "mother":
         return _both_agree(father_a, father_b) and (years or month)
     if field == "birth_year":

@@ -38,6 +38,13 @@ def _why(one: dict, other: dict) -> str | None:
     # a father's name plainly another name is no slip
     ({"full_name": "منير زياد الدرويش", "birth_year": "1986", **MOTHER},
      {"full_name": "منير خالد الدرويش", "birth_year": "1986", **MOTHER}, "fathers' names differ"),
+    # (nineteenth session) … unless the mother, the very birth year and the arrest month all agree: the
+    # grandfather's name written in the father's place ("غسان توفيق ضاهر" / "Ghassan Yousef Daher")
+    ({"full_name": "منير زياد الدرويش", "birth_year": "1986", "arrest_date": "2011-04-16", **MOTHER},
+     {"full_name": "منير خالد الدرويش", "birth_year": "1986", "arrest_date": "2011-04", **MOTHER}, None),
+    ({"full_name": "منير زياد الدرويش", "birth_year": "1986", "arrest_date": "2011-04-16", **MOTHER},
+     {"full_name": "منير خالد الدرويش", "birth_year": "1987", "arrest_date": "2011-04", **MOTHER},
+     "fathers' names differ"),
     # siblings: another own given name is never excused
     ({"full_name": "منير زياد الدرويش", "birth_year": "1986", **MOTHER},
      {"full_name": "فريد زياد الدرويش", "birth_year": "1986", **MOTHER}, "given names differ"),
