@@ -193,15 +193,29 @@ def train(x: np.ndarray, y: np.ndarray, seed: int = 0, epochs: int = 30, hidden:
                 mh = m[i] / (1 - 0.9 ** step)
                 vh = v[i] / (1 - 0.999 ** step)
                 params[i] -= (lr * mh / (np.sqrt(vh) + 1e-8)).astype(np.float32)
+            if step % 50 == 0:
+                flush_subnormal([*params, *m, *v])
         log(f"epoch {epoch + 1}: loss {total / len(y):.4f} ({time.process_time() - start:.0f} CPU-s)")
         if progress >= 1.0:
             log("time budget reached")
             break
+    flush_subnormal(params)
     out = {"mean": mean.astype(np.float32), "std": std.astype(np.float32)}
     for i in range(0, len(params), 2):
         out[f"w{i // 2}"] = params[i]
         out[f"b{i // 2}"] = params[i + 1]
     return out
+
+
+def flush_subnormal(arrays: list[np.ndarray]) -> None:
+    """Set subnormal values to 0, in place. numpy runs without flush-to-zero, and weight
+    decay and Adam's decaying moments leave many weights and moments subnormal (in the nineteenth
+    session's run a quarter of ``w0`` and half of ``w1``): every product touching them then runs
+    several times slower — training epochs went from 27 to 211 CPU-s, and the reader with the
+    network read 2.9 dev photos per CPU-second instead of 6.5. Each such value is below 1.2e-38
+    (float32): with that network's subnormal weights set to 0 the reader read dev alike."""
+    for a in arrays:
+        a[np.abs(a) < np.finfo(a.dtype).tiny] = 0.0
 
 
 def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:

@@ -311,3 +311,13 @@ def test_a_weights_file_with_beyond_lowers_readings_with_ink_past_their_end(tmp_
     after = {r.text: r.confidence for r in checked.read_all(photo)}
     assert after["52817"] < before["52817"]
     assert {r.text: r.confidence for r in plain.read_all(photo)} == before  # not checked without beyond
+
+
+def test_training_sets_subnormal_values_to_zero_and_keeps_the_others():
+    from athar.matching.numbers.training import flush_subnormal
+
+    weights = np.array([1e-40, -1e-42, 2e-38, 1e-30, 0.5, -2.0], np.float32)
+    moments = np.array([1e-310, 1e-300, 0.0])
+    flush_subnormal([weights, moments])
+    np.testing.assert_array_equal(weights, np.array([0, 0, 2e-38, 1e-30, 0.5, -2.0], np.float32))
+    np.testing.assert_array_equal(moments, [0.0, 1e-300, 0.0])
