@@ -126,12 +126,12 @@ def _places() -> dict[str, str]:
 _CAMP = re.compile(r"^(?:مخيم|camp(?: de| of)?)\s+|\s+camp$")
 
 
-@lru_cache(maxsize=50_000)
 def _birth_town(value: str) -> str | None:
     """The place key of a birth place that names a town (not a governorate that is no town)."""
     return None if not value or _region_named_as_town(value) else place_key(value)
 
 
+@lru_cache(maxsize=50_000)
 def place_key(value: str) -> str | None:
     """Cross-script key of a place name: the key of its Arabic name when the places table knows it,
     else its consonant skeleton (article stripped); a camp by the name of its place."""
