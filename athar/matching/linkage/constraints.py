@@ -75,7 +75,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v23"
+CONSTRAINTS_VERSION = "incompatible-reports v24"
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -657,12 +657,13 @@ class ReportFacts:
     arrest_year: int | None = None
     birth_town: str | None = None  # the birth place's place key (prepare.birth_town_key)
     kunya: bool = False  # named by a kunya, no given name (prepare.kunya_first)
+    grandfather: NameKey | None = None
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     """unique_id → the facts the constraints compare (from the prepared table)."""
     out: dict[str, ReportFacts] = {}
-    columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "mother", "family")]
+    columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "grandfather", "mother", "family")]
     extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key", KUNYA_COLUMN)
              if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
@@ -681,7 +682,8 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
             None if ym is None or pd.isna(ym) else int(ym),
             None if arrest_year is None or pd.isna(arrest_year) else int(arrest_year),
             birth_town if isinstance(birth_town, str) and birth_town else None,
-            row.get(KUNYA_COLUMN) is True or row.get(KUNYA_COLUMN) == 1)
+            row.get(KUNYA_COLUMN) is True or row.get(KUNYA_COLUMN) == 1,
+            _key(row, "grandfather"))
     return out
 
 
@@ -791,13 +793,40 @@ def one_slip(a: ReportFacts, b: ReportFacts, field: str) -> bool:
         # family): the mother's name, the very birth year and the arrest month all agree — what a
         # cousin named after the same grandfather does not share (nineteenth session)
         same_year = a.birth_year is not None and a.birth_year == b.birth_year
-        return _both_agree(mother_a, mother_b) and same_year and month
+        return (_both_agree(mother_a, mother_b) and same_year and month) or skipped_generation(a, b)
     if field == "mother":
         return _both_agree(father_a, father_b) and (years or month)
     if field == "birth_year":
         return (a.birth_year is not None and b.birth_year is not None and typo_years(a.birth_year, b.birth_year)
                 and _both_agree(father_a, father_b) and (_both_agree(mother_a, mother_b) or (town and month)))
     return False
+
+
+def skipped_generation(a: ReportFacts, b: ReportFacts) -> bool:
+    """Does one report leave a generation out of the lineage — its father's name is the other's
+    grandfather's, and it names no grandfather ("MAHMOUD, Ali Habib" / "MAHMOUD, Ali Muhammad Habib",
+    "علي حبيب محمود" / "علي محمد حبيب محمود": the father left out, as lists and aliases shorten
+    a name) — in a pair that is otherwise one man: the very same own given name, the family name
+    agreeing, and the very same birth year (twentieth session; OFAC, real aliases)? A cousin of that
+    lineage is the other's uncle or nephew: rarely of one name and one year; a brother has another own
+    name. Not the mother's name instead of the year: brothers share it, and a compound given name read
+    as a given and a father's name ("MOUHAMMED KHAYR ALE ABOU ZEID", born 1978, against his brother
+    "محمد علي أبو زيد", born 1974, one mother: fresh_syrian seed 22) looks like a generation left out."""
+    if not same_given_name(a.names[0], b.names[0]) or not _both_agree(a.family, b.family):
+        return False
+    if a.birth_year is None or a.birth_year != b.birth_year:
+        return False
+    for short, long_ in ((a, b), (b, a)):
+        father, grandfather = short.names[1], long_.grandfather
+        if (short.grandfather is None and father is not None and grandfather is not None
+                and _spelled_alike(father, grandfather) and not _spelled_alike(father, long_.names[1])):
+            return True
+    return False
+
+
+def _spelled_alike(a: NameKey | None, b: NameKey | None) -> bool:
+    """One name written alike (not merely not contradicting: both given and agreeing)."""
+    return a is not None and b is not None and (a.text == b.text or (bool(a.block) and a.block == b.block))
 
 
 def _loose_mothers(part: str, a: NameKey | None, b: NameKey | None) -> bool:

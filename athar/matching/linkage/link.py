@@ -23,6 +23,7 @@ from athar.matching.linkage.constraints import (
     garbled_name,
     one_given_name,
     one_slip,
+    skipped_generation,
     slipped_copy,
 )
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
@@ -455,6 +456,7 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
                 pairs.at[i, f"mw_{comp}"] = 0.0
                 pairs.at[i, col] = SLIP_LEVEL
     _excuse_one_slip(pairs, facts)
+    _skipped_generations(pairs, facts, delta)
     return shift_weights(pairs, delta)
 
 
@@ -475,6 +477,26 @@ def _excuse_one_slip(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> None
             continue
         if [f for f, _ in contradictions(fa, fb)] == ["father"] and one_slip(fa, fb, "father"):
             pairs.at[i, col] = ONE_SLIP_LEVEL
+
+
+# (twentieth session) One report leaves the father out of the lineage ("Ali Habib" / "Ali Muhammad
+# Habib" of one family, born the same year): its father's name is the other's grandfather's
+# (constraints.skipped_generation). The two fathers' names are then no names to compare: their
+# weight goes, and the pair is neither capped nor kept apart for it.
+SKIPPED_LEVEL = "a generation left out (one report's father is the other's grandfather): not compared"
+
+
+def _skipped_generations(pairs: pd.DataFrame, facts: dict[str, ReportFacts], delta: np.ndarray) -> None:
+    col = "level_father_name"
+    if col not in pairs.columns:
+        return
+    for i in np.flatnonzero(pairs[col].isin(["different", ONE_SLIP_LEVEL]).to_numpy()):
+        fa, fb = facts.get(pairs.at[i, "unique_id_l"]), facts.get(pairs.at[i, "unique_id_r"])
+        if fa is None or fb is None or not skipped_generation(fa, fb):
+            continue
+        delta[i] -= float(pairs.at[i, "mw_father_name"])
+        pairs.at[i, "mw_father_name"] = 0.0
+        pairs.at[i, col] = SKIPPED_LEVEL
 
 
 # Hard rules on top of the model: two reports whose first names (or fathers' names) are
