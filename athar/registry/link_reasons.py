@@ -44,8 +44,9 @@ VOCABULARY = (
     gettext_noop("one report's birth place is the other's town"),
     gettext_noop("a kunya against a given name: not compared"),
     gettext_noop("a kunya and a family name, no given name (which son of the family?): to review"),
-    # (twentieth session) link.SKIPPED_LEVEL
+    # (twentieth session) link.SKIPPED_LEVEL, LATIN_VOWELS_NOTE
     gettext_noop("a generation left out (one report's father is the other's grandfather): not compared"),
+    gettext_noop("given names in Latin letters differ by their vowels only, born the same year: to review"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

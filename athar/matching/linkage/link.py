@@ -333,7 +333,31 @@ MONTHS_APART_MIN = 3
 def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
     arrest months apart, the places counted once, the second readings' cost."""
-    return penalise(one_place(weigh_months_apart(weigh_kunya(weigh_slips(pairs, facts), facts), facts), facts))
+    pairs = weigh_kunya(weigh_slips(pairs, facts), facts)
+    return penalise(one_place(weigh_months_apart(latin_vowels_apart(pairs, facts), facts), facts))
+
+
+# (twentieth session) Two given names written in Latin letters whose consonants agree and whose
+# vowels do not (Samir / Samer, Salah / Saleh) are two names of the table (سمير / سامر), but a Latin
+# vowel is the writer's: OFAC's aliases of one man, born the same year in one place, write "FOZ,
+# Samir" and "FOZ, Samer". Brothers born in one year are rare; such a pair, born the very same year,
+# is offered for review instead of the guard's cap (which keeps it out of the queue). Never linked.
+LATIN_VOWELS_NOTE = "given names in Latin letters differ by their vowels only, born the same year: to review"
+
+
+def latin_vowels_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
+    """``latin_vowels``: the given names are 'different', both in Latin letters with one consonant
+    skeleton (two consonants or more), and both reports state the very same birth year."""
+    marked = np.zeros(len(pairs), dtype=bool)
+    if not pairs.empty and "level_first_name" in pairs.columns:
+        for i in np.flatnonzero((pairs["level_first_name"] == "different").to_numpy()):
+            fa, fb = facts.get(pairs.at[i, "unique_id_l"]), facts.get(pairs.at[i, "unique_id_r"])
+            if fa is None or fb is None or fa.birth_year is None or fa.birth_year != fb.birth_year:
+                continue
+            a, b = fa.names[0], fb.names[0]
+            marked[i] = (a is not None and b is not None and not a.rasm and not b.rasm
+                         and len(a.skeleton) >= 2 and a.skeleton == b.skeleton)
+    return pairs.assign(latin_vowels=marked)
 
 
 KUNYA_LEVEL = "a kunya against a given name: not compared"
@@ -518,11 +542,15 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
         if col in pairs.columns:
             hit = (pairs[col] == "different") & (guard == "")
             guard[hit] = note
-    capped = guard != ""
+    cap = max(floor, min(SIBLING_CAP, threshold - 0.01))
+    vowels = (pairs["latin_vowels"].eq(True) if "latin_vowels" in pairs.columns
+              else pd.Series(False, index=pairs.index)) & (guard == GUARDS["first_name"])
+    guard[vowels] = LATIN_VOWELS_NOTE
+    pairs.loc[vowels, "match_probability"] = pairs.loc[vowels, "match_probability"].clip(upper=cap)
+    capped = (guard != "") & ~vowels
     pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor / 2))
     sibling = _sibling_like(pairs) & (guard == "")
     guard[sibling] = SIBLING_NOTE
-    cap = max(floor, min(SIBLING_CAP, threshold - 0.01))
     pairs.loc[sibling, "match_probability"] = pairs.loc[sibling, "match_probability"].clip(upper=cap)
     townsfolk = _townsfolk_apart(pairs) & (guard == "")
     guard[townsfolk] = TOWNSFOLK_NOTE
