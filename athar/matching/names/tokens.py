@@ -298,6 +298,23 @@ def _split_fused(word: str, script: str) -> tuple[str, str, str] | None:
     return None
 
 
+# ذو ("the one of") is always followed by the article: ذو الفقار، ذو الهمة، ذو النون. Latin lists write
+# its ذ as dh, th, z (Dhu, Thu, Zu), fuse the article to it (Dhul, Dhuil, Zul) or drop it ("SHALEESH,
+# Dhu Himma": OFAC's aliases of one man, with "Dhu Al Himma", "Dhuil Himma", "Thu Al Hima"). Each is
+# read as "dhu al" and the name, so that one name has one key (twentieth session).
+_DHU_FUSED = frozenset({"dhul", "dhuil", "dhoul", "thul", "thuil", "zul", "zoul", "zuil"})
+
+
+def _dhu(words: list[str], i: int) -> str:
+    """Rewrite ``words[i]`` (a Latin form of ذو, maybe with the article fused) as "dhu", followed by
+    the article "al" when the next word has none."""
+    words[i] = "dhu"
+    nxt = i + 1
+    if nxt < len(words) and words[nxt] not in _word_lists()[0] and not words[nxt].startswith(("al-", "el-")):
+        words.insert(nxt, "al")
+    return "dhu"
+
+
 @lru_cache(maxsize=100_000)
 def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
     """Name tokens of a full name or name part, in written order (either script)."""
@@ -327,6 +344,8 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
             continue
         if script == "latin" and word in abbreviations and abbreviations[word] and len(words) > 1:
             word = abbreviations[word]
+        if script == "latin" and (word in _DHU_FUSED or _prefix_kind(word, script) == "dhu"):
+            word = _dhu(words, i)
         kind = _prefix_kind(word, script)
         if not kind and _slipped_abd(words, i, script):
             word, kind = ("عبد" if script == "ar" else "abdel"), "abd"

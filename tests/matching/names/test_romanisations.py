@@ -202,3 +202,13 @@ def test_a_name_that_only_begins_with_a_name_stays_one(name: str) -> None:
     name; a rest the table does not know (مطر) is not guessed, nor a split into two names of the list
     of given names ("املحمد" is المحمد with two letters swapped, not أمل حمد; نورهان is one name)."""
     assert len(name_tokens(name)) == 1
+
+
+@pytest.mark.parametrize("written", ["Dhu Al Himma", "Dhu Himma", "Dhuil Himma", "Dhu Al-Himma", "Thu Al Hima",
+                                     "Zul Himma"])
+def test_dhu_and_its_name_have_one_key_however_written(written: str) -> None:
+    """ذو is always followed by the article; Latin lists write its ذ as dh, th or z, fuse the article
+    to it or drop it (OFAC's aliases of one man: "SHALISH, Dhu Al Himma", "SHALEESH, Dhu Himma",
+    "SHALISH, Dhuil Himma", "SHALEESH, Thu Al Hima")."""
+    tokens = name_tokens(written)
+    assert len(tokens) == 1 and tokens[0].key == name_tokens("Dhu al-Himma")[0].key
