@@ -234,16 +234,46 @@ def _latin_spelling_keys() -> dict[str, frozenset[str]]:
 _LATIN_CONSONANTS = "bcdfghjklmnpqrstvxz"
 
 
+# Keys next to each other on a QWERTY keyboard (letters only), for a consonant typed with its
+# neighbour: "Aki" for Ali, "Khaked" for Khaled (field_lists' English-speaking clerks).
+_QWERTY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+
+
+@lru_cache(maxsize=1)
+def _qwerty_neighbours() -> dict[str, str]:
+    out: dict[str, set[str]] = {}
+    for r, row in enumerate(_QWERTY_ROWS):
+        for c, letter in enumerate(row):
+            near = {row[c - 1] if c else "", row[c + 1] if c + 1 < len(row) else ""}
+            for other in (r - 1, r + 1):  # the rows above and below, offset by half a key
+                if 0 <= other < len(_QWERTY_ROWS):
+                    shift = c - (1 if other > r else 0)
+                    near |= {_QWERTY_ROWS[other][i] for i in (shift, shift + 1) if 0 <= i < len(_QWERTY_ROWS[other])}
+            out[letter] = near - {""}
+    return {k: "".join(sorted(v)) for k, v in out.items()}
+
+
+def _neighbour_typed(key: str) -> set[str]:
+    """``key`` with one consonant replaced by a consonant next to it on the keyboard."""
+    keys = _qwerty_neighbours()
+    return {key[:i] + n + key[i + 1:] for i, c in enumerate(key) if c in _LATIN_CONSONANTS
+            for n in keys.get(c, "") if n in _LATIN_CONSONANTS}
+
+
 @lru_cache(maxsize=16_384)
-def latin_slip_readings(key: str) -> frozenset[str]:
+def latin_slip_readings(key: str, keyboard: bool = False) -> frozenset[str]:
     """The names of the variants table a Latin spelling it does not list may be a slip of: a listed
     spelling with one consonant dropped or two neighbours swapped (a vowel that comes or goes is how
-    Latin spellings differ). Empty below three letters."""
+    Latin spellings differ), and with ``keyboard`` (twentieth session) one consonant typed with the
+    key next to it ("Aki" / Ali, "Khaked" / Khaled). Empty below three letters. The keyboard's
+    readings only ever make two names one (:func:`_latin_slip`), never two: most unknown Latin
+    spellings are a key away from some name (phenomena and google_cross lost recall when
+    :func:`_garbled_reading` read them)."""
     if len(key) < MIN_SLIP_LETTERS:
         return frozenset()
     spellings = _latin_spelling_keys()
-    return frozenset(name for n in _one_added_or_swapped(key, _LATIN_CONSONANTS) if n in spellings
-                     for name in spellings[n])
+    readings = _one_added_or_swapped(key, _LATIN_CONSONANTS) | (_neighbour_typed(key) if keyboard else set())
+    return frozenset(name for n in readings if n in spellings for name in spellings[n])
 
 
 def similar_spelling(a: NameKey, b: NameKey) -> bool:
@@ -455,7 +485,7 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
     return one_slip_apart(x, y)
 
 
-def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
+def garbled_name(a: NameKey | None, b: NameKey | None, keyboard: bool = True) -> bool:
     """Is one of two given names a garbled copy of the other: exactly one of them is a real name
     (:func:`real_name`: the variants table or the list of given names), and the other — which is
     none — is it with one letter dropped or two neighbours swapped (علي / "عي", أحمد / "أحد", محمد /
@@ -472,7 +502,7 @@ def garbled_name(a: NameKey | None, b: NameKey | None) -> bool:
         # a Latin spelling the table does not know is a spelling, not a slip (Maram / Marwa), unless
         # it is one of the table's spellings of the name with a consonant dropped or two neighbours
         # swapped (Ahma / Ahmad, Andan / Adnan, Munhir / Mundhir)
-        return _latin_slip(known, other)
+        return _latin_slip(known, other, keyboard)
     if _dropped_or_swapped(known.rasm, other.rasm, 2):
         return True
     if any(_dropped_or_swapped(rasm, other.rasm, 2) for rasm in _arabic_rasms(known.text)):
@@ -495,13 +525,29 @@ def real_name(key: NameKey) -> bool:
     return key.known or (bool(key.rasm) and key.text in _given_name_ids())
 
 
-def _latin_slip(known: NameKey, other: NameKey) -> bool:
+def _latin_slip(known: NameKey, other: NameKey, keyboard: bool = True) -> bool:
     """Is the Latin ``other`` a listed Latin spelling of the name ``known`` (whatever the script it is
     written in: أحمد / "Ahma"; the table's id is a Latin spelling too) with one consonant dropped or
     two neighbours swapped (:func:`latin_slip_readings`)? A vowel that comes or goes is how Latin
     spellings differ (Amer / Ameer are Amer and Amir), so only a consonant's loss counts; an Arabic
-    name the table does not know has no listed Latin spelling (فواز: "fwaz" is no spelling)."""
-    return bool(latin_slip_readings(other.text) & set(known.text.split(SHARED_SPELLING)))
+    name the table does not know has no listed Latin spelling (فواز: "fwaz" is no spelling). With
+    ``keyboard``, a consonant typed with its neighbour's key too ("Aki" / Ali), unless the spelling
+    is a given name of the list on its consonants (Nader / Naser: two brothers)."""
+    keyboard = keyboard and not _a_given_name_spelled(other)
+    return bool(latin_slip_readings(other.text, keyboard) & set(known.text.split(SHARED_SPELLING)))
+
+
+@lru_cache(maxsize=1)
+def _given_name_blocks() -> frozenset[str]:
+    """The cross-script consonant keys of the given names of ``given_names.yaml`` (نادر: ndr)."""
+    table = load_table("given_names")
+    return frozenset(k for names in table.values() for name in names if (k := name_keys(str(name)).block))
+
+
+def _a_given_name_spelled(key: NameKey) -> bool:
+    """Is this Latin spelling, unknown to the variants table, a given name of the list all the same
+    (Nader: نادر, on its consonants)? It is then a name, not a key typed next to another's (Naser)."""
+    return key.block in _given_name_blocks()
 
 
 def same_given_name(a: NameKey | None, b: NameKey | None) -> bool:

@@ -473,7 +473,7 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
             if fa is None or fb is None:
                 continue
             slip = (one_given_name(fa.names[0], fb.names[0]) if index < 0
-                    else garbled_name(fa.names[0], fb.names[0]) if index == 0
+                    else garbled_name(fa.names[0], fb.names[0], keyboard=pairs.at[i, col] == "different") if index == 0
                     else slipped_copy(fa.names[index], fb.names[index]))
             if slip:
                 delta[i] -= float(pairs.at[i, f"mw_{comp}"])
