@@ -44,9 +44,11 @@ VOCABULARY = (
     gettext_noop("one report's birth place is the other's town"),
     gettext_noop("a kunya against a given name: not compared"),
     gettext_noop("a kunya and a family name, no given name (which son of the family?): to review"),
-    # (twentieth session) link.SKIPPED_LEVEL, LATIN_VOWELS_NOTE
+    # (twentieth session) link.SKIPPED_LEVEL, LATIN_VOWELS_NOTE, PLACE_FAMILY_LEVEL, PLACE_FAMILY_NOTE
     gettext_noop("a generation left out (one report's father is the other's grandfather): not compared"),
     gettext_noop("given names in Latin letters differ by their vowels only, born the same year: to review"),
+    gettext_noop("the family name is the nisba of the report's own place: not compared"),
+    gettext_noop("a family name that may be the place's nisba, and not the same given and father's or mother's name: to review"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

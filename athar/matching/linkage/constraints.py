@@ -67,7 +67,7 @@ from functools import lru_cache
 import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
-from athar.matching.linkage.prepare import KUNYA_COLUMN, PART_OF_YEAR, SHARED_SPELLING, name_id
+from athar.matching.linkage.prepare import FAMILY_PLACE_COLUMN, KUNYA_COLUMN, PART_OF_YEAR, SHARED_SPELLING, name_id
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names import name_keys, name_tokens, normalize_name
@@ -539,14 +539,18 @@ def _latin_slip(known: NameKey, other: NameKey, keyboard: bool = True) -> bool:
 
 @lru_cache(maxsize=1)
 def _given_name_blocks() -> frozenset[str]:
-    """The cross-script consonant keys of the given names of ``given_names.yaml`` (نادر: ndr)."""
+    """The cross-script consonant keys of the given names of ``given_names.yaml`` (نادر: ndr) and of
+    every spelling of the variants table (فهد: fhd)."""
     table = load_table("given_names")
-    return frozenset(k for names in table.values() for name in names if (k := name_keys(str(name)).block))
+    names = [str(name) for names in table.values() for name in names]
+    names += [form for name, forms in variant_index().variants.items() for form in (name, *forms)]
+    return frozenset(k for name in names if (k := name_keys(name).block))
 
 
 def _a_given_name_spelled(key: NameKey) -> bool:
-    """Is this Latin spelling, unknown to the variants table, a given name of the list all the same
-    (Nader: نادر, on its consonants)? It is then a name, not a key typed next to another's (Naser)."""
+    """Is this Latin spelling, unknown to the variants table, a name all the same on its consonants
+    (Nader: نادر of the list of given names; Fahid: فهد of the table)? It is then a name, not a key
+    typed next to another's (Naser, Vahid)."""
     return key.block in _given_name_blocks()
 
 
@@ -704,13 +708,16 @@ class ReportFacts:
     birth_town: str | None = None  # the birth place's place key (prepare.birth_town_key)
     kunya: bool = False  # named by a kunya, no given name (prepare.kunya_first)
     grandfather: NameKey | None = None
+    family_place: bool = False  # the family name is the nisba of the report's own place (prepare.place_nisba)
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     """unique_id → the facts the constraints compare (from the prepared table)."""
     out: dict[str, ReportFacts] = {}
-    columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "grandfather", "mother", "family")]
-    extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key", KUNYA_COLUMN)
+    columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "grandfather", "mother", "family")
+               and c != FAMILY_PLACE_COLUMN]
+    extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key", KUNYA_COLUMN,
+                         FAMILY_PLACE_COLUMN)
              if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
@@ -729,7 +736,8 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
             None if arrest_year is None or pd.isna(arrest_year) else int(arrest_year),
             birth_town if isinstance(birth_town, str) and birth_town else None,
             row.get(KUNYA_COLUMN) is True or row.get(KUNYA_COLUMN) == 1,
-            _key(row, "grandfather"))
+            _key(row, "grandfather"),
+            row.get(FAMILY_PLACE_COLUMN) is True or row.get(FAMILY_PLACE_COLUMN) == 1)
     return out
 
 

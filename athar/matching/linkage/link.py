@@ -333,8 +333,38 @@ MONTHS_APART_MIN = 3
 def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
     arrest months apart, the places counted once, the second readings' cost."""
-    pairs = weigh_kunya(weigh_slips(pairs, facts), facts)
+    pairs = weigh_place_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts)
     return penalise(one_place(weigh_months_apart(latin_vowels_apart(pairs, facts), facts), facts))
+
+
+# (twentieth session) A family name that is the nisba of the report's own place ("بلال محمد الإدلبي"
+# of Idlib, "سامر البرزاوي" of Barzeh: prepare.place_nisba) may say where the man is from rather than
+# his family: against another family name it is no name to compare (its weight goes, its level says
+# so). Without the very same given name and a father's or mother's name agreeing, the pair is offered
+# for review, never linked (PLACE_FAMILY_NOTE): a given name and a town are what namesakes of one town
+# share.
+PLACE_FAMILY_LEVEL = "the family name is the nisba of the report's own place: not compared"
+PLACE_FAMILY_NOTE = "a family name that may be the place's nisba, and not the same given and father's or mother's name: to review"
+
+
+def weigh_place_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
+    """Family names not agreeing of which one is the nisba of its report's own place: not compared;
+    ``place_family`` marks them for the guard (apply_guards)."""
+    marked = np.zeros(len(pairs), dtype=bool)
+    col = "level_family_name"
+    if pairs.empty or col not in pairs.columns or "mw_family_name" not in pairs.columns:
+        return pairs.assign(place_family=marked)
+    left, right = _pair_facts(pairs, facts, "family_place")
+    kunya_l, kunya_r = _pair_facts(pairs, facts, "kunya")  # "أبو عبد الله البرزاوي": which son of Barzeh?
+    marked = ((left.eq(True) | right.eq(True)) & ~(kunya_l.eq(True) | kunya_r.eq(True))
+              & ~pairs[col].isin([*AGREE, SLIP_LEVEL]) & pairs[col].notna() & pairs[col].ne("")).to_numpy()
+    delta = np.zeros(len(pairs))
+    if marked.any():
+        weights = pairs["mw_family_name"].to_numpy(dtype=float)
+        delta[marked] = -weights[marked]
+        pairs.loc[marked, "mw_family_name"] = 0.0
+        pairs.loc[marked, col] = PLACE_FAMILY_LEVEL
+    return shift_weights(pairs.assign(place_family=marked, place_family_bits=delta), delta)
 
 
 # (twentieth session) Two given names written in Latin letters whose consonants agree and whose
@@ -555,6 +585,15 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     townsfolk = _townsfolk_apart(pairs) & (guard == "")
     guard[townsfolk] = TOWNSFOLK_NOTE
     pairs.loc[townsfolk, "match_probability"] = pairs.loc[townsfolk, "match_probability"].clip(upper=cap)
+    place = (pairs["place_family"].eq(True) if "place_family" in pairs.columns
+             else pd.Series(False, index=pairs.index)) & (guard == "") & ~_named_alike(pairs)
+    # only what not comparing the family name added is held back: a pair the model linked with the
+    # family names weighed against it stays linked (phenomena lost one when every such pair was capped)
+    bits = pairs["place_family_bits"] if "place_family_bits" in pairs.columns else pd.Series(0.0, index=pairs.index)
+    without = 1.0 / (1.0 + np.power(2.0, -(pairs["match_weight"] - bits)))  # the family names weighed
+    place &= pairs["match_probability"] > np.maximum(cap, without)
+    guard[place] = PLACE_FAMILY_NOTE
+    pairs.loc[place, "match_probability"] = np.maximum(cap, without[place])
     kunya = (pairs["kunya"].eq(True) if "kunya" in pairs.columns else pd.Series(False, index=pairs.index)) & (guard == "")
     guard[kunya] = KUNYA_NOTE
     pairs.loc[kunya, "match_probability"] = pairs.loc[kunya, "match_probability"].clip(upper=cap)
@@ -618,6 +657,19 @@ FUZZY_GIVEN = ("one consonant apart", "similar consonants (g/j/k, d/t/z, h dropp
 AGREE = ("same name", SAME_CONSONANTS)
 SIBLING_NOTE = "own given names only alike, father and mother the same (siblings?): to review"
 SIBLING_CAP = 0.89  # below the link threshold, above the review floor
+
+
+def _named_alike(pairs: pd.DataFrame) -> pd.Series:
+    """The very same given name, and the father's or the mother's name agreeing (the same name or
+    consonants, or a slipped copy). Consonants alone across scripts are not the very same given name
+    (عمر / AAMER: "mr", two men of Homs, one of them of the Homsi family: fresh_syrian seed 22)."""
+    if "level_first_name" not in pairs.columns:
+        return pd.Series(False, index=pairs.index)
+    agree = pd.Series(False, index=pairs.index)
+    for col in ("level_father_name", "level_mother_name"):
+        if col in pairs.columns:
+            agree |= pairs[col].isin([*AGREE, SLIP_LEVEL, ONE_SLIP_LEVEL])
+    return agree & pairs["level_first_name"].eq("same name")
 
 
 def _sibling_like(pairs: pd.DataFrame) -> pd.Series:

@@ -361,6 +361,33 @@ def second_reading(first: str, father: str, order: WrittenOrder | None, votes: O
 
 
 KUNYA_COLUMN = "given_is_kunya"  # the report names the man by a kunya, no given name (kunya_first)
+FAMILY_PLACE_COLUMN = "family_is_place"  # the family name is the nisba of the report's own place
+
+
+def place_nisba(family_skeleton: str | None, family_id: str | None, places: list[str]) -> bool:
+    """Is the family name the nisba of one of the report's own places — its town, governorate or
+    birth place ("بلال محمد الإدلبي" of Idlib, "Hasan Abdallah al-Qabouni" of Qaboun, "سامر البرزاوي"
+    of Barzeh, "الداراني" of Daraya, "AL-RSTNAOUI" of Rastan; twentieth session)? Lists and witnesses
+    name a man by where he is from as often as by his family: such a family name may be either.
+    On the consonant skeletons (the nisba's ي, and its اوي, fall away there), the place's whole or its
+    first word (الديري: دير الزور); the ending اني / -ani adds an n (الدوماني: دوما). Two consonants
+    or more."""
+    if not isinstance(family_skeleton, str) or len(family_skeleton) < 2:
+        return False
+    ani = isinstance(family_id, str) and family_id.endswith(("ani", "any"))
+    for place in places:
+        for skeleton in _place_skeletons(place) if isinstance(place, str) and place else ():
+            if family_skeleton == skeleton or (ani and family_skeleton == skeleton + "n"):
+                return True
+    return False
+
+
+@lru_cache(maxsize=65_536)
+def _place_skeletons(place: str) -> tuple[str, ...]:
+    """The consonant skeletons of a place written whole and of its first word (two consonants or more)."""
+    words = normalize_name(place).split()
+    found = {name_keys(written).skeleton for written in {place, words[0] if words else ""} if written}
+    return tuple(k for k in found if len(k) >= 2)
 COMPOUND = 1  # the second reading: "Muhammad X" called X
 FAMILY_FIRST = 2  # read as written; the second reading: the first word is the family name
 AS_WRITTEN = 3  # read family-name-first; the second reading: as written
@@ -509,6 +536,10 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     out.update({name: pd.Series(values, dtype=object) for name, values in derived_keys(columns).items()})
     out[READING_COLUMN] = pd.Series(readings, dtype="int64")
     out[KUNYA_COLUMN] = pd.Series(kunyas, dtype=bool)
+    places = zip(get["city"], written_places, get["governorate"], get["birth_place"])
+    out[FAMILY_PLACE_COLUMN] = pd.Series(
+        [place_nisba(skel, fid, [city or written, gov, born]) for (skel, fid), (city, written, gov, born)
+         in zip(zip(out["family_skel"], out["family_id"]), places)], dtype=bool)
     dates = get["arrest_date"].map(parse_date)
     out["birth_year"] = pd.Series([birth_year(b, d[0]) for b, d in zip(get["birth_year"], dates)], dtype="Int64")
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place

@@ -357,6 +357,13 @@ def tokenize_name(name: str | None) -> tuple[NameToken, ...]:
         nxt_i = i + 1
         if kind and nxt_i < len(words) and words[nxt_i] in articles and nxt_i + 1 < len(words):
             nxt_i += 1
+        if (kind == "abu" and nxt_i + 1 < len(words) and _prefix_kind(words[nxt_i], script) == "abd"
+                and not _cut_short("abd", words, nxt_i, nxt_i + 1)):
+            # أبو عبد الله، Abu Abd al-Rahman: the kunya holds the whole compound (twentieth session:
+            # "أبو عبد" and "الله" were read as a given and a father's name)
+            nxt_i += 1
+            if words[nxt_i] in articles and nxt_i + 1 < len(words):
+                nxt_i += 1
         if kind and nxt_i < len(words) and not _cut_short(kind, words, i, nxt_i):
             joined = " ".join(words[i:nxt_i + 1])
             out.append(_make(joined, script, pending_article, kind))

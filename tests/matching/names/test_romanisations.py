@@ -212,3 +212,12 @@ def test_dhu_and_its_name_have_one_key_however_written(written: str) -> None:
     "SHALISH, Dhuil Himma", "SHALEESH, Thu Al Hima")."""
     tokens = name_tokens(written)
     assert len(tokens) == 1 and tokens[0].key == name_tokens("Dhu al-Himma")[0].key
+
+
+@pytest.mark.parametrize(("written", "kunya"), [("أبو عبد الله البرزاوي", "ابو عبد الله"),
+                                               ("ابو عبد الرحمن قاسم", "ابو عبد الرحمن"),
+                                               ("Abu Abd al-Rahman Qasem", "abu abd al-rahman")])
+def test_a_kunya_of_a_compound_of_abd_is_one_name(written: str, kunya: str) -> None:
+    """أبو عبد الله was read as "أبو عبد" and a father's name "الله" (field_lists: two witnesses'
+    "أبو عبد الله" of two towns were one man by given and father's names)."""
+    assert name_tokens(written)[0].text == kunya and len(name_tokens(written)) == 2
