@@ -63,11 +63,19 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
-from athar.matching.linkage.prepare import FAMILY_PLACE_COLUMN, KUNYA_COLUMN, PART_OF_YEAR, SHARED_SPELLING, name_id
+from athar.matching.linkage.prepare import (
+    ARREST_SWAPPED_COLUMN,
+    FAMILY_PLACE_COLUMN,
+    KUNYA_COLUMN,
+    PART_OF_YEAR,
+    SHARED_SPELLING,
+    name_id,
+)
 from athar.matching.linkage.readings import SHADOW
 from athar.matching.linkage.settings import SIMILAR_SPELLING
 from athar.matching.names import name_keys, name_tokens, normalize_name
@@ -709,6 +717,7 @@ class ReportFacts:
     kunya: bool = False  # named by a kunya, no given name (prepare.kunya_first)
     grandfather: NameKey | None = None
     family_place: bool = False  # the family name is the nisba of the report's own place (prepare.place_nisba)
+    arrest_ym_alt: int | None = None  # the arrest month read the other way round (prepare.swapped_month)
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
@@ -717,7 +726,7 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "grandfather", "mother", "family")
                and c != FAMILY_PLACE_COLUMN]
     extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key", KUNYA_COLUMN,
-                         FAMILY_PLACE_COLUMN)
+                         FAMILY_PLACE_COLUMN, ARREST_SWAPPED_COLUMN)
              if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
@@ -737,8 +746,13 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
             birth_town if isinstance(birth_town, str) and birth_town else None,
             row.get(KUNYA_COLUMN) is True or row.get(KUNYA_COLUMN) == 1,
             _key(row, "grandfather"),
-            row.get(FAMILY_PLACE_COLUMN) is True or row.get(FAMILY_PLACE_COLUMN) == 1)
+            row.get(FAMILY_PLACE_COLUMN) is True or row.get(FAMILY_PLACE_COLUMN) == 1,
+            _int_or_none(row.get(ARREST_SWAPPED_COLUMN)))
     return out
+
+
+def _int_or_none(value: Any) -> int | None:
+    return None if value is None or pd.isna(value) else int(value)
 
 
 def feminine_form(a: NameKey | None, b: NameKey | None) -> bool:
@@ -1009,6 +1023,20 @@ def _shown(field: str, value: int) -> str:
     return f"{value // 12}-{value % 12 + 1:02d}" if field == "arrest_ym" else str(value)
 
 
+def _months_read_to_fit(side: list[ReportFacts], other: list[int]) -> list[int]:
+    """The arrest months of one side's reports, a date that may be read month first (``arrest_ym_alt``)
+    read so when that reading is nearer the other side's months (twentieth session)."""
+    middle = sorted(other)[len(other) // 2] if other else None
+    out = []
+    for f in side:
+        if f.arrest_ym is None:
+            continue
+        alt = f.arrest_ym_alt
+        near = alt is not None and middle is not None and abs(alt - middle) < abs(f.arrest_ym - middle)
+        out.append(alt if near and alt is not None else f.arrest_ym)
+    return out
+
+
 def corroborated_conflict(left: list[ReportFacts], right: list[ReportFacts]) -> str | None:
     """(issue 28, tenth session) Two persons are not one when each states a fact in two or more of its
     reports, with no report of its own saying otherwise (or, eleventh session, when one side states it
@@ -1022,6 +1050,8 @@ def corroborated_conflict(left: list[ReportFacts], right: list[ReportFacts]) -> 
     for field, gap, spread, what in _fields():
         values_a = [getattr(f, field) for f in left if getattr(f, field) is not None]
         values_b = [getattr(f, field) for f in right if getattr(f, field) is not None]
+        if field == "arrest_ym":  # a date with slashes read the way that fits the other side best
+            values_a, values_b = _months_read_to_fit(left, values_b), _months_read_to_fit(right, values_a)
         a, b = _corroborated(values_a, spread), _corroborated(values_b, spread)
         if a is not None and b is not None and abs(a - b) >= gap:
             return f"{what} differ, each stated by two reports of its side ({_shown(field, a)} / {_shown(field, b)})"

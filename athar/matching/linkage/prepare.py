@@ -223,6 +223,26 @@ def parse_date(value: str) -> tuple[int | None, int | None, str | None]:
     return year, None, "year"
 
 
+_SLASHED = re.compile(r"^\s*(\d{1,2})/(\d{1,2})/(\d{4})\s*$")
+
+
+@lru_cache(maxsize=8192)
+def swapped_month(value: str) -> int | None:
+    """The other month a date written with slashes may mean: "11/09/2014" is 11 September as the
+    import reads it (day first), or 9 November as an English-speaking clerk writes it (month first;
+    field_lists.py's tracing requests: "Mazen an-Nayef, 11/09/2014" and "MAZEN EL NAYEF, 09/11/2014"
+    were kept apart as "arrest months differ"). Only when both numbers can be a month and differ;
+    as a month count (year × 12 + month − 1), like ``arrest_ym``. Dots (15.02.2012) and dashes are
+    written day first, ISO dates year first: never swapped (twentieth session)."""
+    m = _SLASHED.match(value) if value else None
+    if not m:
+        return None
+    first, second, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+    if not (1 <= first <= 12 and 1 <= second <= 12) or first == second:
+        return None
+    return year * 12 + first - 1  # read day first, the month is the second number; swapped, the first
+
+
 def _year(value: str) -> int | None:
     m = re.search(r"\d{4}", normalize_name(value)) if value else None
     return int(m.group(0)) if m else None
@@ -362,6 +382,7 @@ def second_reading(first: str, father: str, order: WrittenOrder | None, votes: O
 
 KUNYA_COLUMN = "given_is_kunya"  # the report names the man by a kunya, no given name (kunya_first)
 FAMILY_PLACE_COLUMN = "family_is_place"  # the family name is the nisba of the report's own place
+ARREST_SWAPPED_COLUMN = "arrest_ym_alt"  # the arrest month read the other way round (swapped_month)
 
 
 def place_nisba(family_skeleton: str | None, family_id: str | None, places: list[str]) -> bool:
@@ -388,6 +409,8 @@ def _place_skeletons(place: str) -> tuple[str, ...]:
     words = normalize_name(place).split()
     found = {name_keys(written).skeleton for written in {place, words[0] if words else ""} if written}
     return tuple(k for k in found if len(k) >= 2)
+
+
 COMPOUND = 1  # the second reading: "Muhammad X" called X
 FAMILY_FIRST = 2  # read as written; the second reading: the first word is the family name
 AS_WRITTEN = 3  # read family-name-first; the second reading: as written
@@ -560,6 +583,8 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     out["arrest_year"] = dates.map(lambda d: d[0]).astype("Int64").reset_index(drop=True)
     out["arrest_ym"] = dates.map(lambda d: d[0] * 12 + d[1] - 1 if d[1] else None).astype("Int64").reset_index(drop=True)
     out["arrest_precision"] = dates.map(lambda d: d[2]).to_numpy()
+    out[ARREST_SWAPPED_COLUMN] = pd.Series([swapped_month(v) if isinstance(v, str) else None
+                                            for v in get["arrest_date"]], dtype="Int64")
     out["agency_id"] = get["arresting_agency"].map(agency_id).to_numpy()
     return pd.DataFrame(out), own_votes
 
