@@ -47,6 +47,7 @@ VOCABULARY = (
     # (twentieth session) link.SKIPPED_LEVEL, LATIN_VOWELS_NOTE, PLACE_FAMILY_LEVEL, PLACE_FAMILY_NOTE
     gettext_noop("a generation left out (one report's father is the other's grandfather): not compared"),
     gettext_noop("given names in Latin letters differ by their vowels only, born the same year: to review"),
+    gettext_noop("ages say births more than 8 years apart"),  # constraints._ages_apart
     gettext_noop("the family name is the nisba of the report's own place: not compared"),
     gettext_noop("a family name that may be the place's nisba, and not the same given and father's or mother's name: to review"),
 )

@@ -69,7 +69,9 @@ import pandas as pd
 from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
 
 from athar.matching.linkage.prepare import (
+    AGE_SLACK,
     ARREST_SWAPPED_COLUMN,
+    BIRTH_FROM_AGE_COLUMN,
     FAMILY_PLACE_COLUMN,
     KUNYA_COLUMN,
     PART_OF_YEAR,
@@ -718,6 +720,7 @@ class ReportFacts:
     grandfather: NameKey | None = None
     family_place: bool = False  # the family name is the nisba of the report's own place (prepare.place_nisba)
     arrest_ym_alt: int | None = None  # the arrest month read the other way round (prepare.swapped_month)
+    born_about: int | None = None  # from an age with no arrest year (prepare.birth_year_from_age)
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
@@ -726,7 +729,7 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "grandfather", "mother", "family")
                and c != FAMILY_PLACE_COLUMN]
     extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key", KUNYA_COLUMN,
-                         FAMILY_PLACE_COLUMN, ARREST_SWAPPED_COLUMN)
+                         FAMILY_PLACE_COLUMN, ARREST_SWAPPED_COLUMN, BIRTH_FROM_AGE_COLUMN)
              if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
@@ -747,7 +750,8 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
             row.get(KUNYA_COLUMN) is True or row.get(KUNYA_COLUMN) == 1,
             _key(row, "grandfather"),
             row.get(FAMILY_PLACE_COLUMN) is True or row.get(FAMILY_PLACE_COLUMN) == 1,
-            _int_or_none(row.get(ARREST_SWAPPED_COLUMN)))
+            _int_or_none(row.get(ARREST_SWAPPED_COLUMN)),
+            _int_or_none(row.get(BIRTH_FROM_AGE_COLUMN)))
     return out
 
 
@@ -785,7 +789,20 @@ def contradictions(a: ReportFacts, b: ReportFacts) -> list[tuple[str, str]]:
     if a.birth_year and b.birth_year and abs(a.birth_year - b.birth_year) > MAX_YEAR_GAP:
         out.append(("birth_year",
                     f"birth years {a.birth_year} and {b.birth_year} are more than {MAX_YEAR_GAP} years apart"))
+    elif _ages_apart(a, b):
+        out.append(("birth_year", f"ages say births more than {MAX_YEAR_GAP + AGE_SLACK} years apart"))
     return out
+
+
+def _ages_apart(a: ReportFacts, b: ReportFacts) -> bool:
+    """A report that gives an age and no arrest year to count it from (``born_about``) against a birth
+    year or another such age, further apart than MAX_YEAR_GAP by more than the age's slack (twentieth
+    session: "فاطمه البيطار, العمر 25" / "…, عمره 38" of one town; "محمد ابراهيم, عمره 35" / born 1997)."""
+    x = a.birth_year if a.birth_year is not None else a.born_about
+    y = b.birth_year if b.birth_year is not None else b.born_about
+    if x is None or y is None or (a.born_about is None and b.born_about is None):
+        return False
+    return abs(x - y) > MAX_YEAR_GAP + AGE_SLACK
 
 
 def incompatibility(a: ReportFacts, b: ReportFacts) -> str | None:

@@ -262,6 +262,27 @@ def birth_year(value: str, arrest_year: int | None) -> int | None:
     return arrest_year - age if age is not None else None
 
 
+# (twentieth session) An age with no arrest year to count it from ("فاطمه البيطار, العمر 25" and
+# "فاطمه البيطار, عمره 38" of one town, a list without dates) still says roughly when the man was born:
+# from the middle of the years athar's archives cover, give or take AGE_SLACK years. Only the
+# constraints read it (constraints.contradictions: birth years further apart than MAX_YEAR_GAP +
+# AGE_SLACK), never the model.
+AGE_REFERENCE_YEAR = 2013
+AGE_SLACK = 3
+BIRTH_FROM_AGE_COLUMN = "birth_year_from_age"
+
+
+def birth_year_from_age(value: str) -> int | None:
+    """AGE_REFERENCE_YEAR less the age a birth-year column holds ("عمره 27", "27 سنة", "31"), or None."""
+    if not value or _year(value) is not None:
+        return None
+    try:
+        age = read_age(value)
+    except ValueError:
+        return None
+    return AGE_REFERENCE_YEAR - age if age is not None else None
+
+
 _UMM = frozenset({"ام", "um", "umm", "oum", "om"})
 
 
@@ -565,6 +586,8 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
          in zip(zip(out["family_skel"], out["family_id"]), places)], dtype=bool)
     dates = get["arrest_date"].map(parse_date)
     out["birth_year"] = pd.Series([birth_year(b, d[0]) for b, d in zip(get["birth_year"], dates)], dtype="Int64")
+    out[BIRTH_FROM_AGE_COLUMN] = pd.Series([birth_year_from_age(b) if pd.isna(y) else None
+                                            for b, y in zip(get["birth_year"], out["birth_year"])], dtype="Int64")
     # Weak evidence from the written names (names/written.py): a title that says the sex, a place
     # written with the name, used only where the report's own column is empty.
     stated = get["sex"].map(lambda s: _SEX.get(normalize_name(s)) if s else None)
