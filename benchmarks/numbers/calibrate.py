@@ -8,6 +8,17 @@ training photos, its threshold chosen on dev.
     nice -n 10 python benchmarks/numbers/calibrate.py threshold /tmp/cal/dev.json --model /tmp/cal/calibrator.npz --right 96 --write
     nice -n 10 python benchmarks/numbers/calibrate.py compare /tmp/athar-numbers --model /tmp/cal/calibrator.npz
 
+Twenty-first session (measured, not shipped): fitted on photos of dev's own generator with other seeds,
+and the three-digit rules (``--three``: ``word``, ``list``, a design figure) measured on both readers:
+
+    for s in 2950 2951 2952; do nice -n 10 python benchmarks/numbers/calibrate.py data /tmp/cal2/dev$s.json --photos 600 --style dev --seed $s; done
+    nice -n 10 python benchmarks/numbers/calibrate.py fit /tmp/cal2/dev295?.json --l2 0.1 --out /tmp/cal2/calibrator.npz
+    nice -n 10 python benchmarks/numbers/calibrate.py threshold /tmp/cal/dev.json --model /tmp/cal2/calibrator.npz --right 96 --write
+    nice -n 10 python benchmarks/numbers/calibrate.py compare /tmp/athar-numbers --model /tmp/cal2/calibrator.npz \
+        --also 0.68:all 0.61:list 0.61:word shipped:list shipped:word
+    nice -n 10 python benchmarks/numbers/calibrate.py threshold /tmp/cal/dev.json --model /tmp/cal2/calibrator.npz --right 96 --three list
+    nice -n 10 python benchmarks/numbers/calibrate.py compare /tmp/athar-numbers --model /tmp/cal2/calibrator.npz --also 0.51:list 0.53:list
+
 ``EvidenceReader`` is the shipped reader (its weights, ink masks, lines, networks and checks) keeping
 every glyph reading of each ink mask with its evidence (``Evidence``) instead of combining them by
 the shipped rule (``reader.agreed``); ``calibration_features`` turns a photo's readings into the
@@ -28,6 +39,7 @@ the shipped reader, then by the calibrated one, in one process (photos per CPU-s
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 import time
@@ -58,7 +70,7 @@ from athar.matching.numbers.reader import (
     lines,
     one_per_place,
 )
-from athar.matching.numbers.synthetic import TRAINING, make_image
+from athar.matching.numbers.synthetic import BRANCHES, DEV, TRAINING, make_image
 
 SEED = 29800
 
@@ -221,10 +233,11 @@ class EvidenceReader(NumberReader):
                 e.box = [round(v / scale) for v in e.box]
         return found
 
-    def read_calibrated(self, image: Image.Image, calibration: Calibration, threshold: float) -> list[dict[str, Any]]:
+    def read_calibrated(self, image: Image.Image, calibration: Calibration, threshold: float,
+                        three: str = "all") -> list[dict[str, Any]]:
         """The readings the calibrated reader would return: one per place by calibrated confidence
         (as ``NumberReader.read_all``), those at ``threshold`` or above."""
-        kept = candidates_of(self.evidence(image), calibration)
+        kept = candidates_of(self.evidence(image), calibration, three)
         return [r for r in kept if r["confidence"] >= threshold]
 
     def _evidence(self, gray: np.ndarray) -> list[Evidence]:
@@ -289,9 +302,30 @@ class EvidenceReader(NumberReader):
 
 
 
-def candidates_of(found: list[Evidence], calibration: Calibration) -> list[dict[str, Any]]:
-    """One reading per place by calibrated confidence (``NumberReader.read_all``'s ``one_per_place``)."""
+# Branch numbers known (twenty-first session, a design figure only): those ../shared/DOMAIN.md names
+# (215, 216, 220, 227, 235, 248, 251, 290, 318) and the synthetic generator's (``synthetic.BRANCHES``,
+# which writes every branch number of the sets: restricting to them is partly circular).
+KNOWN_BRANCHES = frozenset({"215", "216", "220", "227", "235", "248", "251", "290", "318"} | set(BRANCHES))
+THREE = ("all", "word", "list")
+
+
+def three_allowed(text: str, kind: str | None, rule: str) -> bool:
+    """Whether a reading may be suggested under the three-digit ``rule``: ``all`` (every one),
+    ``word`` (a three-digit reading only when a word follows it: ``kind`` branch), ``list`` (a
+    three-digit reading only when it is a known branch number, ``KNOWN_BRANCHES``)."""
+    if len(text) != 3 or rule == "all":
+        return True
+    if rule == "word":
+        return kind == "branch"
+    return text in KNOWN_BRANCHES
+
+
+def candidates_of(found: list[Evidence], calibration: Calibration, three: str = "all") -> list[dict[str, Any]]:
+    """One reading per place by calibrated confidence (``NumberReader.read_all``'s ``one_per_place``);
+    readings ``three`` does not allow get confidence 0 first (``three_allowed``), so their place may keep another."""
     chances = calibration.probability(found) if found else np.zeros(0)
+    chances = np.array([c if three_allowed(e.text, e.kind, three) else 0.0
+                        for e, c in zip(found, chances, strict=True)])
     kept = one_per_place([(e.text, float(c), e.box, e.kind) for e, c in zip(found, chances, strict=True)])
     return [{"text": t, "confidence": c, "box": b, "kind": k} for t, c, b, k in kept]
 
@@ -300,18 +334,32 @@ def right(e: dict[str, Any], truth: list[dict[str, Any]]) -> bool:
     return any(t["text"] == e["text"] and overlap(e["box"], t["box"]) >= 0.5 for t in truth)
 
 
-def data(out: Path, photos: int, part: int) -> None:
+def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | None = None) -> None:
+    """Evidence of ``photos`` synthetic photos. ``style`` TRAINING (seed 29800 + part, 700 or 1000 px)
+    or DEV (twenty-first session: dev's own generator, 1000 px, saved and read back as JPEG quality 92
+    as ``synthetic.write_set`` writes dev; ``seed`` must be none of the sets' 2901–2903)."""
+    if seed is None:
+        seed = SEED + part
+    if seed in (2901, 2902, 2903):
+        raise ValueError(f"seed {seed} made a scored set")
     reader = EvidenceReader(MODEL_PATH)
-    rng = np.random.default_rng(SEED + part)
+    rng = np.random.default_rng(seed)
     rows: list[dict[str, Any]] = []
     for i in range(photos):
-        sample = make_image(rng, TRAINING, width=int(rng.choice([700, 1000])))
+        if style == TRAINING:
+            sample = make_image(rng, TRAINING, width=int(rng.choice([700, 1000])))
+            image = sample.image
+        else:
+            sample = make_image(rng, style, 1000)
+            buffer = io.BytesIO()
+            sample.image.save(buffer, format="JPEG", quality=92)
+            image = Image.open(io.BytesIO(buffer.getvalue()))
         truth = [t.as_dict() for t in sample.numbers]
-        rows.append({"path": f"train-{part}-{i:05d}", "numbers": truth,
-                     "evidence": [asdict(e) for e in reader.evidence(sample.image)]})
+        rows.append({"path": f"{style}-{seed}-{i:05d}", "numbers": truth,
+                     "evidence": [asdict(e) for e in reader.evidence(image)]})
         if i % 100 == 0:
             print(f"{i + 1}/{photos}", file=sys.stderr, flush=True)
-    out.write_text(json.dumps({"seed": SEED + part, "style": TRAINING, "photos": rows}))
+    out.write_text(json.dumps({"seed": seed, "style": style, "photos": rows}))
     n = sum(len(r["evidence"]) for r in rows)
     k = sum(right(e, r["numbers"]) for r in rows for e in r["evidence"])
     print(f"{photos} photos, {n} readings, {k} right -> {out}")
@@ -391,9 +439,9 @@ def fit(sources: list[Path], out: Path, l2: float) -> None:
     print(f"wrote {out}")
 
 
-def candidates(rows: list[dict[str, Any]], calibration: Calibration) -> list[list[dict[str, Any]]]:
+def candidates(rows: list[dict[str, Any]], calibration: Calibration, three: str = "all") -> list[list[dict[str, Any]]]:
     """Each photo's readings, one per place by calibrated confidence (``NumberReader.read_all``)."""
-    return [candidates_of([Evidence(**e) for e in row["evidence"]], calibration) for row in rows]
+    return [candidates_of([Evidence(**e) for e in row["evidence"]], calibration, three) for row in rows]
 
 
 def load(model: Path) -> tuple[Calibration, float]:
@@ -402,10 +450,10 @@ def load(model: Path) -> tuple[Calibration, float]:
         return Calibration(d["prob_coef"], [str(n) for n in d["prob_features"]]), float(d.get("threshold", 0.0))
 
 
-def threshold(source: Path, model: Path, target: float, write: bool) -> None:
+def threshold(source: Path, model: Path, target: float, write: bool, three: str = "all") -> None:
     rows = json.loads(source.read_text())["photos"]
     calibration, _ = load(model)
-    every = candidates(rows, calibration)
+    every = candidates(rows, calibration, three)
     best = None
     for t in [*np.arange(0.30, 0.99, 0.01), 0.99, 0.995, 0.998]:
         rates = score([(r["path"], r["numbers"], [c for c in cs if c["confidence"] >= t])
@@ -424,13 +472,17 @@ def threshold(source: Path, model: Path, target: float, write: bool) -> None:
         print(f"wrote threshold {best[0]:.3f} to {model}")
 
 
-def compare(root: Path, model: Path, sets: list[str]) -> None:
-    """Each set read by the shipped reader, then by the calibrated one (this process's CPU time)."""
+def compare(root: Path, model: Path, sets: list[str], three: str = "all", also: Sequence[str] = ()) -> None:
+    """Each set read by the shipped reader, then by the calibrated one (this process's CPU time).
+    With ``three`` other than ``all`` both readers' suggestions are filtered by ``three_allowed``
+    (the shipped reader's after its one per place; a design figure, not the product). ``also``:
+    more rows, each ``threshold:rule`` (the calibrated reader) or ``shipped:rule``, read after the timed ones."""
     shipped = NumberReader(MODEL_PATH)
     calibrated = EvidenceReader(MODEL_PATH)
     calibration, cut = load(model)
-    readers = {"shipped": lambda image: [r.as_dict() for r in shipped.read(image)],
-               "calibrated": lambda image: calibrated.read_calibrated(image, calibration, cut)}
+    readers = {"shipped": lambda image: [r.as_dict() for r in shipped.read(image)
+                                         if three_allowed(r.text, r.kind, three)],
+               "calibrated": lambda image: calibrated.read_calibrated(image, calibration, cut, three)}
     table = []
     for name in sets:
         truth = json.loads((root / name / "truth.json").read_text())["images"]
@@ -444,6 +496,25 @@ def compare(root: Path, model: Path, sets: list[str]) -> None:
             result = score(rows)
             table.append((label, name, result.rates(), len(truth) / spent))
             print(json.dumps({"reader": label, "set": name, "wrong": result.wrong}, ensure_ascii=False), flush=True)
+        # Other thresholds and three-digit rules on one more reading of each photo (no speed).
+        if also:
+            kept = []
+            for row in truth:
+                with Image.open(root / name / row["path"]) as image:
+                    kept.append(([r.as_dict() for r in shipped.read(image)], calibrated.evidence(image)))
+        for extra in also:
+            at, _, rule = extra.partition(":")
+            rule = rule or "all"
+            rows = []
+            for row, (said, found) in zip(truth, kept, strict=True):
+                if at == "shipped":
+                    got = [r for r in said if three_allowed(r["text"], r["kind"], rule)]
+                else:
+                    got = [r for r in candidates_of(found, calibration, rule) if r["confidence"] >= float(at)]
+                rows.append((row["path"], row["numbers"], got))
+            result = score(rows)
+            table.append((f"{at}:{rule}", name, result.rates(), float("nan")))
+            print(json.dumps({"reader": extra, "set": name, "wrong": result.wrong}, ensure_ascii=False), flush=True)
     print(f"threshold {cut:.3f}")
     print(f"{'reader':10} {'set':17} {'found%':>7} {'right%':>7} {'read%':>7} {'falsesug%':>9} {'photo/cpu-s':>11}")
     for label, name, rates, speed in table:
@@ -458,6 +529,8 @@ def main() -> None:
     d.add_argument("out", type=Path)
     d.add_argument("--photos", type=int, default=1000)
     d.add_argument("--part", type=int, default=0)
+    d.add_argument("--style", default=TRAINING, choices=[TRAINING, DEV])
+    d.add_argument("--seed", type=int, default=None)
     r = sub.add_parser("read")
     r.add_argument("folder", type=Path)
     r.add_argument("out", type=Path)
@@ -470,21 +543,24 @@ def main() -> None:
     t.add_argument("--model", type=Path, required=True)
     t.add_argument("--right", type=float, default=96.0)
     t.add_argument("--write", action="store_true")
+    t.add_argument("--three", default="all", choices=THREE)
     c = sub.add_parser("compare")
     c.add_argument("root", type=Path)
     c.add_argument("--model", type=Path, required=True)
     c.add_argument("--sets", nargs="+", default=["dev", "independent", "independent_2903"])
+    c.add_argument("--three", default="all", choices=THREE)
+    c.add_argument("--also", nargs="*", default=[])
     args = parser.parse_args()
     if args.step == "data":
-        data(args.out, args.photos, args.part)
+        data(args.out, args.photos, args.part, args.style, args.seed)
     elif args.step == "read":
         read(args.folder, args.out)
     elif args.step == "fit":
         fit(args.sources, args.out, args.l2)
     elif args.step == "threshold":
-        threshold(args.source, args.model, args.right, args.write)
+        threshold(args.source, args.model, args.right, args.write, args.three)
     else:
-        compare(args.root, args.model, args.sets)
+        compare(args.root, args.model, args.sets, args.three, args.also)
 
 
 if __name__ == "__main__":
