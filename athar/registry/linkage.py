@@ -34,7 +34,7 @@ WRITE_BATCH = 5000
 KEEP_RUNS_WITH_LINKS = 2  # the current run and the one before it keep their link rows
 INPUT_FIELDS = ("first_name", "father_name", "grandfather_name", "family_name", "mother_name",
                 "full_name_ar", "full_name_latin", "sex", "birth_year", "birth_place", "governorate", "city",
-                "arrest_date", "arrest_date_precision", "arresting_agency")
+                "arrest_date", "arrest_date_precision", "arresting_agency", "age_at_detention")
 
 
 def _iso(date: Any, precision: str) -> str:
@@ -84,7 +84,10 @@ def load_input(ids: list[int] | None = None) -> tuple[pd.DataFrame, dict[str, st
         columns["full_name_latin"].append(full_la if full_ar else "")
         sex = row[position["sex"]]
         columns["sex"].append("" if sex in ("U", None) else sex)
-        columns["birth_year"].append(str(row[position["birth_year"]] or ""))
+        # an age with no birth year (no arrest year to count it from) goes where lists write it, the
+        # birth-year column, for the linkage to read as an age (prepare.birth_year_from_age)
+        born, age = row[position["birth_year"]], row[position["age_at_detention"]]
+        columns["birth_year"].append(str(born) if born else (str(age) if age is not None else ""))
         columns["arrest_date"].append(_iso(row[position["arrest_date"]], row[position["arrest_date_precision"]]))
     return pd.DataFrame(columns, columns=list(OUTPUT_COLUMNS)), lineage
 

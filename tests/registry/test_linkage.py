@@ -148,3 +148,17 @@ def test_spellings_of_one_man_link_and_his_brother_stays_apart(synthetic: dict[s
     assert person["K1"] != person["M1"]
     why = ReportLink.objects.get(run__is_current=True, report=find_report("M2", "family")).explanation["why"]
     assert "first name" in why
+
+
+def test_ages_without_an_arrest_year_keep_two_namesakes_apart(synthetic: dict[str, str], write_csv) -> None:
+    """Twentieth session: an age in the birth-year column of a list without dates is stored as the age
+    (no birth year can be counted from it) and reaches the linkage as an age: two women of one name
+    and town, aged 25 and 38, are two people (constraints._ages_apart), through the product too."""
+    header = ["report_id", "full_name_ar", "birth_year", "city"]
+    rows = [["F1", "فاطمه البيطار", "العمر 25", "يبرود"], ["F2", "فاطمه البيطار", "عمره 38", "يبرود"],
+            ["F3", "فاطمة البيطار", "عمرها 26", "يبرود"]]
+    import_reports(write_csv(header, rows, name="ages.csv"), source="ages")
+    assert find_report("F1", "ages").birth_year is None and find_report("F1", "ages").age_at_detention == 25
+    link_all()
+    person = {r: person_of(find_report(r, "ages")) for r in ("F1", "F2", "F3")}
+    assert person["F2"] not in (person["F1"], person["F3"])
