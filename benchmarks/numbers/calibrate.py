@@ -59,15 +59,10 @@ from athar.matching.numbers.reader import (
     NOISE,
     WORD,
     NumberReader,
-    _direction_score,
     _overlap,
-    blobs,
-    components,
     decode,
-    glyphs,
     ink_past_run,
     line_frame,
-    lines,
     one_per_place,
 )
 from athar.matching.numbers.synthetic import BRANCHES, DEV, TRAINING, make_image
@@ -271,35 +266,12 @@ class EvidenceReader(NumberReader):
         return out
 
     def _glyph_lines(self, mask: np.ndarray, gray: np.ndarray) -> Iterator[tuple[np.ndarray, list[tuple[int, slice, slice, int]], list[int], list[Run]]]:
-        """Each line of one ink mask (labels, kept components, its members) with its digit runs."""
-        labels, kept = components(mask)
-        grouped = lines(kept)
-        # The grey channel, lone blobs and cut windows only for the convolutional network (trained
-        # on them); the perceptron reads the mask channel of whole members, as it was trained.
-        grey = bool(self.classifier.cnn)
-        for group in grouped + (blobs(labels, kept, grouped) if grey else []):
-            line = glyphs(labels, kept, group, gray if grey else None)
-            if line is None:
-                continue
-            upright, flipped = self._both(line)
-            # A member wider than a character that reads as no character either way round is
-            # probably digits merged by blur: cut it into character-wide windows and read again.
-            n = len(upright)
-            merged = {line.components[i] for i in range(n) if grey and line.wide[i]
-                      and upright[i].argmax() == NOISE and flipped[n - 1 - i].argmax() == NOISE}
-            if merged:
-                cut = glyphs(labels, kept, group, gray, split=merged)
-                if cut is not None:
-                    line = cut
-                    upright, flipped = self._both(line)
-            if _direction_score(flipped) > _direction_score(upright):
-                p, boxes = flipped, line.boxes[::-1]
-            else:
-                p, boxes = upright, line.boxes
+        """Each line of one ink mask (labels, kept components, its members) with its digit runs, from
+        the reader's own lines (``NumberReader.line_probabilities``)."""
+        for labels, kept, group, p, boxes in self.line_probabilities(mask, gray):
             runs = decode_runs(p, boxes)
             assert decode(p, boxes) == [(r.text, r.confidence, r.box, r.kind) for r in runs]  # as the reader reads
             yield labels, kept, group, runs
-
 
 
 # Branch numbers known (twenty-first session, a design figure only): those ../shared/DOMAIN.md names

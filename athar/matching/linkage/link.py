@@ -573,8 +573,7 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
             hit = (pairs[col] == "different") & (guard == "")
             guard[hit] = note
     cap = max(floor, min(SIBLING_CAP, threshold - 0.01))
-    vowels = (pairs["latin_vowels"].eq(True) if "latin_vowels" in pairs.columns
-              else pd.Series(False, index=pairs.index)) & (guard == GUARDS["first_name"])
+    vowels = _marked(pairs, "latin_vowels") & (guard == GUARDS["first_name"])
     guard[vowels] = LATIN_VOWELS_NOTE
     pairs.loc[vowels, "match_probability"] = pairs.loc[vowels, "match_probability"].clip(upper=cap)
     capped = (guard != "") & ~vowels
@@ -585,8 +584,7 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     townsfolk = _townsfolk_apart(pairs) & (guard == "")
     guard[townsfolk] = TOWNSFOLK_NOTE
     pairs.loc[townsfolk, "match_probability"] = pairs.loc[townsfolk, "match_probability"].clip(upper=cap)
-    place = (pairs["place_family"].eq(True) if "place_family" in pairs.columns
-             else pd.Series(False, index=pairs.index)) & (guard == "") & ~_named_alike(pairs)
+    place = _marked(pairs, "place_family") & (guard == "") & ~_named_alike(pairs)
     # only what not comparing the family name added is held back: a pair the model linked with the
     # family names weighed against it stays linked (phenomena lost one when every such pair was capped)
     bits = pairs["place_family_bits"] if "place_family_bits" in pairs.columns else pd.Series(0.0, index=pairs.index)
@@ -594,7 +592,7 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     place &= pairs["match_probability"] > np.maximum(cap, without)
     guard[place] = PLACE_FAMILY_NOTE
     pairs.loc[place, "match_probability"] = np.maximum(cap, without[place])
-    kunya = (pairs["kunya"].eq(True) if "kunya" in pairs.columns else pd.Series(False, index=pairs.index)) & (guard == "")
+    kunya = _marked(pairs, "kunya") & (guard == "")
     guard[kunya] = KUNYA_NOTE
     pairs.loc[kunya, "match_probability"] = pairs.loc[kunya, "match_probability"].clip(upper=cap)
     pairs["guard"] = guard
@@ -657,6 +655,11 @@ FUZZY_GIVEN = ("one consonant apart", "similar consonants (g/j/k, d/t/z, h dropp
 AGREE = ("same name", SAME_CONSONANTS)
 SIBLING_NOTE = "own given names only alike, father and mother the same (siblings?): to review"
 SIBLING_CAP = 0.89  # below the link threshold, above the review floor
+
+
+def _marked(pairs: pd.DataFrame, column: str) -> pd.Series:
+    """The pairs a weighing step marked in ``column`` (none when the step did not run)."""
+    return pairs[column].eq(True) if column in pairs.columns else pd.Series(False, index=pairs.index)
 
 
 def _named_alike(pairs: pd.DataFrame) -> pd.Series:

@@ -255,11 +255,16 @@ def birth_year(value: str, arrest_year: int | None) -> int | None:
     year = _year(value)
     if year is not None or not value or arrest_year is None:
         return year
+    age = _age_written(value)
+    return arrest_year - age if age is not None else None
+
+
+def _age_written(value: str) -> int | None:
+    """The age a birth-year column holds (``read_age``), None for none or a value it cannot read."""
     try:
-        age = read_age(value)
+        return read_age(value)
     except ValueError:
         return None
-    return arrest_year - age if age is not None else None
 
 
 # (twentieth session) An age with no arrest year to count it from ("فاطمه البيطار, العمر 25" and
@@ -276,10 +281,7 @@ def birth_year_from_age(value: str) -> int | None:
     """AGE_REFERENCE_YEAR less the age a birth-year column holds ("عمره 27", "27 سنة", "31"), or None."""
     if not value or _year(value) is not None:
         return None
-    try:
-        age = read_age(value)
-    except ValueError:
-        return None
+    age = _age_written(value)
     return AGE_REFERENCE_YEAR - age if age is not None else None
 
 

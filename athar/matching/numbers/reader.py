@@ -37,6 +37,7 @@ provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -516,8 +517,24 @@ class NumberReader:
 
     def _read_mask(self, mask: np.ndarray, gray: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
         """Candidate numbers found on one ink mask."""
-        labels, kept = components(mask)
         found = []
+        for labels, kept, group, p, boxes in self.line_probabilities(mask, gray):
+            readings = decode(p, boxes)
+            if self.beyond < 1 and readings:
+                placed = line_frame(labels, kept, group)  # once for the line, not once per reading
+                readings = [(t, c * self.beyond, b, k) if ink_past_run(mask, labels, kept, group, b, placed)
+                            else (t, c, b, k) for t, c, b, k in readings]
+            if self.classifier.lines and any(r[1] >= self.agree_from for r in readings):
+                readings = self._agree(gray, labels, kept, group, readings)
+            found.extend(readings)
+        return found
+
+    def line_probabilities(self, mask: np.ndarray, gray: np.ndarray) -> Iterator[
+            tuple[np.ndarray, list[tuple[int, slice, slice, int]], list[int], np.ndarray, np.ndarray]]:
+        """Each line of one ink mask — its labels, kept components and members — with its glyphs'
+        class probabilities and boxes in reading order (the direction that reads better); what
+        ``_read_mask`` decodes, and what ``benchmarks/numbers/calibrate.py`` records."""
+        labels, kept = components(mask)
         grouped = lines(kept)
         # The grey channel, lone blobs and cut windows only for the convolutional network (trained
         # on them); the perceptron reads the mask channel of whole members, as it was trained.
@@ -538,18 +555,9 @@ class NumberReader:
                     line = cut
                     upright, flipped = self._both(line)
             if _direction_score(flipped) > _direction_score(upright):
-                p, boxes = flipped, line.boxes[::-1]
+                yield labels, kept, group, flipped, line.boxes[::-1]
             else:
-                p, boxes = upright, line.boxes
-            readings = decode(p, boxes)
-            if self.beyond < 1 and readings:
-                placed = line_frame(labels, kept, group)  # once for the line, not once per reading
-                readings = [(t, c * self.beyond, b, k) if ink_past_run(mask, labels, kept, group, b, placed)
-                            else (t, c, b, k) for t, c, b, k in readings]
-            if self.classifier.lines and any(r[1] >= self.agree_from for r in readings):
-                readings = self._agree(gray, labels, kept, group, readings)
-            found.extend(readings)
-        return found
+                yield labels, kept, group, upright, line.boxes
 
     def _agree(
         self,
