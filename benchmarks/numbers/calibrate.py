@@ -56,11 +56,10 @@ from athar.matching.numbers.reader import (
     INK_MASKS,
     MAX_SIDE,
     MODEL_PATH,
-    NOISE,
-    WORD,
     NumberReader,
+    Run,
     _overlap,
-    decode,
+    decode_runs,
     ink_past_run,
     line_frame,
     one_per_place,
@@ -68,59 +67,6 @@ from athar.matching.numbers.reader import (
 from athar.matching.numbers.synthetic import BRANCHES, DEV, TRAINING, make_image
 
 SEED = 29800
-
-
-@dataclass
-class Run:
-    """A run of 3–8 digits on a line, as ``decode`` reads it, with what its confidence is made of."""
-
-    text: str
-    confidence: float  # the weakest digit's probability, no more than ``edge``
-    box: list[int]
-    kind: str | None
-    digit_min: float   # the weakest digit's probability
-    digit_mean: float  # the digits' mean probability
-    edge: float        # how sure the glyphs just before and after the run are no digit (1: none there)
-    arabic: bool       # read in Arabic-Indic digits
-
-
-def decode_runs(p: np.ndarray, boxes: np.ndarray) -> list[Run]:
-    """Numbers in one line: runs of 3–8 digits in one script, with the weakest digit's probability."""
-    best = p.argmax(axis=1)
-    out = []
-    i = 0
-    n = len(best)
-    while i < n:
-        if best[i] >= WORD:
-            i += 1
-            continue
-        j = i
-        while j < n and best[j] < WORD:
-            j += 1
-        run = p[i:j]
-        if 3 <= j - i <= 8:
-            western = run[:, :10].sum()
-            arabic = run[:, 10:20].sum()
-            offset = 0 if western >= arabic else 10
-            digits = run[:, offset:offset + 10]
-            # A Western 1 and an Arabic-Indic ١ are one shape: count both for the digit 1.
-            merged = digits.copy()
-            merged[:, 1] = run[:, 1] + run[:, 11]
-            text = "".join(str(int(d)) for d in merged.argmax(axis=1))
-            sure = merged.max(axis=1)
-            # A glyph just before or after the run that might be a digit makes the run possibly
-            # incomplete: the reading is only as sure as that glyph is not a digit.
-            edge = 1.0
-            for k in (i - 1, j):
-                if 0 <= k < n and best[k] != WORD:
-                    edge = min(edge, float(p[k, WORD] + p[k, NOISE]))
-            box = [int(boxes[i:j, 0].min()), int(boxes[i:j, 1].min()),
-                   int(boxes[i:j, 2].max()), int(boxes[i:j, 3].max())]
-            kind = "branch" if j < n and best[j] == WORD else None
-            out.append(Run(text, min(float(sure.min()), edge), box, kind, float(sure.min()), float(sure.mean()),
-                           edge, offset == 10))
-        i = j
-    return out
 
 
 @dataclass
@@ -269,9 +215,7 @@ class EvidenceReader(NumberReader):
         """Each line of one ink mask (labels, kept components, its members) with its digit runs, from
         the reader's own lines (``NumberReader.line_probabilities``)."""
         for labels, kept, group, p, boxes in self.line_probabilities(mask, gray):
-            runs = decode_runs(p, boxes)
-            assert decode(p, boxes) == [(r.text, r.confidence, r.box, r.kind) for r in runs]  # as the reader reads
-            yield labels, kept, group, runs
+            yield labels, kept, group, decode_runs(p, boxes)  # the reader's own decoder
 
 
 # Branch numbers known (twenty-first session, a design figure only): those ../shared/DOMAIN.md names

@@ -431,7 +431,22 @@ def _direction_score(p: np.ndarray) -> float:
     return float(np.log(chars.max(axis=1) + 1e-6).sum())
 
 
-def decode(p: np.ndarray, boxes: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
+@dataclass
+class Run:
+    """A run of 3–8 digits on a line, with what its confidence is made of (``decode`` returns the
+    first four; ``benchmarks/numbers/calibrate.py`` weighs the rest)."""
+
+    text: str
+    confidence: float  # the weakest digit's probability, no more than ``edge``
+    box: list[int]
+    kind: str | None
+    digit_min: float   # the weakest digit's probability
+    digit_mean: float  # the digits' mean probability
+    edge: float        # how sure the glyphs just before and after the run are no digit (1: none there)
+    arabic: bool       # read in Arabic-Indic digits
+
+
+def decode_runs(p: np.ndarray, boxes: np.ndarray) -> list[Run]:
     """Numbers in one line: runs of 3–8 digits in one script, with the weakest digit's probability."""
     best = p.argmax(axis=1)
     out = []
@@ -454,18 +469,25 @@ def decode(p: np.ndarray, boxes: np.ndarray) -> list[tuple[str, float, list[int]
             merged = digits.copy()
             merged[:, 1] = run[:, 1] + run[:, 11]
             text = "".join(str(int(d)) for d in merged.argmax(axis=1))
-            confidence = float(merged.max(axis=1).min())
+            sure = merged.max(axis=1)
             # A glyph just before or after the run that might be a digit makes the run possibly
             # incomplete: the reading is only as sure as that glyph is not a digit.
+            edge = 1.0
             for k in (i - 1, j):
                 if 0 <= k < n and best[k] != WORD:
-                    confidence = min(confidence, float(p[k, WORD] + p[k, NOISE]))
+                    edge = min(edge, float(p[k, WORD] + p[k, NOISE]))
             box = [int(boxes[i:j, 0].min()), int(boxes[i:j, 1].min()),
                    int(boxes[i:j, 2].max()), int(boxes[i:j, 3].max())]
             kind = "branch" if j < n and best[j] == WORD else None
-            out.append((text, confidence, box, kind))
+            out.append(Run(text, min(float(sure.min()), edge), box, kind, float(sure.min()), float(sure.mean()),
+                           edge, offset == 10))
         i = j
     return out
+
+
+def decode(p: np.ndarray, boxes: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
+    """Numbers in one line: runs of 3–8 digits in one script, with the weakest digit's probability."""
+    return [(run.text, run.confidence, run.box, run.kind) for run in decode_runs(p, boxes)]
 
 
 class NumberReader:
