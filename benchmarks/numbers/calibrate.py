@@ -54,12 +54,12 @@ from PIL import Image
 from athar.matching.numbers.evaluation import overlap, score
 from athar.matching.numbers.reader import (
     INK_MASKS,
-    MAX_SIDE,
     MODEL_PATH,
     NumberReader,
     Run,
     _overlap,
     decode_runs,
+    gray_for_reading,
     ink_past_run,
     line_frame,
     one_per_place,
@@ -162,13 +162,8 @@ class EvidenceReader(NumberReader):
 
     def evidence(self, image: Image.Image) -> list[Evidence]:
         """Every glyph reading of the photo under each ink mask (boxes in the photo's pixels)."""
-        gray_image = image.convert("L")
-        scale = 1.0
-        if max(gray_image.size) > MAX_SIDE:
-            scale = MAX_SIDE / max(gray_image.size)
-            gray_image = gray_image.resize((round(gray_image.width * scale), round(gray_image.height * scale)),
-                                           Image.Resampling.BILINEAR)
-        found = self._evidence(np.asarray(gray_image, np.float32) / 255.0)
+        gray, scale = gray_for_reading(image)
+        found = self._evidence(gray)
         if scale != 1.0:
             for e in found:
                 e.box = [round(v / scale) for v in e.box]

@@ -490,6 +490,17 @@ def decode(p: np.ndarray, boxes: np.ndarray) -> list[tuple[str, float, list[int]
     return [(run.text, run.confidence, run.box, run.kind) for run in decode_runs(p, boxes)]
 
 
+def gray_for_reading(image: Image.Image) -> tuple[np.ndarray, float]:
+    """The photo in grey (0–1), shrunk to MAX_SIDE pixels at most, and the scale it was shrunk by."""
+    gray_image = image.convert("L")
+    scale = 1.0
+    if max(gray_image.size) > MAX_SIDE:
+        scale = MAX_SIDE / max(gray_image.size)
+        gray_image = gray_image.resize((round(gray_image.width * scale), round(gray_image.height * scale)),
+                                       Image.Resampling.BILINEAR)
+    return np.asarray(gray_image, np.float32) / 255.0, scale
+
+
 class NumberReader:
     """Reads numbers in photos; returns those at or above the confidence threshold."""
 
@@ -520,13 +531,7 @@ class NumberReader:
 
     def read_all(self, image: Image.Image) -> list[Reading]:
         """Every candidate number, whatever its confidence (for choosing the threshold)."""
-        gray_image = image.convert("L")
-        scale = 1.0
-        if max(gray_image.size) > MAX_SIDE:
-            scale = MAX_SIDE / max(gray_image.size)
-            gray_image = gray_image.resize((round(gray_image.width * scale), round(gray_image.height * scale)),
-                                           Image.Resampling.BILINEAR)
-        gray = np.asarray(gray_image, np.float32) / 255.0
+        gray, scale = gray_for_reading(image)
         if self.classifier.lines and not self.classifier.glyphs:  # the CRNN line recogniser alone (line_reader.py)
             from athar.matching.numbers.line_reader import read_lines
 
