@@ -287,12 +287,15 @@ def link_one(run: LinkageRun, state: Any, uid: int, decisions: list[tuple[str, s
         joined = join_persons(str(uid), pairs, person_of, members, decided, constraints, threshold)
         own = [str(uid), *(m for p in joined.persons for m in members.get(p, []))]  # the person it would join
         namesakes = _holds_two_agreed_facts(own, constraints)
-        if (joined.split or joined.cut or stale or namesakes) and len(frame) <= RECLUSTER_MAX_REPORTS:
+        set_aside = bool(joined.persons) and _holds_set_aside(run, own)
+        if (joined.split or joined.cut or stale or namesakes or set_aside) and len(frame) <= RECLUSTER_MAX_REPORTS:
             # an edge of the new report was refused, or its person would hold two namesakes' agreed
             # facts: the order in which reports arrived may have decided which of two namesakes a
             # person kept; or the new report meets a report linked only as its partner's only
             # candidate, which it no longer is (a full run leaves that pair for review): cluster them
-            # again as a full run would
+            # again as a full run would; or the person holds a bare name a run set aside between two
+            # namesakes (clustering._set_aside_ambiguous), which the new report may join only if a
+            # full run would join it too
             return _write(run, uid, mine, keys, _relinked(run, state, uid, keys, frame, held, decided, threshold,
                                                           review_band, lifted, stale), len(candidates))
         if namesakes and split_off is None and len(own) <= RECLUSTER_MAX_REPORTS:
@@ -448,6 +451,18 @@ def _scored(table: Any, rid: int, candidates: list[int], state: Any, threshold: 
     return pairs, constraints
 
 
+def _holds_set_aside(run: LinkageRun, group: list[str]) -> bool:
+    """Does the person the new report would join hold a report a run set aside as a bare name that
+    fits two namesakes (an open review pair kept apart for clustering.AMBIGUOUS_REASON)? A full run
+    sets it aside again when the new report is one more namesake, so the worker clusters them again."""
+    from athar.matching.linkage.clustering import AMBIGUOUS_REASON
+
+    reports = [int(r) for r in group]
+    held = ReviewPair.objects.filter(Q(left_report_id__in=reports) | Q(right_report_id__in=reports), run=run,
+                                     status=ReviewPair.Status.OPEN).values_list("explanation", flat=True)
+    return any(AMBIGUOUS_REASON in str((why or {}).get("why", "")) for why in held)
+
+
 def _holds_two_agreed_facts(group: list[str], constraints: Any) -> bool:
     """Would the new report's person (``group``: the new report and the reports of the persons it
     would join) hold two far-apart facts, each stated by two of its reports
@@ -590,9 +605,28 @@ def _write(run: LinkageRun, uid: int, mine: str, keys: set[int], placed: Placed,
             rows.append(ReviewPair(run=run, left_report_id=a, right_report_id=b, probability=float(p),
                                    explanation={"why": text}))
         ReviewPair.objects.bulk_create(rows, ignore_conflicts=True)
+        _keep_strongest_per_report(run, {r for row in rows for r in (row.left_report_id, row.right_report_id)})
     return {"report": uid, "person": placed.person, "new": placed.new, "merged": placed.merged,
             "reclustered": placed.reclustered, "moved": len(placed.moves), "changed": sorted(placed.changed | {placed.person, *placed.merged}),
             "candidates": candidates, "review_pairs": len(rows), "lifts_undone": placed.lifts_undone}
+
+
+def _keep_strongest_per_report(run: LinkageRun, reports: set[int]) -> None:
+    """The full run's cap on the queue (link.review_queue: each report offered against its
+    ``REVIEW_PER_REPORT`` strongest other persons at most) on the open pairs of the reports that new
+    pairs touch: a report's weaker pairs, now beyond the cap, leave the queue as a full run would
+    leave them out. A reviewer's decision on one of the strongest brings the next back on the next
+    full run."""
+    from athar.matching.linkage.settings import REVIEW_PER_REPORT
+
+    beyond: list[int] = []
+    for report in sorted(reports):
+        open_pairs = ReviewPair.objects.filter(Q(left_report_id=report) | Q(right_report_id=report), run=run,
+                                               status=ReviewPair.Status.OPEN)
+        beyond += open_pairs.order_by("-probability", "left_report_id", "right_report_id").values_list(
+            "pk", flat=True)[REVIEW_PER_REPORT:]
+    if beyond:
+        ReviewPair.objects.filter(pk__in=beyond).delete()
 
 
 def _restated(why: dict[str, Any] | None, report: str, placed: Placed) -> dict[str, Any]:

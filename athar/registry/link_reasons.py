@@ -50,6 +50,8 @@ VOCABULARY = (
     gettext_noop("ages say births more than 8 years apart"),  # constraints._ages_apart
     gettext_noop("the family name is the nisba of the report's own place: not compared"),
     gettext_noop("a family name that may be the place's nisba, and not the same given and father's or mother's name: to review"),
+    # (twenty-first session) clustering.AMBIGUOUS_REASON
+    gettext_noop("a given and a family name only, and a namesake as strongly linked (which of the two?): to review"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

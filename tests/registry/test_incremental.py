@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from django.db.models import Q
 
 from athar.matching.linkage import evaluate_clusters, write_template_csv
 from athar.registry import decisions
@@ -471,3 +472,34 @@ def test_a_third_report_far_from_a_lifted_pair_leaves_it_linked(write_csv: objec
     assert persons[one.pk] == persons[two.pk] != persons[x.pk]
     worker, full = _same_partition([one.pk, two.pk, x.pk])
     assert worker == full
+
+
+HADDAD_HEADER = ["report_id", "full_name_ar", "mother_name", "sex", "birth_year", "city", "arrest_date"]
+HADDADS = [(f"h{n}", f"محمد {father} الحداد", mother, "M", year, "داريا", date) for n, (father, mother, year, date) in
+           enumerate((("فايز", "خديجة", "1975", "2012-04-14"), ("خالد", "زينب", "1980", "2012-03-20"),
+                      ("أحمد", "فاطمة", "1985", "2013-01-05"), ("سليم", "هيام", "1970", "2012-08-30"),
+                      ("عمر", "سعاد", "1990", "2013-06-11")))]
+
+
+def _open_pairs_of(report: Report) -> int:
+    return ReviewPair.objects.filter(run=current_run(), status="open").filter(
+        Q(left_report=report) | Q(right_report=report)).count()
+
+
+def test_a_bare_name_is_offered_against_its_three_strongest_namesakes_as_in_a_full_run(write_csv: object) -> None:
+    """"محمد الحداد", Darayya, and nothing else, meets five Muhammad al-Haddad of Darayya: offered
+    against three of them (settings.REVIEW_PER_REPORT), the strongest. The worker links the last two
+    namesakes after a full run offered it against the first three: a pair beyond the cap leaves the
+    queue, as a full run leaves it out."""
+    from athar.matching.linkage.settings import REVIEW_PER_REPORT
+
+    bare = ("t", "محمد الحداد", "", "M", "", "داريا", "2012")
+    import_reports(write_csv(HADDAD_HEADER, [bare, *HADDADS[:3]], name="a.csv"), source="s")  # type: ignore[operator]
+    link_all()
+    import_reports(write_csv(HADDAD_HEADER, HADDADS[3:], name="b.csv"), source="s")  # type: ignore[operator]
+    link_waiting()
+    report = Report.objects.get(report_id="t")
+    assert len(set(_persons().values())) == 6  # the bare name set aside, as a full run sets it aside
+    by_worker = _open_pairs_of(report)
+    link_all()
+    assert by_worker == _open_pairs_of(report) == REVIEW_PER_REPORT

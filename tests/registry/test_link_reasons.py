@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.utils import translation
 
+from athar.matching.linkage.clustering import AMBIGUOUS_REASON
 from athar.matching.linkage.link import (
     BORN_THERE_NOTE,
     COMPARISON_NAMES,
@@ -53,7 +54,15 @@ def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
     words |= set(TWO_READINGS_NOTE.rsplit(" (", 1)[0].split(": ")) | {MONTHS_APART}  # (thirteenth session)
     words |= {SIBLING_NOTE, TOWNSFOLK_NOTE, KUNYA_NOTE, KUNYA_LEVEL}  # (eighteenth and nineteenth sessions)
     words |= set(BORN_THERE_NOTE.split(": "))
+    words |= {AMBIGUOUS_REASON}  # (twenty-first session) a reason a pair is kept apart
     assert words - KNOWN == set()
+
+
+def test_a_bare_name_set_aside_between_two_namesakes_reads_in_arabic():
+    with translation.override("ar"):
+        reasons = readable({"why": f"first name: same name (+7.2); kept apart: {AMBIGUOUS_REASON}"})
+    assert [r.known for r in reasons] == [True, True]
+    assert "أيّهما المقصود" in reasons[1].text and "kept apart" not in reasons[1].text
 
 
 def test_a_birth_place_and_a_kunya_read_in_arabic():

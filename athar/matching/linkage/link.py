@@ -45,7 +45,7 @@ from athar.matching.linkage.readings import (
     penalise,
     with_readings,
 )
-from athar.matching.linkage.settings import REVIEW_BAND, SAME_CONSONANTS, training_rules
+from athar.matching.linkage.settings import REVIEW_BAND, REVIEW_PER_REPORT, SAME_CONSONANTS, training_rules
 
 KEY_COLUMNS = [
     "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
@@ -248,8 +248,10 @@ def measure_u(model: LinkageModel, table: pd.DataFrame, engine: str = "duckdb", 
                         model.trained_rows)
 
 
-def review_queue(pairs: pd.DataFrame, cluster_of: dict[str, str]) -> pd.DataFrame:
-    """The pairs to offer reviewers: one per two persons, the strongest (status 'review' or 'split').
+def review_queue(pairs: pd.DataFrame, cluster_of: dict[str, str],
+                 per_report: int = REVIEW_PER_REPORT) -> pd.DataFrame:
+    """The pairs to offer reviewers: one per two persons, the strongest (status 'review' or 'split'),
+    and for each report its ``per_report`` strongest at most (settings.REVIEW_PER_REPORT).
 
     A reviewer's "same" on any pair of two clusters joins the two, so the other pairs across them
     ask the same question again; a pair whose reports the run put in one person asks nothing."""
@@ -262,7 +264,18 @@ def review_queue(pairs: pd.DataFrame, cluster_of: dict[str, str]) -> pd.DataFram
     key = [tuple(sorted(k)) for k in zip(left[left != right], right[left != right])]
     review = review.assign(_persons=key).sort_values(
         ["match_probability", "unique_id_l", "unique_id_r"], ascending=[False, True, True], kind="stable")
-    return review.drop_duplicates("_persons").drop(columns="_persons").reset_index(drop=True)
+    review = review.drop_duplicates("_persons").drop(columns="_persons")
+    return review[strongest_per_report(review, per_report)].reset_index(drop=True)
+
+
+def strongest_per_report(review: pd.DataFrame, per_report: int) -> pd.Series:
+    """Of pairs sorted strongest first, those among the ``per_report`` strongest of both their reports."""
+    position = np.arange(len(review))
+    both = pd.DataFrame({"report": np.concatenate([review["unique_id_l"].to_numpy(), review["unique_id_r"].to_numpy()]),
+                         "position": np.concatenate([position, position])}).sort_values("position", kind="stable")
+    both["rank"] = both.groupby("report", sort=False).cumcount()
+    worst = both.groupby("position")["rank"].max().reindex(position).to_numpy()
+    return pd.Series(worst < per_report, index=review.index)
 
 
 def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
