@@ -63,12 +63,15 @@ def read_images(paths: list[str]) -> dict[str, Any]:
 
 @cache
 def reader_version() -> str:
-    """The reader's identity: its weights' hash and threshold. A photo is read once per version, so
-    new weights read the archive again without losing the decisions taken on the old readings."""
+    """The reader's identity: its weights' hash, its calibrator's and its threshold. A photo is read
+    once per version, so new weights or a new calibrator read the archive again without losing the
+    decisions taken on the old readings."""
+    from athar.matching.numbers.calibration import CALIBRATOR_PATH
     from athar.matching.numbers.reader import MODEL_PATH
 
     digest = hashlib.sha256(MODEL_PATH.read_bytes()).hexdigest()[:16]
-    return f"digits-{digest}-t{reader().threshold:.3f}"
+    calibrated = f"-cal{hashlib.sha256(CALIBRATOR_PATH.read_bytes()).hexdigest()[:12]}" if reader().calibration else ""
+    return f"digits-{digest}{calibrated}-t{reader().threshold:.3f}"
 
 
 def _kind(kind: str | None) -> str:

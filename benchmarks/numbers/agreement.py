@@ -57,7 +57,7 @@ def main() -> None:
     parser.add_argument("--lines", type=Path, required=True)
     parser.add_argument("--glyphs", type=Path, default=MODEL_PATH, help="the glyph reader's weights and threshold")
     args = parser.parse_args()
-    glyph_reader, line_reader = NumberReader(args.glyphs), NumberReader(args.lines)
+    glyph_reader, line_reader = NumberReader(args.glyphs, calibrator=None), NumberReader(args.lines, calibrator=None)
     glyph_reader.classifier.lines = {}  # the glyph reader alone (the product's file holds a line network too)
     hi = glyph_reader.threshold
     sets = {s: (read(args.root / s, glyph_reader), read(args.root / s, line_reader)) for s in ("dev", "independent")}

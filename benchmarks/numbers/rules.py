@@ -34,7 +34,7 @@ class Recorder(NumberReader):
     """The product's reader, recording each glyph line's readings and the line recogniser's."""
 
     def __init__(self, model: Path, floor: float) -> None:
-        super().__init__(model)
+        super().__init__(model, calibrator=None)  # the hand-made rule is what this searches
         self.floor = floor
         self.records: list[tuple[list[Candidate], list[Candidate], list[tuple[str, list[int]]]]] = []
 

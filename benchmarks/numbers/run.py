@@ -36,7 +36,8 @@ def reader(name: str, model: Path | None = None) -> Reader:
         from benchmarks.numbers.tesseract_baseline import read as tesseract_read
         return tesseract_read
     from athar.matching.numbers.reader import NumberReader
-    product = NumberReader(model) if model else NumberReader()
+    # Other weights read with their own hand-made rule: the calibrator was fitted on the shipped ones.
+    product = NumberReader(model, calibrator=None) if model else NumberReader()
     return lambda path: [r.as_dict() for r in product.read_path(path)]
 
 

@@ -58,7 +58,7 @@ def fit(sources: list[Path], seconds: float, epochs: int, hidden: list[int], out
 
 def threshold(folder: Path, model: Path = MODEL_PATH) -> None:
     truth = json.loads((folder / "truth.json").read_text())
-    reader = NumberReader(model)
+    reader = NumberReader(model, calibrator=None)  # the threshold of the weights' own rule
     every = [(row["path"], row["numbers"], [r.as_dict() for r in reader.read_all_path(folder / row["path"])])
              for row in truth["images"]]
     best = None

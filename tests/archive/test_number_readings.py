@@ -221,3 +221,24 @@ def test_two_index_runs_at_once_store_each_photo_once(tmp_path):
     assert sorted(PhotoNumbersRead.objects.values_list("photo_id", flat=True)) == sorted(photos)
     per_photo = {p: NumberReading.objects.filter(photo_id=p).count() for p in photos}
     assert max(per_photo.values()) <= 1
+
+
+def test_a_new_calibrator_is_a_new_reader_version(tmp_path, monkeypatch):
+    """Twenty-second session: the calibrator decides what is suggested, so another calibrator reads
+    the archive again (a photo is read once per version), as new weights do."""
+    import json
+
+    from athar.matching.numbers import calibration
+
+    numbers.reader_version.cache_clear()
+    shipped = numbers.reader_version()
+    data = json.loads(calibration.CALIBRATOR_PATH.read_text())
+    data["coefficients"][0] -= 0.1
+    (tmp_path / "other.json").write_text(json.dumps(data))
+    monkeypatch.setattr(calibration, "CALIBRATOR_PATH", tmp_path / "other.json")
+    numbers.reader_version.cache_clear()
+    try:
+        assert numbers.reader_version() != shipped
+        assert numbers.reader_version().startswith("digits-")
+    finally:
+        numbers.reader_version.cache_clear()

@@ -32,6 +32,14 @@ provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 
    an end of the run (``ink_past_run``: a digit lost to the grouping, an Arabic-Indic zero's dot),
    and one storing ``agree_unconfirmed`` < 1 multiplies a checked reading the line recogniser does
    not read alike. The shipped file stores both (0 and 0.9), with its rule, chosen on dev.
+9. **Calibrated confidence** (twenty-second session: what the shipped reader does). Instead of
+   multiplying the numbers of steps 6–8 together by hand (``agreed``, the weights' rule), each
+   glyph reading under each ink mask keeps them as its evidence (``NumberReader.evidence``), and
+   a logistic regression fitted on photos drawn like dev's (``calibration.py``, the calibrator in
+   ``models/calibrator.json``) turns them into the probability that the reading is right, which
+   is the confidence a reading reports. Each place keeps its most probable reading; those at or
+   above the calibrator's threshold (chosen on dev) are suggested. Without a calibrator
+   (``calibrator=None``) the reader uses the weights' own rule of steps 6–8.
 """
 
 from __future__ import annotations
@@ -46,6 +54,8 @@ import numpy as np
 from PIL import Image
 from scipy import ndimage
 from scipy.spatial import cKDTree
+
+from athar.matching.numbers.calibration import CALIBRATOR_PATH, Calibration, Evidence
 
 MODEL_PATH = Path(__file__).with_name("models") / "digits.npz"
 PATCH = 24
@@ -502,11 +512,21 @@ def gray_for_reading(image: Image.Image) -> tuple[np.ndarray, float]:
 
 
 class NumberReader:
-    """Reads numbers in photos; returns those at or above the confidence threshold."""
+    """Reads numbers in photos; returns those at or above the confidence threshold.
 
-    def __init__(self, model_path: Path = MODEL_PATH, threshold: float | None = None) -> None:
+    With a calibrator (``calibration.py``; the shipped one by default) a reading's confidence is
+    the calibrated probability that it is right, and the calibrator's threshold decides what is
+    suggested. ``calibrator=None`` reads with the weights file's own hand-made rule (``agreed``,
+    its threshold): for weights no calibrator was fitted on (the benchmarks that search them)."""
+
+    def __init__(self, model_path: Path = MODEL_PATH, threshold: float | None = None,
+                 calibrator: Path | None = CALIBRATOR_PATH) -> None:
         self.classifier = Classifier(model_path)
-        self.threshold = self.classifier.threshold if threshold is None else threshold
+        self.calibration = Calibration.load(calibrator, model_path) if calibrator is not None else None
+        if self.calibration is not None and not self.classifier.glyphs:
+            raise ValueError("a calibrator weighs glyph readings: these weights hold no glyph network")
+        own = self.calibration.threshold if self.calibration is not None else self.classifier.threshold
+        self.threshold = own if threshold is None else threshold
         rule = self.classifier.rule
         self.agree_from = rule.get("agree_from", AGREE_FROM)
         self.agree_doubt = rule.get("agree_doubt", AGREE_DOUBT)
@@ -530,7 +550,13 @@ class NumberReader:
         return [r for r in self.read_all(image) if r.confidence >= self.threshold]
 
     def read_all(self, image: Image.Image) -> list[Reading]:
-        """Every candidate number, whatever its confidence (for choosing the threshold)."""
+        """Every candidate number, whatever its confidence (for choosing the threshold): the most
+        confident reading of each place (``one_per_place``)."""
+        if self.calibration is not None:
+            found = self.evidence(image)
+            chances = self.calibration.probability(found)
+            return [Reading(*c) for c in one_per_place(
+                [(e.text, float(p), e.box, e.kind) for e, p in zip(found, chances, strict=True)])]
         gray, scale = gray_for_reading(image)
         if self.classifier.lines and not self.classifier.glyphs:  # the CRNN line recogniser alone (line_reader.py)
             from athar.matching.numbers.line_reader import read_lines
@@ -542,8 +568,45 @@ class NumberReader:
             candidates = [(text, c, [round(v / scale) for v in box], kind) for text, c, box, kind in candidates]
         return [Reading(*candidate) for candidate in one_per_place(candidates)]
 
+    def evidence(self, image: Image.Image) -> list[Evidence]:
+        """Every glyph reading of the photo under each ink mask with what the calibrator weighs
+        (boxes in the photo's pixels)."""
+        gray, scale = gray_for_reading(image)
+        found = [e for index, make_mask in enumerate(INK_MASKS) for e in self._evidence(index, make_mask(gray), gray)]
+        if scale != 1.0:
+            for e in found:
+                e.box = [round(v / scale) for v in e.box]
+        return found
+
+    def _evidence(self, index: int, mask: np.ndarray, gray: np.ndarray) -> list[Evidence]:
+        """The glyph readings of one ink mask (``INK_MASKS[index]``) with their evidence: the glyph
+        network's probabilities, ink past the run, and — for a line with a reading at least
+        ``agree_from`` sure — the line recogniser's reading of the same place and of the line cut
+        wider (what ``agreed`` multiplies together by hand, kept apart for the calibrator)."""
+        from athar.matching.numbers.line_reader import digit_runs, read_frames
+
+        out: list[Evidence] = []
+        for labels, kept, group, p, boxes in self.line_probabilities(mask, gray):
+            runs = decode_runs(p, boxes)
+            if not runs:
+                continue
+            placed = line_frame(labels, kept, group)
+            frame = placed[1]
+            checked = bool(self.classifier.lines) and frame is not None and \
+                any(r.confidence >= self.agree_from for r in runs)
+            line = read_frames(gray, [frame], self.classifier.lines) if checked else []
+            wide = digit_runs(gray, frame, self.classifier.lines) if checked else []
+            for r in runs:
+                same = max((lc for lt, lc, lb, _ in line if lt == r.text and _overlap(lb, r.box) >= 0.3), default=0.0)
+                partial = any(len(rt) > len(r.text) and r.text in rt and _overlap(rb, r.box) >= 0.3 for rt, rb in wide)
+                height = frame.height if frame is not None else float(min(r.box[2] - r.box[0], r.box[3] - r.box[1]))
+                out.append(Evidence(r.text, r.box, r.kind, index, r.confidence, r.digit_min, r.digit_mean, r.edge,
+                                    r.arabic, ink_past_run(mask, labels, kept, group, r.box, placed),
+                                    checked, float(same), partial, float(height)))
+        return out
+
     def _read_mask(self, mask: np.ndarray, gray: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
-        """Candidate numbers found on one ink mask."""
+        """Candidate numbers found on one ink mask by the hand-made rule (no calibrator)."""
         found = []
         for labels, kept, group, p, boxes in self.line_probabilities(mask, gray):
             readings = decode(p, boxes)

@@ -187,7 +187,7 @@ def test_a_weights_file_with_a_line_network_reads_lines_instead_of_glyphs(tmp_pa
             or [("12345", 0.9, [10, 10, 60, 30], None), ("999", 0.2, [100, 100, 130, 120], None)]
         ),
     )
-    reader = NumberReader(tmp_path / "lines.npz")
+    reader = NumberReader(tmp_path / "lines.npz", calibrator=None)
     readings = reader.read(Image.new("RGB", (300, 200), (200, 180, 160)))
     assert calls == [sorted(w)]
     assert [(r.text, r.box) for r in readings] == [("12345", [10, 10, 60, 30])]  # below the threshold: not returned
@@ -273,12 +273,12 @@ def test_a_glyph_reading_the_line_recogniser_reads_alike_is_surer(tmp_path, monk
         # the glyph network alone, without the file's own agreement rule (the default rule is tested here)
         weights = {k: data[k] for k in data.files if not k.startswith(("crnn_", "agree_")) and k != "beyond"}
     np.savez(tmp_path / "glyphs.npz", **weights)
-    glyph = NumberReader(tmp_path / "glyphs.npz")
+    glyph = NumberReader(tmp_path / "glyphs.npz", calibrator=None)
     assert glyph.classifier.glyphs and not glyph.classifier.lines
     [alone] = glyph.read_all(photo)
     weights |= {"crnn_s1b": np.zeros(len(L.TOKENS), np.float32)}  # a line network (read_frames is replaced)
     np.savez(tmp_path / "both.npz", **weights)
-    both = NumberReader(tmp_path / "both.npz")
+    both = NumberReader(tmp_path / "both.npz", calibrator=None)
     assert both.classifier.glyphs and both.classifier.lines
     for line_says, expected in (("52817", 1 - (1 - alone.confidence) * 0.2 * AGREE_DOUBT), ("5281", alone.confidence)):
         seen = []
@@ -310,7 +310,7 @@ def test_a_weights_file_carries_its_own_agreement_rule(tmp_path, monkeypatch):
              agree_alone=np.float32(0.5))
     monkeypatch.setattr(line_reader, "read_frames", lambda gray, frames, weights: [("52817", 0.8, card, None),
                                                                                    ("9999", 0.9, [0, 0, 9, 9], None)])
-    plain, rule = NumberReader(tmp_path / "plain.npz"), NumberReader(tmp_path / "rule.npz")
+    plain, rule = NumberReader(tmp_path / "plain.npz", calibrator=None), NumberReader(tmp_path / "rule.npz", calibrator=None)
     assert (rule.agree_from, rule.agree_doubt, rule.agree_alone) == (0.0, 0.5, 0.5)
     assert "agree_alone" not in rule.classifier.weights
     texts = {r.text: r.confidence for r in plain.read_all(photo)}

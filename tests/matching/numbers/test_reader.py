@@ -301,7 +301,7 @@ def test_a_weights_file_with_beyond_lowers_readings_with_ink_past_their_end(tmp_
         weights = {k: data[k] for k in data.files if k != "beyond"}
     np.savez(tmp_path / "plain.npz", **weights)
     np.savez(tmp_path / "beyond.npz", **weights, beyond=np.float32(0.5))
-    plain, checked = NumberReader(tmp_path / "plain.npz"), NumberReader(tmp_path / "beyond.npz")
+    plain, checked = NumberReader(tmp_path / "plain.npz", calibrator=None), NumberReader(tmp_path / "beyond.npz", calibrator=None)
     assert (plain.beyond, checked.beyond) == (1.0, 0.5)
     assert "beyond" not in checked.classifier.weights
     monkeypatch.setattr(reader_module, "ink_past_run", lambda *args: False)
