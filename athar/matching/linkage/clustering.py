@@ -174,11 +174,7 @@ def _part_chained_namesakes(comps: _Components, strong: pd.DataFrame, constraint
             suspects[root] = members
     if not suspects:
         return
-    edges: dict[str, list[tuple[str, str, float]]] = {root: [] for root in suspects}
-    for a, b, p in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
-        root = comps.find(a)
-        if root in edges and comps.find(b) == root:
-            edges[root].append((a, b, float(p)))
+    edges = _edges_inside(comps, strong, set(suspects))
     for root, members in suspects.items():
         inside = sorted(edges[root], key=lambda e: (_disagree(constraints, e[0], e[1]), -e[2], e[0], e[1]))
         _recluster(comps, root, members, inside, constraints, outcome)
@@ -202,46 +198,65 @@ def _set_aside_ambiguous(comps: _Components, strong: pd.DataFrame, constraints: 
     / 0.8984 → 0.9813 / 0.7894 / 0.8989 (seed 32: 0.9731 / 0.7877 → 0.9771 / 0.7847, 0.8978), fresh
     0.9838 / 0.9574 / 0.9930 → 0.9876 / 0.9516 / 0.9924 (seed 22: 0.9839 / 0.9624 → 0.9881 / 0.9577,
     0.9924), independent 0.9890 / 0.9589 → 0.9900 / 0.9571 (0.9845), slips P +0.0011; links become
-    questions, what is found with review stays. A report that states a birth year is left where it is: two persons it fits as well,
-    birth year included, are more often one man's reports parted by a slip (OFAC: "FOZ, Hussen",
-    1981, between two halves of one entity; recall 0.828 → 0.811 when such reports were set aside
-    too). Persons holding a reviewer's decision are left as they are."""
+    questions, what is found with review stays. A report that states a birth year is left where it
+    is: two persons it fits as well, birth year included, are more often one man's reports parted by
+    a slip (OFAC: "FOZ, Hussen", 1981, between two halves of one entity; recall 0.828 → 0.811 when
+    such reports were set aside too). Persons holding a reviewer's decision are left as they are."""
+    candidates = _thin_ends_of_splits(comps, constraints, outcome, decided)
+    if not candidates:
+        return
+    best = _strongest_inside(comps, strong, set(candidates))
     ambiguous: dict[str, tuple[str, float]] = {}
-    best = _strongest_inside(comps, strong)
-    for a, b, p, _ in list(outcome.split_edges):
-        for x, y in ((a, b), (b, a)):
-            own, other = comps.find(x), comps.find(y)
-            if own == other or x in ambiguous or not _thin(constraints, x) or own in comps.cannot \
-                    or decided.intersection(comps.members_of(own)):
-                continue
-            inside = best.get(x)
-            if inside is None or _bits(inside[1]) - _bits(p) >= AMBIGUOUS_MARGIN_BITS:
-                continue
-            if constraints.conflict([x], comps.members_of(other)) is None:
-                ambiguous[x] = inside
+    for x, refused in candidates.items():
+        inside = best.get(x)
+        if inside is not None and any(_bits(inside[1]) - _bits(p) < AMBIGUOUS_MARGIN_BITS
+                                      and constraints.conflict([x], comps.members_of(other)) is None
+                                      for p, other in refused):
+            ambiguous[x] = inside
     if not ambiguous:
         return
     roots = {comps.find(x) for x in ambiguous}
-    edges: dict[str, list[tuple[str, str, float]]] = {root: [] for root in roots}
-    for a, b, q in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
-        root = comps.find(a)
-        if root in edges and comps.find(b) == root and a not in ambiguous and b not in ambiguous:
-            edges[root].append((a, b, float(q)))
+    edges = _edges_inside(comps, strong, roots, leave_out=set(ambiguous))
     for root in sorted(roots):
         _recluster(comps, root, comps.members_of(root), edges[root], constraints, outcome)
     for x, (partner, p) in sorted(ambiguous.items()):
         outcome.split_edges.append((x, partner, p, AMBIGUOUS_REASON))
 
 
-def _strongest_inside(comps: _Components, strong: pd.DataFrame) -> dict[str, tuple[str, float]]:
-    """Each report's strongest edge to a report of its own person: (that report, probability)."""
+def _thin_ends_of_splits(comps: _Components, constraints: Constraints, outcome: ClusterOutcome,
+                         decided: set[str]) -> dict[str, list[tuple[float, str]]]:
+    """Thin reports (:func:`_thin`) at an end of a refused edge, in a person with no reviewer's
+    decision: report → [(the refused edge's probability, the other person)]."""
+    out: dict[str, list[tuple[float, str]]] = {}
+    for a, b, p, _ in outcome.split_edges:
+        for x, y in ((a, b), (b, a)):
+            own, other = comps.find(x), comps.find(y)
+            if own != other and own not in comps.cannot and _thin(constraints, x) \
+                    and not decided.intersection(comps.members_of(own)):
+                out.setdefault(x, []).append((p, other))
+    return out
+
+
+def _edges_inside(comps: _Components, strong: pd.DataFrame, roots: set[str],
+                  leave_out: frozenset[str] | set[str] = frozenset()) -> dict[str, list[tuple[str, str, float]]]:
+    """The strong edges inside each person of ``roots`` (by its root), in ``strong``'s order,
+    without those touching a report of ``leave_out``."""
+    edges: dict[str, list[tuple[str, str, float]]] = {root: [] for root in roots}
+    for a, b, p in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
+        root = comps.find(a)
+        if root in edges and comps.find(b) == root and a not in leave_out and b not in leave_out:
+            edges[root].append((a, b, float(p)))
+    return edges
+
+
+def _strongest_inside(comps: _Components, strong: pd.DataFrame, reports: set[str]) -> dict[str, tuple[str, float]]:
+    """Each of ``reports``' strongest edge to a report of its own person: (that report, probability)."""
     best: dict[str, tuple[str, float]] = {}
     for a, b, p in zip(strong["unique_id_l"].astype(str), strong["unique_id_r"].astype(str), strong["match_probability"]):
-        if comps.find(a) != comps.find(b):
-            continue
-        for x, y in ((a, b), (b, a)):
-            if x not in best or float(p) > best[x][1]:
-                best[x] = (y, float(p))
+        if (a in reports or b in reports) and comps.find(a) == comps.find(b):
+            for x, y in ((a, b), (b, a)):
+                if x in reports and (x not in best or float(p) > best[x][1]):
+                    best[x] = (y, float(p))
     return best
 
 
