@@ -52,6 +52,8 @@ VOCABULARY = (
     gettext_noop("a family name that may be the place's nisba, and not the same given and father's or mother's name: to review"),
     # (twenty-first session) clustering.AMBIGUOUS_REASON
     gettext_noop("a given and a family name only, and a namesake as strongly linked (which of the two?): to review"),
+    # (twenty-second session) link.FATHER_AS_FAMILY_LEVEL
+    gettext_noop("one report's family name is the other's father's name (a given and a father's name): not compared"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

@@ -8,6 +8,7 @@ from athar.matching.linkage.clustering import AMBIGUOUS_REASON
 from athar.matching.linkage.link import (
     BORN_THERE_NOTE,
     COMPARISON_NAMES,
+    FATHER_AS_FAMILY_LEVEL,
     GUARDS,
     KUNYA_LEVEL,
     KUNYA_NOTE,
@@ -55,7 +56,14 @@ def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
     words |= {SIBLING_NOTE, TOWNSFOLK_NOTE, KUNYA_NOTE, KUNYA_LEVEL}  # (eighteenth and nineteenth sessions)
     words |= set(BORN_THERE_NOTE.split(": "))
     words |= {AMBIGUOUS_REASON}  # (twenty-first session) a reason a pair is kept apart
+    words |= {FATHER_AS_FAMILY_LEVEL}  # (twenty-second session)
     assert words - KNOWN == set()
+
+
+def test_a_family_name_that_is_the_others_father_reads_in_arabic():
+    with translation.override("ar"):
+        (reason,) = readable({"why": f"family name: {FATHER_AS_FAMILY_LEVEL} (+0.0)"})
+    assert reason.known and "اسم الأب" in reason.text and "father" not in reason.text
 
 
 def test_a_bare_name_set_aside_between_two_namesakes_reads_in_arabic():

@@ -85,7 +85,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v25"
+CONSTRAINTS_VERSION = "incompatible-reports v26"  # v26: link.weigh_father_as_family (a store runs in full again)
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3

@@ -346,8 +346,49 @@ MONTHS_APART_MIN = 3
 def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
     arrest months apart, the places counted once, the second readings' cost."""
-    pairs = weigh_place_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts)
+    pairs = weigh_place_family(weigh_father_as_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts), facts)
     return penalise(one_place(weigh_months_apart(latin_vowels_apart(pairs, facts), facts), facts))
+
+
+# (twenty-second session) A name of two words is often a given and a father's name, not a given and a
+# family name: OFAC's aliases of one man, born the same year in one place, write "HABIB, Ali" and
+# "MAHMOUD, Ali Habib" (Ali son of Habib, of the Mahmoud family), "KARIM, Ali Abdul" and "KARIM ALI, Ali
+# Abdul" (Ali son of Abd al-Karim, of the Ali family). When one report names no father and its family
+# name is the other's father's name, the two family names are no names to compare (its weight goes,
+# its level says so); the rest of the pair decides.
+FATHER_AS_FAMILY_LEVEL = "one report's family name is the other's father's name (a given and a father's name): not compared"
+
+
+def _father_is_family(one: ReportFacts | None, other: ReportFacts | None) -> bool:
+    """``one`` names no father, and its family name is ``other``'s father's name, ``other`` having a
+    family name of its own (spelled alike: the same id or cross-script key)."""
+    if one is None or other is None or one.names[1] is not None or other.family is None:
+        return False
+    family, father = one.family, other.names[1]
+    if family is None or father is None:
+        return False
+    return family.text == father.text or (len(family.block) >= 2 and family.block == father.block)
+
+
+def weigh_father_as_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
+    """Family names 'different' of which one is the other report's father's name, the first report
+    naming no father (:func:`_father_is_family`): not compared (FATHER_AS_FAMILY_LEVEL)."""
+    col = "level_family_name"
+    if pairs.empty or col not in pairs.columns or "mw_family_name" not in pairs.columns:
+        return pairs
+    different = pairs[col].eq("different").to_numpy()
+    marked = np.zeros(len(pairs), dtype=bool)
+    for i in np.flatnonzero(different):
+        left = facts.get(str(pairs["unique_id_l"].iat[i])) or facts.get(base_id(str(pairs["unique_id_l"].iat[i])))
+        right = facts.get(str(pairs["unique_id_r"].iat[i])) or facts.get(base_id(str(pairs["unique_id_r"].iat[i])))
+        marked[i] = _father_is_family(left, right) or _father_is_family(right, left)
+    delta = np.zeros(len(pairs))
+    if marked.any():
+        weights = pairs["mw_family_name"].to_numpy(dtype=float)
+        delta[marked] = -weights[marked]
+        pairs.loc[marked, "mw_family_name"] = 0.0
+        pairs.loc[marked, col] = FATHER_AS_FAMILY_LEVEL
+    return shift_weights(pairs, delta)
 
 
 # (twentieth session) A family name that is the nisba of the report's own place ("بلال محمد الإدلبي"
