@@ -137,6 +137,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     corrected = _garbled_reading(a, b)
     if corrected is not None:
         return corrected
+    if _two_real_names_across_scripts(a, b):
+        return False
     if len(a.coarse) >= 2 and a.coarse == b.coarse:
         return True  # (short coarse keys say little: هزاع and عيدة both give "t")
     if len(a.skeleton) >= 2 and (a.skeleton == b.skeleton or _misread_dots(a, b)):
@@ -151,6 +153,20 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     # independent set); a similar spelling is the names' agreement only with a Latin one in the pair
     similar = similar_spelling(a, b) and not (a.rasm and b.rasm)
     return not a.known and not b.known and (similar or _foreign_alike(a, b))
+
+
+def _two_real_names_across_scripts(a: NameKey, b: NameKey) -> bool:
+    """A name of the variants table in Latin letters and a real given name in Arabic letters
+    (:func:`real_name`) that is none of the table's Arabic spellings of it, nor a letter from one,
+    are two names: Yousef / صهيب (coarse keys "sb" both), "Mhd." / مهدي (Muhammad's skeleton is
+    Mahdi's, mhd) — brothers of one household merged on field_lists seed 32 (twenty-second session)."""
+    if bool(a.rasm) == bool(b.rasm):
+        return False
+    latin, arabic = (a, b) if b.rasm else (b, a)
+    if not latin.known or not real_name(arabic):
+        return False
+    spellings = _arabic_rasms(latin.text)
+    return bool(spellings) and all(OSA.distance(r, arabic.rasm) > 1 for r in spellings)
 
 
 def _two_slips_of_one_name(a: NameKey, b: NameKey) -> bool:
@@ -223,10 +239,10 @@ def _rasm_letters() -> str:
     return "".join(sorted({c for r in _real_rasms() for c in r}))
 
 
-def _one_added_or_swapped(text: str, letters: str) -> set[str]:
-    """``text`` with one of ``letters`` added anywhere, or two neighbours swapped: the spellings of
-    which ``text`` is a slip of the pen (a letter dropped, two swapped)."""
-    out = {text[:i] + c + text[i:] for i in range(len(text) + 1) for c in letters}
+def _one_added_or_swapped(text: str, letters: str, first: int = 0) -> set[str]:
+    """``text`` with one of ``letters`` added anywhere from position ``first``, or two neighbours
+    swapped: the spellings of which ``text`` is a slip of the pen (a letter dropped, two swapped)."""
+    out = {text[:i] + c + text[i:] for i in range(first, len(text) + 1) for c in letters}
     return out | {text[:i] + text[i + 1] + text[i] + text[i + 2:] for i in range(len(text) - 1)}
 
 
@@ -273,7 +289,7 @@ def _neighbour_typed(key: str) -> set[str]:
 @lru_cache(maxsize=16_384)
 def latin_slip_readings(key: str, keyboard: bool = False) -> frozenset[str]:
     """The names of the variants table a Latin spelling it does not list may be a slip of: a listed
-    spelling with one consonant dropped or two neighbours swapped (a vowel that comes or goes is how
+    spelling with one consonant dropped (not its first letter) or two neighbours swapped (a vowel that comes or goes is how
     Latin spellings differ), and with ``keyboard`` (twentieth session) one consonant typed with the
     key next to it ("Aki" / Ali, "Khaked" / Khaled). Empty below three letters. The keyboard's
     readings only ever make two names one (:func:`_latin_slip`), never two: most unknown Latin
@@ -282,7 +298,10 @@ def latin_slip_readings(key: str, keyboard: bool = False) -> frozenset[str]:
     if len(key) < MIN_SLIP_LETTERS:
         return frozenset()
     spellings = _latin_spelling_keys()
-    readings = _one_added_or_swapped(key, _LATIN_CONSONANTS) | (_neighbour_typed(key) if keyboard else set())
+    # not a consonant dropped before the first letter: a typist keeps a name's first letter, and a name
+    # without it is often another name (Amer, عامر, is not Samer: two brothers merged on field_lists
+    # seed 32, twenty-second session)
+    readings = _one_added_or_swapped(key, _LATIN_CONSONANTS, first=1) | (_neighbour_typed(key) if keyboard else set())
     return frozenset(name for n in readings if n in spellings for name in spellings[n])
 
 

@@ -222,6 +222,18 @@ def test_a_reviewer_may_still_say_same() -> None:
     ({"full_name": "Ahmad Majd Hasan Darwish"}, {"full_name": "Mouammed Madjd Hasen Darwich"}, "given names differ"),
     ({"full_name": "Mohammed Majd Hasan Darwish"}, {"full_name": "Mouammed Madjd Hasen Darwich"}, None),
     ({"first_name": "معن", "father_name": "أحمد", "family_name": "السيد"}, {"full_name": "Maan Ahma Sayyed"}, None),
+    # (twenty-second session, field_lists seed 32's sibling merges) a name of the table in Latin letters
+    # and a real given name in Arabic that is none of its Arabic spellings are two names, whatever
+    # their short keys share: Yousef / صهيب (coarse "sb"), "Mhd." / مهدي (Muhammad's skeleton is mhd)
+    ({"first_name": "Yousef", "father_name": "Abdelrahman", "family_name": "al-Hajj Ali"},
+     {"full_name": "صهيب عبدالرحمن الحاج علي"}, "given names differ"),
+    ({"first_name": "Mhd.", "father_name": "Khalil", "family_name": "Al-Atassi"}, {"full_name": "مهدي خليل الأتاسي"},
+     "given names differ"),
+    ({"first_name": "Mhd.", "father_name": "Khalil", "family_name": "Al-Atassi"}, {"full_name": "محمد خليل الأتاسي"}, None),
+    ({"first_name": "Yousef", "father_name": "Khalil"}, {"full_name": "يوسف خليل"}, None),
+    # a Latin spelling is no slip of a name without its first letter: Amer (عامر) is not Samer
+    ({"first_name": "Amer", "father_name": "Ahmad", "family_name": "al-Shehabi"}, {"full_name": "سامر بن احمد شهابي"},
+     "given names differ"),
 ])
 def test_what_makes_two_reports_different_people(one: dict, other: dict, reason: str | None) -> None:
     facts = facts_of(prepare_reports(pd.DataFrame([{"unique_id": "1", **one}, {"unique_id": "2", **other}])))
