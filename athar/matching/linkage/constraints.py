@@ -514,6 +514,19 @@ def _dropped_or_swapped(x: str, y: str, shortest: int) -> bool:
     return one_slip_apart(x, y)
 
 
+MIN_CHANGED_LETTERS = 4
+
+
+def _one_letter_changed(known: str, other: str) -> bool:
+    """One letter of a long name (MIN_CHANGED_LETTERS or more, dots aside) changed into another, in a
+    string no list knows as a name: فاكمة for فاطمة, a key or a pen's slip. Short names are left alone
+    (مجج / مجد: three letters say too little), and two real names one letter apart never reach here
+    (:func:`garbled_name` asks that one of the two be no name)."""
+    if len(known) != len(other) or len(known) < MIN_CHANGED_LETTERS:
+        return False
+    return sum(x != y for x, y in zip(known, other)) == 1
+
+
 def garbled_name(a: NameKey | None, b: NameKey | None, keyboard: bool = True) -> bool:
     """Is one of two given names a garbled copy of the other: exactly one of them is a real name
     (:func:`real_name`: the variants table or the list of given names), and the other — which is
@@ -532,7 +545,7 @@ def garbled_name(a: NameKey | None, b: NameKey | None, keyboard: bool = True) ->
         # it is one of the table's spellings of the name with a consonant dropped or two neighbours
         # swapped (Ahma / Ahmad, Andan / Adnan, Munhir / Mundhir)
         return _latin_slip(known, other, keyboard)
-    if _dropped_or_swapped(known.rasm, other.rasm, 2):
+    if _dropped_or_swapped(known.rasm, other.rasm, 2) or _one_letter_changed(known.rasm, other.rasm):
         return True
     if any(_dropped_or_swapped(rasm, other.rasm, 2) for rasm in _arabic_rasms(known.text)):
         return True  # Ayham / "ايم", ZIYAD / "زيا", Umer / "عم": the table's Arabic spellings of the name
