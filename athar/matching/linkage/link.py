@@ -345,7 +345,8 @@ MONTHS_APART_MIN = 3
 
 def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
-    arrest months apart, the places counted once, the second readings' cost."""
+    kunyas, a family name that is the other's father's name, a family name that is the place's nisba,
+    Latin vowels, arrest months apart, the places counted once, the second readings' cost."""
     pairs = weigh_place_family(weigh_father_as_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts), facts)
     return penalise(one_place(weigh_months_apart(latin_vowels_apart(pairs, facts), facts), facts))
 
@@ -378,9 +379,10 @@ def weigh_father_as_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -
         return pairs
     different = pairs[col].eq("different").to_numpy()
     marked = np.zeros(len(pairs), dtype=bool)
-    for i in np.flatnonzero(different):
-        left = facts.get(str(pairs["unique_id_l"].iat[i])) or facts.get(base_id(str(pairs["unique_id_l"].iat[i])))
-        right = facts.get(str(pairs["unique_id_r"].iat[i])) or facts.get(base_id(str(pairs["unique_id_r"].iat[i])))
+    ids = pairs.loc[different, ["unique_id_l", "unique_id_r"]].astype(str).to_numpy()
+    for i, (left_id, right_id) in zip(np.flatnonzero(different), ids):  # a second reading's row: its own names
+        left = facts.get(left_id) or facts.get(base_id(left_id))
+        right = facts.get(right_id) or facts.get(base_id(right_id))
         marked[i] = _father_is_family(left, right) or _father_is_family(right, left)
     delta = np.zeros(len(pairs))
     if marked.any():
