@@ -384,13 +384,18 @@ def weigh_father_as_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -
         left = facts.get(left_id) or facts.get(base_id(left_id))
         right = facts.get(right_id) or facts.get(base_id(right_id))
         marked[i] = _father_is_family(left, right) or _father_is_family(right, left)
+    return shift_weights(pairs, _family_not_compared(pairs, marked, FATHER_AS_FAMILY_LEVEL))
+
+
+def _family_not_compared(pairs: pd.DataFrame, marked: np.ndarray, level: str) -> np.ndarray:
+    """Take the family names' weight out of the ``marked`` pairs and write why at their level; the
+    change of each pair's match weight (for shift_weights)."""
     delta = np.zeros(len(pairs))
     if marked.any():
-        weights = pairs["mw_family_name"].to_numpy(dtype=float)
-        delta[marked] = -weights[marked]
+        delta[marked] = -pairs["mw_family_name"].to_numpy(dtype=float)[marked]
         pairs.loc[marked, "mw_family_name"] = 0.0
-        pairs.loc[marked, col] = FATHER_AS_FAMILY_LEVEL
-    return shift_weights(pairs, delta)
+        pairs.loc[marked, "level_family_name"] = level
+    return delta
 
 
 # (twentieth session) A family name that is the nisba of the report's own place ("بلال محمد الإدلبي"
@@ -414,12 +419,7 @@ def weigh_place_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
     kunya_l, kunya_r = _pair_facts(pairs, facts, "kunya")  # "أبو عبد الله البرزاوي": which son of Barzeh?
     marked = ((left.eq(True) | right.eq(True)) & ~(kunya_l.eq(True) | kunya_r.eq(True))
               & ~pairs[col].isin([*AGREE, SLIP_LEVEL]) & pairs[col].notna() & pairs[col].ne("")).to_numpy()
-    delta = np.zeros(len(pairs))
-    if marked.any():
-        weights = pairs["mw_family_name"].to_numpy(dtype=float)
-        delta[marked] = -weights[marked]
-        pairs.loc[marked, "mw_family_name"] = 0.0
-        pairs.loc[marked, col] = PLACE_FAMILY_LEVEL
+    delta = _family_not_compared(pairs, marked, PLACE_FAMILY_LEVEL)
     return shift_weights(pairs.assign(place_family=marked, place_family_bits=delta), delta)
 
 

@@ -5,11 +5,15 @@ father's name, the two family names are not compared; the rest of the pair decid
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 
-from athar.matching.linkage import generate_reports, link_reports, prepare_reports, template_to_linkage_input
+from athar.matching.linkage import prepare_reports
 from athar.matching.linkage.constraints import facts_of
 from athar.matching.linkage.link import FATHER_AS_FAMILY_LEVEL, _father_is_family
+
+LinkAmong = Callable[[list[dict]], tuple[dict[str, str], pd.DataFrame]]  # conftest.link_among_background
 
 
 def _facts(*names: str) -> list:
@@ -30,23 +34,15 @@ def test_across_scripts() -> None:
     assert _father_is_family(short, long_)
 
 
-def _link(rows: list[dict]) -> tuple[dict[str, str], pd.DataFrame]:
-    background = template_to_linkage_input(generate_reports(1200, seed=1))
-    result = link_reports(pd.concat([background, pd.DataFrame(rows)], ignore_index=True).fillna(""))
-    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
-    ours = {r["unique_id"] for r in rows}
-    return cluster, result.pairs[result.pairs.unique_id_l.isin(ours) & result.pairs.unique_id_r.isin(ours)]
-
-
-def test_a_given_and_fathers_name_links_to_the_full_name_when_the_facts_agree() -> None:
+def test_a_given_and_fathers_name_links_to_the_full_name_when_the_facts_agree(link_among_background: LinkAmong) -> None:
     base = {"birth_year": "1939", "birth_place": "طرطوس"}
-    cluster, pairs = _link([{**base, "unique_id": "a", "full_name_latin": "HABIB, Ali"},
+    cluster, pairs = link_among_background([{**base, "unique_id": "a", "full_name_latin": "HABIB, Ali"},
                             {**base, "unique_id": "b", "full_name_latin": "MAHMOUD, Ali Habib"}])
     assert cluster["a"] == cluster["b"]
     assert (pairs["level_family_name"] == FATHER_AS_FAMILY_LEVEL).all()
 
 
-def test_without_agreeing_facts_the_two_names_alone_do_not_link() -> None:
-    cluster, _ = _link([{"unique_id": "a", "full_name_latin": "HABIB, Ali", "birth_year": "1939"},
+def test_without_agreeing_facts_the_two_names_alone_do_not_link(link_among_background: LinkAmong) -> None:
+    cluster, _ = link_among_background([{"unique_id": "a", "full_name_latin": "HABIB, Ali", "birth_year": "1939"},
                         {"unique_id": "b", "full_name_latin": "MAHMOUD, Ali Habib", "birth_year": "1962"}])
     assert cluster["a"] != cluster["b"]

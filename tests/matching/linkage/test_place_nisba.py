@@ -5,12 +5,16 @@ mother's name agreeing the pair goes to review, never linked."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pandas as pd
 import pytest
 
-from athar.matching.linkage import generate_reports, link_reports, prepare_reports, template_to_linkage_input
+from athar.matching.linkage import prepare_reports
 from athar.matching.linkage.link import PLACE_FAMILY_LEVEL, PLACE_FAMILY_NOTE
 from athar.matching.linkage.prepare import FAMILY_PLACE_COLUMN
+
+LinkAmong = Callable[[list[dict]], tuple[dict[str, str], pd.DataFrame]]  # conftest.link_among_background
 
 
 @pytest.mark.parametrize(("row", "nisba"), [
@@ -29,26 +33,18 @@ def test_a_family_name_that_is_the_nisba_of_the_reports_own_place(row: dict, nis
     assert bool(table.iloc[0][FAMILY_PLACE_COLUMN]) is nisba
 
 
-def _link(rows: list[dict]) -> tuple[dict[str, str], pd.DataFrame]:
-    background = template_to_linkage_input(generate_reports(1200, seed=1))
-    result = link_reports(pd.concat([background, pd.DataFrame(rows)], ignore_index=True).fillna(""))
-    cluster = dict(zip(result.clusters["unique_id"], result.clusters["cluster_id"]))
-    ours = {r["unique_id"] for r in rows}
-    return cluster, result.pairs[result.pairs.unique_id_l.isin(ours) & result.pairs.unique_id_r.isin(ours)]
-
-
-def test_the_nisba_against_the_family_name_links_when_given_father_and_mother_agree() -> None:
+def test_the_nisba_against_the_family_name_links_when_given_father_and_mother_agree(link_among_background: LinkAmong) -> None:
     """field_lists: "Bilal Mohammad Jumaa" (tracing) and "بلال محمد الإدلبي" (a roster), one mother."""
     base = {"birth_year": "1994", "governorate": "إدلب", "mother_name": "حياة", "sex": "M"}
-    cluster, pairs = _link([{**base, "unique_id": "a", "full_name": "بلال محمد جمعة"},
+    cluster, pairs = link_among_background([{**base, "unique_id": "a", "full_name": "بلال محمد جمعة"},
                             {**base, "unique_id": "b", "full_name": "بلال محمد الإدلبي"}])
     assert cluster["a"] == cluster["b"]
     assert (pairs["level_family_name"] == PLACE_FAMILY_LEVEL).all()
 
 
-def test_a_given_name_and_a_town_nisba_alone_go_to_review() -> None:
+def test_a_given_name_and_a_town_nisba_alone_go_to_review(link_among_background: LinkAmong) -> None:
     """A witness's "سامر البرزاوي" of Barzeh against Samer al-Sayyid of Barzeh: which Samer of Barzeh?"""
-    cluster, pairs = _link([
+    cluster, pairs = link_among_background([
         {"unique_id": "a", "full_name": "سامر مصطفى السيد", "city": "برزة", "arrest_date": "2011-05-18",
          "birth_year": "1966", "sex": "M"},
         {"unique_id": "b", "full_name": "سامر البرزاوي", "city": "برزة", "arrest_date": "2011-05"}])
@@ -58,11 +54,11 @@ def test_a_given_name_and_a_town_nisba_alone_go_to_review() -> None:
         assert pairs.iloc[0]["guard"] in (PLACE_FAMILY_NOTE, "")
 
 
-def test_a_real_family_name_of_the_town_is_not_a_reason_to_link() -> None:
+def test_a_real_family_name_of_the_town_is_not_a_reason_to_link(link_among_background: LinkAmong) -> None:
     """عمر محمد الحمصي of Homs and AAMER MOHAMED OMAR BADAWI of Homs (fresh_syrian seed 22): the given
     names only share consonants across scripts — not linked."""
     base = {"city": "حمص", "governorate": "حمص", "arrest_date": "2013-05"}
-    cluster, _ = _link([{**base, "unique_id": "a", "full_name": "عمر محمد الحمصي", "birth_year": "1976"},
+    cluster, _ = link_among_background([{**base, "unique_id": "a", "full_name": "عمر محمد الحمصي", "birth_year": "1976"},
                         {**base, "unique_id": "b", "full_name": "AAMER MOHAMED OMAR BADAWI",
                          "arrest_date": "2013-05-02"}])
     assert cluster["a"] != cluster["b"]
