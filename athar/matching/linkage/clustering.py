@@ -209,7 +209,7 @@ def _set_aside_ambiguous(comps: _Components, strong: pd.DataFrame, constraints: 
     ambiguous: dict[str, tuple[str, float]] = {}
     for x, refused in candidates.items():
         inside = best.get(x)
-        if inside is not None and any(_bits(inside[1]) - _bits(p) < AMBIGUOUS_MARGIN_BITS
+        if inside is not None and any(log2_odds(inside[1]) - log2_odds(p) < AMBIGUOUS_MARGIN_BITS
                                       and constraints.conflict([x], comps.members_of(other)) is None
                                       for p, other in refused):
             ambiguous[x] = inside
@@ -270,8 +270,9 @@ def _thin(constraints: Constraints, uid: str) -> bool:
         and facts.grandfather is None and facts.birth_year is None
 
 
-def _bits(probability: float) -> float:
-    """A match probability as a weight in bits (log2 odds; 1.0 read as 40 bits)."""
+def log2_odds(probability: float) -> float:
+    """A match probability as a match weight in bits (log2 odds; 1.0 read as 40 bits): the one
+    conversion the clustering and the weighing steps (link.py) share."""
     p = min(max(probability, 1e-12), 1 - 1e-12)
     return math.log2(p / (1 - p))
 

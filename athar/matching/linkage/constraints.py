@@ -66,7 +66,7 @@ from functools import lru_cache
 from typing import Any
 
 import pandas as pd
-from rapidfuzz.distance import OSA, JaroWinkler, Levenshtein
+from rapidfuzz.distance import OSA, Hamming, JaroWinkler, Levenshtein
 
 from athar.matching.linkage.prepare import (
     AGE_SLACK,
@@ -522,9 +522,7 @@ def _one_letter_changed(known: str, other: str) -> bool:
     string no list knows as a name: فاكمة for فاطمة, a key or a pen's slip. Short names are left alone
     (مجج / مجد: three letters say too little), and two real names one letter apart never reach here
     (:func:`garbled_name` asks that one of the two be no name)."""
-    if len(known) != len(other) or len(known) < MIN_CHANGED_LETTERS:
-        return False
-    return sum(x != y for x, y in zip(known, other)) == 1
+    return len(known) == len(other) >= MIN_CHANGED_LETTERS and Hamming.distance(known, other) == 1
 
 
 def garbled_name(a: NameKey | None, b: NameKey | None, keyboard: bool = True) -> bool:

@@ -14,6 +14,7 @@ from splink import Linker, block_on
 from athar.matching.linkage.clustering import (
     Decision,
     cluster_pairs,
+    log2_odds,
     normalise_decisions,
 )
 from athar.matching.linkage.constraints import (
@@ -302,7 +303,7 @@ SLIP_MARGIN_BITS = 7.0  # the largest weight a slip neutralises (father's name "
 
 def _below(probability: float, bits: float) -> float:
     """The probability whose match weight is ``bits`` lower."""
-    weight = math.log2(probability / (1 - probability)) - bits
+    weight = log2_odds(probability) - bits
     return 1.0 / (1.0 + 2.0 ** -weight)  # comparison → index in ReportFacts.names
 
 
@@ -798,7 +799,7 @@ def lift_only_candidates(pairs: pd.DataFrame, floor: float, threshold: float) ->
         if col in pairs.columns:
             ok &= pairs[col].isna() | (pairs[col] == "missing")
     pairs.loc[ok, "match_probability"] = threshold
-    pairs.loc[ok, "match_weight"] = math.log2(threshold / (1 - threshold))
+    pairs.loc[ok, "match_weight"] = log2_odds(threshold)
     pairs["only_candidates"] = ok
     return pairs
 
