@@ -76,6 +76,7 @@ from athar.matching.linkage.prepare import (
     KUNYA_COLUMN,
     PART_OF_YEAR,
     SHARED_SPELLING,
+    TOWNS_COLUMN,
     name_id,
 )
 from athar.matching.linkage.readings import SHADOW
@@ -85,7 +86,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v26"  # v26: link.weigh_father_as_family (a store runs in full again)
+CONSTRAINTS_VERSION = "incompatible-reports v27"  # v27: a nisba meets its town (prepare.town_block), a one-word name cut (a store runs in full again)
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -751,6 +752,7 @@ class ReportFacts:
     family_place: bool = False  # the family name is the nisba of the report's own place (prepare.place_nisba)
     arrest_ym_alt: int | None = None  # the arrest month read the other way round (prepare.swapped_month)
     born_about: int | None = None  # from an age with no arrest year (prepare.birth_year_from_age)
+    towns: tuple[str, ...] = ()  # skeletons of the report's town and birth place (prepare.town_skeletons)
 
 
 def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
@@ -759,7 +761,7 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
     columns = [c for c in prepared.columns if c.split("_")[0] in ("first", "father", "grandfather", "mother", "family")
                and c != FAMILY_PLACE_COLUMN]
     extra = [c for c in ("city_key", "arrest_ym", "arrest_year", "arrest_precision", "birth_town_key", KUNYA_COLUMN,
-                         FAMILY_PLACE_COLUMN, ARREST_SWAPPED_COLUMN, BIRTH_FROM_AGE_COLUMN)
+                         FAMILY_PLACE_COLUMN, ARREST_SWAPPED_COLUMN, BIRTH_FROM_AGE_COLUMN, TOWNS_COLUMN)
              if c in prepared.columns]
     for row in prepared[["unique_id", "sex", "birth_year", *columns, *extra]].to_dict("records"):
         year = row.get("birth_year")
@@ -781,7 +783,8 @@ def facts_of(prepared: pd.DataFrame) -> dict[str, ReportFacts]:
             _key(row, "grandfather"),
             row.get(FAMILY_PLACE_COLUMN) is True or row.get(FAMILY_PLACE_COLUMN) == 1,
             _int_or_none(row.get(ARREST_SWAPPED_COLUMN)),
-            _int_or_none(row.get(BIRTH_FROM_AGE_COLUMN)))
+            _int_or_none(row.get(BIRTH_FROM_AGE_COLUMN)),
+            tuple(towns.split("|")) if isinstance(towns := row.get(TOWNS_COLUMN), str) and towns else ())
     return out
 
 

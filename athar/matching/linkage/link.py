@@ -37,7 +37,7 @@ from athar.matching.linkage.model import (
     effective_parameters,
     model_from_splink,
 )
-from athar.matching.linkage.prepare import prepare_reports
+from athar.matching.linkage.prepare import nisba_of, prepare_reports
 from athar.matching.linkage.readings import (
     READING_NOTE,
     TWO_READINGS_NOTE,
@@ -51,7 +51,8 @@ from athar.matching.linkage.settings import REVIEW_BAND, REVIEW_PER_REPORT, SAME
 KEY_COLUMNS = [
     "first_blk", "father_blk", "grandfather_blk", "family_blk", "mother_blk", "birth_year",
     "first_cblk", "father_cblk", "family_cblk", "first_dblk", "father_dblk", "family_dblk",
-    "first_c1", "father_c1", "family_c1", "governorate_id", "city_key", "birth_place_key", "arrest_year", "sex", "agency_id",
+    "first_c1", "father_c1", "family_c1", "governorate_id", "city_key", "town_blk", "birth_place_key", "arrest_year", "sex",
+    "agency_id",
 ]
 logging.getLogger("splink").setLevel(logging.WARNING)
 COMPARISON_NAMES = {
@@ -417,11 +418,28 @@ def weigh_place_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
     if pairs.empty or col not in pairs.columns or "mw_family_name" not in pairs.columns:
         return pairs.assign(place_family=marked)
     left, right = _pair_facts(pairs, facts, "family_place")
+    other = _nisba_of_other_town(pairs, facts)
     kunya_l, kunya_r = _pair_facts(pairs, facts, "kunya")  # "أبو عبد الله البرزاوي": which son of Barzeh?
-    marked = ((left.eq(True) | right.eq(True)) & ~(kunya_l.eq(True) | kunya_r.eq(True))
+    marked = ((left.eq(True) | right.eq(True) | other) & ~(kunya_l.eq(True) | kunya_r.eq(True))
               & ~pairs[col].isin([*AGREE, SLIP_LEVEL]) & pairs[col].notna() & pairs[col].ne("")).to_numpy()
     delta = _family_not_compared(pairs, marked, PLACE_FAMILY_LEVEL)
     return shift_weights(pairs.assign(place_family=marked, place_family_bits=delta), delta)
+
+
+def _nisba_of_other_town(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.Series:
+    """Pairs of which one report states no town and its family name is the nisba of the other's town
+    or birth place (prepare.town_skeletons): "ياسر الداراني" of a witness, who names no town, and Yasir
+    of Daraya (twenty-third session; a report of its own town is read by ``family_place``)."""
+    def read(uid: str) -> ReportFacts | None:  # a second reading's row has its own names
+        return facts.get(uid) or facts.get(base_id(uid))
+    return pd.Series([_nisba_of_town(read(a), read(b)) or _nisba_of_town(read(b), read(a))
+                      for a, b in zip(pairs["unique_id_l"], pairs["unique_id_r"])], index=pairs.index, dtype=bool)
+
+
+def _nisba_of_town(named: ReportFacts | None, other: ReportFacts | None) -> bool:
+    if named is None or other is None or named.city is not None or named.family is None or not other.towns:
+        return False
+    return nisba_of(named.family.skeleton, named.family.text, other.towns)
 
 
 # (twentieth session) Two given names written in Latin letters whose consonants agree and whose

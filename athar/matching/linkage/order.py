@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from athar.matching.names.normalize import normalize_name
-from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name
+from athar.matching.names.tokens import NameToken, name_tokens, tokenize_name, whole_name_unglued
 from athar.matching.names.written import WrittenName, read_written_name
 
 # A name leans one way when it is seen there three times as often as the other way (counts + 1).
@@ -106,7 +106,7 @@ def _plain_order(written: WrittenName) -> WrittenOrder:
     guessed = any(rule.startswith(GUESSED_ORDER) for rule in written.rules)
     if written.family_first and not guessed:  # a comma or an upper-case family name
         return _order(written.name, False, False)
-    words = written.name.split()
+    words = whole_name_unglued(written.name.split())  # "خالدجهماني": one word, the space lost
     if guessed:  # undo the guess: the words as written, family name (the moved word) first
         words = words[-1:] + words[:-1]
     return _order(" ".join(words), True, guessed)

@@ -405,7 +405,44 @@ def second_reading(first: str, father: str, order: WrittenOrder | None, votes: O
 
 KUNYA_COLUMN = "given_is_kunya"  # the report names the man by a kunya, no given name (kunya_first)
 FAMILY_PLACE_COLUMN = "family_is_place"  # the family name is the nisba of the report's own place
+TOWNS_COLUMN = "town_skeletons"  # the skeletons of the report's town and birth place (town_skeletons)
+TOWN_BLOCK_COLUMN = "town_blk"  # the town's key, else the town a nisba family name may name (town_block)
 ARREST_SWAPPED_COLUMN = "arrest_ym_alt"  # the arrest month read the other way round (swapped_month)
+
+
+def town_skeletons(places: list[str]) -> str | None:
+    """The consonant skeletons of a report's town and birth place (whole and first word, as
+    ``place_nisba`` reads them), joined by "|": what another report's family name may be the nisba
+    of (link.weigh_place_family: "ياسر الداراني" of no stated town, and a Yasir of Daraya). Not the
+    governorate: a province's nisba (الحلبي، الإدلبي) names no town (twenty-third session)."""
+    found = sorted({k for place in places if isinstance(place, str) and place
+                    for k in (*_place_skeletons(place), place_key(place)) if k})
+    return "|".join(found) or None
+
+
+def town_block(city_key: str | None, family_skeleton: str | None, family_id: str | None) -> str | None:
+    """The blocking key of the town a report names: its town's key, else — no town stated — the town its
+    family name may be the nisba of ("ياسر الداراني", "منهل الحولاني": a witness names a man by his
+    town): the family name's skeleton, without the n of the ending اني (الداراني: داريا), when it ends
+    as a nisba does (ي, -i, -y). settings.SMALL_TABLE_RULES blocks the given name with it, so that a
+    report so named meets the reports of that town (twenty-third session)."""
+    if isinstance(city_key, str) and city_key:
+        return city_key
+    if not isinstance(family_skeleton, str) or len(family_skeleton) < 2 or not isinstance(family_id, str):
+        return None
+    if family_id.endswith(("ani", "any")) and len(family_skeleton) >= 3 and family_skeleton.endswith("n"):
+        return family_skeleton[:-1]
+    return family_skeleton if family_id.endswith(("i", "y")) else None
+
+
+def nisba_of(family_skeleton: str | None, family_id: str | None, skeletons: list[str] | tuple[str, ...]) -> bool:
+    """Is a family name (its skeleton and id) the nisba of one of these place skeletons? The nisba's
+    ي and اوي fall away on the skeleton; the ending اني / -ani adds an n (الدوماني: دوما). Two consonants
+    or more."""
+    if not isinstance(family_skeleton, str) or len(family_skeleton) < 2:
+        return False
+    ani = isinstance(family_id, str) and family_id.endswith(("ani", "any"))
+    return any(family_skeleton == k or (ani and family_skeleton == k + "n") for k in skeletons)
 
 
 def place_nisba(family_skeleton: str | None, family_id: str | None, places: list[str]) -> bool:
@@ -416,14 +453,8 @@ def place_nisba(family_skeleton: str | None, family_id: str | None, places: list
     On the consonant skeletons (the nisba's ي, and its اوي, fall away there), the place's whole or its
     first word (الديري: دير الزور); the ending اني / -ani adds an n (الدوماني: دوما). Two consonants
     or more."""
-    if not isinstance(family_skeleton, str) or len(family_skeleton) < 2:
-        return False
-    ani = isinstance(family_id, str) and family_id.endswith(("ani", "any"))
-    for place in places:
-        for skeleton in _place_skeletons(place) if isinstance(place, str) and place else ():
-            if family_skeleton == skeleton or (ani and family_skeleton == skeleton + "n"):
-                return True
-    return False
+    return any(nisba_of(family_skeleton, family_id, _place_skeletons(place))
+               for place in places if isinstance(place, str) and place)
 
 
 @lru_cache(maxsize=65_536)
@@ -586,6 +617,8 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     out[FAMILY_PLACE_COLUMN] = pd.Series(
         [place_nisba(skel, fid, [city or written, gov, born]) for (skel, fid), (city, written, gov, born)
          in zip(zip(out["family_skel"], out["family_id"]), places)], dtype=bool)
+    out[TOWNS_COLUMN] = pd.Series([town_skeletons([city or written, born]) for city, written, born
+                                   in zip(get["city"], written_places, get["birth_place"])], dtype=object)
     dates = get["arrest_date"].map(parse_date)
     out["birth_year"] = pd.Series([birth_year(b, d[0]) for b, d in zip(get["birth_year"], dates)], dtype="Int64")
     out[BIRTH_FROM_AGE_COLUMN] = pd.Series([birth_year_from_age(b) if pd.isna(y) else None
@@ -599,6 +632,8 @@ def prepare_with_votes(records: pd.DataFrame | list[dict], *,
     out["governorate_id"] = pd.Series([g or r for g, r in zip(get["governorate"].map(governorate_id), regions)],
                                       dtype=object)
     out["city_key"] = pd.Series([None if r else place_key(t) for t, r in zip(towns, regions)], dtype=object)
+    out[TOWN_BLOCK_COLUMN] = pd.Series([town_block(c, skel, fid) for c, skel, fid
+                                        in zip(out["city_key"], out["family_skel"], out["family_id"])], dtype=object)
     # birth places by their skeleton only: on the clean synthetic training reports the table made
     # "different" unseen among true pairs and Splink's EM stops on an m of 0 (train_model)
     out["birth_place_key"] = get["birth_place"].map(lambda v: name_keys(v).skeleton or None if v else None).to_numpy()

@@ -222,7 +222,9 @@ SMALL_TABLE_RULES: dict[tuple[str, ...], int] = {
     # "محمد ثامر الخطيب" of منبج, "أحمد النحا" and "Ahmed Adil al-Nahas" of Latamneh (a family name
     # cut or mistyped) met in no other block; about as many pairs as the rule above (12,042 on the
     # independent set's 6,401 rows).
-    ("first_blk", "city_key"): 50_000,
+    # (twenty-third session) the town's key, else the town a family name that is a nisba may name
+    # (prepare.town_block: "ياسر الداراني" of no stated town meets the Yasirs of Daraya)
+    ("first_blk", "town_blk"): 50_000,
     # (ninth session) given and family names blind to dots (الجلو / الحلو, عللي / علي): only a
     # three-name rule read them, so a report without a father's name met none. Not on names-only
     # tables, where it offered 51 more pairs for review on real_cross_parts for one true one.
@@ -235,6 +237,10 @@ SMALL_TABLE_RULES: dict[tuple[str, ...], int] = {
     # review 0.9683 -> 0.9723 (seed 21), 0.9652 -> 0.9696 (22); review pairs +9 %; no set lost.
     ("family_blk", "city_key", "arrest_year"): 50_000,
 }
+# A rule used only where the table holds these too: a nisba meets a town only where towns are stated
+# (on a table of names only, town_blk holds the nisbas alone, and its blocks were names-only blocks
+# the names-only rules' limits did not bound: real_cross_parts R 0.8575 -> 0.8450).
+RULE_NEEDS: dict[tuple[str, ...], set[str]] = {("first_blk", "town_blk"): {"city_key"}}
 # When the reports hold names only (no place, year or date), blocks use names alone.
 NAMES_ONLY_RULES: list[tuple[str, ...]] = [
     ("first_blk", "father_blk", "family_blk"),
@@ -296,7 +302,8 @@ def rule_columns(populated: set[str], n_rows: int = 0) -> list[tuple[str, ...]]:
     """The columns of each prediction rule (blocking_rules), e.g. for the block index of the
     incremental linkage (incremental.py)."""
     rules = [r for r in (SCALE_RULES if n_rows > SCALE_ROWS else FULL_RULES) if set(r) <= populated]
-    rules += [r for r, limit in SMALL_TABLE_RULES.items() if set(r) <= populated and n_rows and n_rows <= limit]
+    rules += [r for r, limit in SMALL_TABLE_RULES.items()
+              if set(r) | RULE_NEEDS.get(r, set()) <= populated and n_rows and n_rows <= limit]
     names_only = [r for r in NAMES_ONLY_RULES if set(r) <= populated]
     names = {"first_blk", "father_blk", "family_blk", "mother_blk", "first_dblk", "father_dblk", "family_dblk",
              "first_c1", "father_c1", "family_c1"}

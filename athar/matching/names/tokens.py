@@ -213,7 +213,7 @@ def _split_words(text: str) -> list[str]:
             words.append(parts[0] + "-" + "".join(parts[1:]))
         else:
             words.extend(w for p in parts if p for w in _space_lost(p))
-    return [w.strip("'") for w in words if w.strip("'")]
+    return _abd_glued([w.strip("'") for w in words if w.strip("'")])
 
 
 _KUNYA_GLUED = ("ابو", "ام")  # normalised أبو / أم
@@ -248,6 +248,65 @@ def _space_lost(word: str) -> tuple[str, ...]:
         if glued_kunya or named:
             return (head, rest)
     return (word,)
+
+
+def _abd_glued(words: list[str]) -> list[str]:
+    """A name typed against the عبد of the compound that follows it ("محمدعبد الرزاق نعسان"), and a
+    compound typed against the family name ("عبد الرحمنالعظم"; field_lists.py's activist lists, the
+    space lost): the name, عبد and the compound's name of God, and the family name, apart. The name
+    before عبد must be a real name (``_real_name``), the name of God one of ``abd_divine_names``, and
+    what follows it three letters or more (twenty-third session)."""
+    if len(words) < 2:
+        return words
+    out: list[str] = []
+    for i, word in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else ""
+        prev = out[-1] if out else ""
+        if (word.endswith("عبد") and len(word) >= 6 and _real_name(word[:-3])
+                and _divine_head(after) is not None):
+            out.extend((word[:-3], "عبد"))
+        elif prev == "عبد" and (divine := _divine_head(word)) is not None and len(word) - len(divine) >= 3:
+            out.extend((divine, word[len(divine):]))
+        else:
+            out.append(word)
+    return out
+
+
+def _divine_head(word: str) -> str | None:
+    """The name of God (``abd_divine_names``, the longest) that begins ``word``, if one does."""
+    if not word.startswith("ال"):
+        return None
+    heads = [d for d in _abd_divine() if word.startswith(d)]
+    return max(heads, key=len) if heads else None
+
+
+def whole_name_unglued(words: list[str]) -> list[str]:
+    """A whole name typed as one Arabic word ("خالدجهماني", "باسلبويضاني", "ساملالشهابي": a list typed
+    on a phone, the space lost) — a person is not reported by one word of ten letters — cut where a
+    real given name ends (``_real_name``, the longest; three letters or more before, four or more
+    after, or three in a word of seven: "محمدمطر" but not "نورهان"), else before an article inside it (three letters or more before, four or more from the
+    article on). Bolder than ``_space_lost``, which cuts any word only between two names a list
+    knows: a word alone is the whole name. A word that is a name whole (نورهان، عبدالرحمن) stays whole,
+    and so does one that ends in الدين or الله (compounds), or whose rest is a nisba's ending. For a
+    full name only (order.py): a name part's column holds one word as a rule (twenty-third session)."""
+    if len(words) != 1:
+        return words
+    word = words[0]
+    if (len(word) < 6 or detect_script(word) != "ar" or word.startswith(("ال", "عبد", "ابو", "ام"))
+            or word.endswith(("الدين", "الله")) or _real_name(word)):
+        return words
+    for cut in range(len(word) - 3, 2, -1):
+        head, rest = word[:cut], word[cut:]
+        if (_real_name(head) and rest not in _NISBA_ENDINGS and (len(rest) >= 4 or len(word) >= 7)
+                and not (rest.startswith("ال") and len(rest) < 4)):
+            return [head, rest]
+    article = word.find("ال", 3)
+    if article > 0 and len(word) - article >= 4:
+        return [word[:article], word[article:]]
+    return words
+
+
+_NISBA_ENDINGS = frozenset({"اوي", "اني", "ية", "يه", "ين"})
 
 
 def _real_name(word: str) -> bool:

@@ -12,7 +12,7 @@ import pytest
 
 from athar.matching.linkage import prepare_reports
 from athar.matching.linkage.link import PLACE_FAMILY_LEVEL, PLACE_FAMILY_NOTE
-from athar.matching.linkage.prepare import FAMILY_PLACE_COLUMN
+from athar.matching.linkage.prepare import FAMILY_PLACE_COLUMN, TOWN_BLOCK_COLUMN
 
 LinkAmong = Callable[[list[dict]], tuple[dict[str, str], pd.DataFrame]]  # conftest.link_among_background
 
@@ -62,3 +62,58 @@ def test_a_real_family_name_of_the_town_is_not_a_reason_to_link(link_among_backg
                         {**base, "unique_id": "b", "full_name": "AAMER MOHAMED OMAR BADAWI",
                          "arrest_date": "2013-05-02"}])
     assert cluster["a"] != cluster["b"]
+
+
+@pytest.mark.parametrize(("row", "key"), [
+    ({"full_name": "ياسر الداراني"}, "dr"),              # no town stated: the town the nisba names (اني: an n less)
+    ({"full_name": "منهل الحولاني"}, "hl"),
+    ({"full_name": "حمزة الجسراوي"}, "jsr"),             # اوي falls away on the skeleton
+    ({"full_name": "ياسر الداراني", "city": "حمص"}, "hms"),  # a town stated is the town
+    ({"full_name": "ياسر حسن النجار"}, None),             # no nisba: no town
+])
+def test_the_town_a_report_names_is_its_town_else_its_nisba(row: dict, key: str | None) -> None:
+    table = prepare_reports(pd.DataFrame([{"unique_id": "1", **row}]))
+    value = table.iloc[0][TOWN_BLOCK_COLUMN]
+    assert (None if pd.isna(value) else value) == key
+
+
+def test_a_nisba_of_no_stated_town_meets_the_towns_reports_and_is_not_compared(
+        link_among_background: LinkAmong) -> None:
+    """field_lists seed 32: a witness's "ياسر الداراني" (no town), and Yasir Hasan al-Khawlani of
+    Daraya, both born 1995: the family names are not compared (the nisba may be the town), the pair is
+    offered for review, never linked on a given name and a town."""
+    cluster, pairs = link_among_background([
+        {"unique_id": "a", "full_name": "ياسر الداراني", "birth_year": "1995", "governorate": "ريف دمشق"},
+        {"unique_id": "b", "full_name": "ياسر حسن محمد الخولاني", "birth_year": "1995", "city": "داريا",
+         "governorate": "ريف دمشق", "arrest_date": "2013-05-23", "mother_name": "خديجة"}])
+    assert len(pairs) == 1
+    assert pairs.iloc[0]["level_family_name"] == PLACE_FAMILY_LEVEL
+    assert pairs.iloc[0]["status"] != "linked"
+    assert cluster["a"] != cluster["b"]
+
+
+def test_a_nisba_is_not_read_against_a_town_when_its_report_states_its_own(link_among_background: LinkAmong) -> None:
+    """"ياسر الداراني" of Homs: his family name is no nisba of Daraya's report's town here."""
+    _cluster, pairs = link_among_background([
+        {"unique_id": "a", "full_name": "ياسر الداراني", "birth_year": "1995", "city": "حمص"},
+        {"unique_id": "b", "full_name": "ياسر حسن محمد الخولاني", "birth_year": "1995", "city": "داريا"}])
+    assert not (pairs["level_family_name"] == PLACE_FAMILY_LEVEL).any()
+
+
+def test_a_nisba_of_no_stated_town_shares_a_block_with_the_towns_reports() -> None:
+    """"منهل الحولاني" (a witness: no town, no year) and "منهل أحمد الرفاعي" of al-Houla meet in the block
+    of the given name and the town; on a table of names only that block is not used."""
+    from athar.matching.linkage.incremental import block_keys
+    from athar.matching.linkage.link import _populated
+    from athar.matching.linkage.settings import rule_columns
+
+    table = prepare_reports(pd.DataFrame([
+        {"unique_id": "a", "full_name": "منهل الحولاني", "arrest_date": "2012-02"},
+        {"unique_id": "b", "full_name": "منهل أحمد الرفاعي", "city": "الحولة", "arrest_date": "2012-01-19"}]))
+    rules = rule_columns(_populated(table), len(table))
+    assert ("first_blk", "town_blk") in rules
+    first, second = block_keys(table, rules)
+    assert first & second
+    names_only = prepare_reports(pd.DataFrame([{"unique_id": "a", "full_name": "منهل الحولاني"},
+                                               {"unique_id": "b", "full_name": "منهل أحمد الرفاعي"}]))
+    assert ("first_blk", "town_blk") not in rule_columns(_populated(names_only), len(names_only))
