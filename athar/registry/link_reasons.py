@@ -54,6 +54,9 @@ VOCABULARY = (
     gettext_noop("a given and a family name only, and a namesake as strongly linked (which of the two?): to review"),
     # (twenty-second session) link.FATHER_AS_FAMILY_LEVEL
     gettext_noop("one report's family name is the other's father's name (a given and a father's name): not compared"),
+    # (twenty-third session) link.OTHER_TOWN_LEVEL, MARRIED_NAME_LEVEL
+    gettext_noop("the family name of a report naming no town is the nisba of the other's town: not compared"),
+    gettext_noop("a woman's family names (her father's and her husband's may both be written), one given name, year and town: not compared"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

@@ -12,8 +12,10 @@ from athar.matching.linkage.link import (
     GUARDS,
     KUNYA_LEVEL,
     KUNYA_NOTE,
+    MARRIED_NAME_LEVEL,
     MONTHS_APART,
     ONLY_CANDIDATES_NOTE,
+    OTHER_TOWN_LEVEL,
     PLACE_NOTE,
     SIBLING_NOTE,
     SLIP_LEVEL,
@@ -57,6 +59,7 @@ def test_the_vocabulary_covers_every_comparison_and_level_of_the_model():
     words |= set(BORN_THERE_NOTE.split(": "))
     words |= {AMBIGUOUS_REASON}  # (twenty-first session) a reason a pair is kept apart
     words |= {FATHER_AS_FAMILY_LEVEL}  # (twenty-second session)
+    words |= {OTHER_TOWN_LEVEL, MARRIED_NAME_LEVEL}  # (twenty-third session)
     assert words - KNOWN == set()
 
 
@@ -64,6 +67,14 @@ def test_a_family_name_that_is_the_others_father_reads_in_arabic():
     with translation.override("ar"):
         (reason,) = readable({"why": f"family name: {FATHER_AS_FAMILY_LEVEL} (+0.0)"})
     assert reason.known and "اسم الأب" in reason.text and "father" not in reason.text
+
+
+def test_a_nisba_of_the_other_town_and_a_womans_two_family_names_read_in_arabic():
+    with translation.override("ar"):
+        town, married = readable({"why": f"family name: {OTHER_TOWN_LEVEL} (+0.0); family name: {MARRIED_NAME_LEVEL} (+0.0)"})
+    assert town.known and married.known
+    assert "نسبة" in town.text and "nisba" not in town.text
+    assert "زوجها" in married.text and "husband" not in married.text
 
 
 def test_a_bare_name_set_aside_between_two_namesakes_reads_in_arabic():

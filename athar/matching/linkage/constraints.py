@@ -792,6 +792,20 @@ def _int_or_none(value: Any) -> int | None:
     return None if value is None or pd.isna(value) else int(value)
 
 
+@lru_cache(maxsize=1)
+def _womens_name_ids() -> frozenset[str]:
+    """The name ids (prepare.name_id: the variants table's name, else the key) of the women's given
+    names of given_names.yaml."""
+    from athar.matching.names.resources import load_table
+
+    return frozenset(i for n in load_table("given_names")["female"] if (i := name_id(str(n))))
+
+
+def womans_name(key: NameKey) -> bool:
+    """Is this given name one of the lists' women's names (either script, through the variants table)?"""
+    return key.text in _womens_name_ids()
+
+
 def feminine_form(a: NameKey | None, b: NameKey | None) -> bool:
     """Two Arabic given names of which one is the other with a feminine ending ة (ه once folded):
     خيري / خيرية، جميل / جميلة، نبيل / نبيلة — a brother's and a sister's names, which the variants

@@ -26,6 +26,7 @@ from athar.matching.linkage.constraints import (
     one_slip,
     skipped_generation,
     slipped_copy,
+    womans_name,
 )
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
 from athar.matching.linkage.incremental import tf_columns
@@ -349,7 +350,8 @@ def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
     kunyas, a family name that is the other's father's name, a family name that is the place's nisba,
     Latin vowels, arrest months apart, the places counted once, the second readings' cost."""
-    pairs = weigh_place_family(weigh_father_as_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts), facts)
+    pairs = weigh_father_as_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts)
+    pairs = weigh_place_family(weigh_married_name(pairs, facts), facts)
     return penalise(one_place(weigh_months_apart(latin_vowels_apart(pairs, facts), facts), facts))
 
 
@@ -389,6 +391,51 @@ def weigh_father_as_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -
     return shift_weights(pairs, _family_not_compared(pairs, marked, FATHER_AS_FAMILY_LEVEL))
 
 
+# (twenty-third session) A woman is written under her father's family and, in some lists, her
+# husband's: OFAC lists "AL-ASSAD, Asma" and "AKHRAS, Asma" (born 1975 in Acton), "AL-ASSAD, Manal" and
+# "AL-AHMAD, Manal" (born 1970 in Damascus). Two reports of one woman's given name, born the very same
+# year in one town, whose family names differ: the family names are not compared (their weight goes,
+# the level says so) and the rest of the pair decides. Sisters share the family name and have two given
+# names; two women of one name, one year and one town under two families are what it risks (field lists
+# P 0.9818 -> 0.9810 when the year and the town were not asked).
+MARRIED_NAME_LEVEL = "a woman's family names (her father's and her husband's may both be written), one given name, year and town: not compared"
+
+
+def weigh_married_name(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
+    """Family names 'different' of two reports of one woman's given name (``_one_woman``): not
+    compared (MARRIED_NAME_LEVEL)."""
+    col = "level_family_name"
+    if pairs.empty or col not in pairs.columns or "mw_family_name" not in pairs.columns:
+        return pairs
+    first = pairs["level_first_name"] if "level_first_name" in pairs.columns else pd.Series("", index=pairs.index)
+    candidates = (pairs[col].eq("different") & first.isin(AGREE)).to_numpy()
+    marked = np.zeros(len(pairs), dtype=bool)
+    ids = pairs.loc[candidates, ["unique_id_l", "unique_id_r"]].astype(str).to_numpy()
+    for i, (left_id, right_id) in zip(np.flatnonzero(candidates), ids):  # a second reading's row: its own names
+        left = facts.get(left_id) or facts.get(base_id(left_id))
+        right = facts.get(right_id) or facts.get(base_id(right_id))
+        marked[i] = _one_woman(left, right)
+    return shift_weights(pairs, _family_not_compared(pairs, marked, MARRIED_NAME_LEVEL))
+
+
+def _one_woman(left: ReportFacts | None, right: ReportFacts | None) -> bool:
+    """Both born the same stated year, in one town (``_one_town``), and named by a woman's given name:
+    both said to be women, or neither said to be a man and the name one of the lists' women's names."""
+    if left is None or right is None or left.names[0] is None or right.names[0] is None:
+        return False
+    if left.birth_year is None or left.birth_year != right.birth_year or not _one_town(left, right):
+        return False
+    if left.sex == "F" and right.sex == "F":
+        return True
+    return left.sex != "M" and right.sex != "M" and womans_name(left.names[0]) and womans_name(right.names[0])
+
+
+def _one_town(left: ReportFacts, right: ReportFacts) -> bool:
+    """Both reports state a town or a birth place, and one of the first's is one of the second's."""
+    mine = {t for t in (left.city, left.birth_town) if t}
+    return bool(mine & {t for t in (right.city, right.birth_town) if t})
+
+
 def _family_not_compared(pairs: pd.DataFrame, marked: np.ndarray, level: str) -> np.ndarray:
     """Take the family names' weight out of the ``marked`` pairs and write why at their level; the
     change of each pair's match weight (for shift_weights)."""
@@ -407,6 +454,8 @@ def _family_not_compared(pairs: pd.DataFrame, marked: np.ndarray, level: str) ->
 # for review, never linked (PLACE_FAMILY_NOTE): a given name and a town are what namesakes of one town
 # share.
 PLACE_FAMILY_LEVEL = "the family name is the nisba of the report's own place: not compared"
+# (twenty-third session) the same, of a report that states no town, against the other's town
+OTHER_TOWN_LEVEL = "the family name of a report naming no town is the nisba of the other's town: not compared"
 PLACE_FAMILY_NOTE = "a family name that may be the place's nisba, and not the same given and father's or mother's name: to review"
 
 
@@ -418,11 +467,13 @@ def weigh_place_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
     if pairs.empty or col not in pairs.columns or "mw_family_name" not in pairs.columns:
         return pairs.assign(place_family=marked)
     left, right = _pair_facts(pairs, facts, "family_place")
-    other = _nisba_of_other_town(pairs, facts)
+    own = (left.eq(True) | right.eq(True)).to_numpy()
+    other = _nisba_of_other_town(pairs, facts).to_numpy()
     kunya_l, kunya_r = _pair_facts(pairs, facts, "kunya")  # "أبو عبد الله البرزاوي": which son of Barzeh?
-    marked = ((left.eq(True) | right.eq(True) | other) & ~(kunya_l.eq(True) | kunya_r.eq(True))
+    marked = ((own | other) & ~(kunya_l.eq(True) | kunya_r.eq(True))
               & ~pairs[col].isin([*AGREE, SLIP_LEVEL]) & pairs[col].notna() & pairs[col].ne("")).to_numpy()
-    delta = _family_not_compared(pairs, marked, PLACE_FAMILY_LEVEL)
+    delta = _family_not_compared(pairs, marked & own, PLACE_FAMILY_LEVEL)
+    delta += _family_not_compared(pairs, marked & ~own, OTHER_TOWN_LEVEL)
     return shift_weights(pairs.assign(place_family=marked, place_family_bits=delta), delta)
 
 

@@ -101,10 +101,24 @@ def arabic_skeleton(token: str) -> str:
     return _finish_skeleton("".join(out))
 
 
+# A German spelling: ch before t is خ (Ichtijar, Muchtar: اختيار، مختار; OFAC's German alias of IKHTIYAR),
+# and a name so written writes ي as j. Only before t: before another consonant ch is as often the
+# French ش (Achraf, Ichraq: أشرف، إشراق; the phenomena set lost a pair when any consonant counted).
+_GERMAN_CH = re.compile(r"(?<!s)ch(?=t)")
+
+
+def german_reading(text: str) -> str:
+    """A Latin token written as German writes Arabic names, read as English does: ch before t as kh,
+    and then j as y (twenty-third session); any other token unchanged."""
+    if not _GERMAN_CH.search(text):
+        return text
+    return _GERMAN_CH.sub("kh", text).replace("j", "y")
+
+
 @lru_cache(maxsize=200_000)
 def latin_skeleton(token: str) -> str:
     """Consonant skeleton of one folded Latin token."""
-    text = _FRENCH_W.sub("w", re.sub(r"[^a-z]", "", token.lower()))
+    text = german_reading(_FRENCH_W.sub("w", re.sub(r"[^a-z]", "", token.lower())))
     out: list[str] = []
     i = 0
     rules = _latin_skeleton_rules()

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from athar.matching.linkage import prepare_reports
-from athar.matching.linkage.link import PLACE_FAMILY_LEVEL, PLACE_FAMILY_NOTE
+from athar.matching.linkage.link import OTHER_TOWN_LEVEL, PLACE_FAMILY_LEVEL, PLACE_FAMILY_NOTE
 from athar.matching.linkage.prepare import FAMILY_PLACE_COLUMN, TOWN_BLOCK_COLUMN
 
 LinkAmong = Callable[[list[dict]], tuple[dict[str, str], pd.DataFrame]]  # conftest.link_among_background
@@ -87,7 +87,7 @@ def test_a_nisba_of_no_stated_town_meets_the_towns_reports_and_is_not_compared(
         {"unique_id": "b", "full_name": "ياسر حسن محمد الخولاني", "birth_year": "1995", "city": "داريا",
          "governorate": "ريف دمشق", "arrest_date": "2013-05-23", "mother_name": "خديجة"}])
     assert len(pairs) == 1
-    assert pairs.iloc[0]["level_family_name"] == PLACE_FAMILY_LEVEL
+    assert pairs.iloc[0]["level_family_name"] == OTHER_TOWN_LEVEL
     assert pairs.iloc[0]["status"] != "linked"
     assert cluster["a"] != cluster["b"]
 
@@ -97,7 +97,7 @@ def test_a_nisba_is_not_read_against_a_town_when_its_report_states_its_own(link_
     _cluster, pairs = link_among_background([
         {"unique_id": "a", "full_name": "ياسر الداراني", "birth_year": "1995", "city": "حمص"},
         {"unique_id": "b", "full_name": "ياسر حسن محمد الخولاني", "birth_year": "1995", "city": "داريا"}])
-    assert not (pairs["level_family_name"] == PLACE_FAMILY_LEVEL).any()
+    assert not (pairs["level_family_name"] == OTHER_TOWN_LEVEL).any()
 
 
 def test_a_nisba_of_no_stated_town_shares_a_block_with_the_towns_reports() -> None:
