@@ -468,23 +468,30 @@ def weigh_place_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
         return pairs.assign(place_family=marked)
     left, right = _pair_facts(pairs, facts, "family_place")
     own = (left.eq(True) | right.eq(True)).to_numpy()
-    other = _nisba_of_other_town(pairs, facts).to_numpy()
     kunya_l, kunya_r = _pair_facts(pairs, facts, "kunya")  # "أبو عبد الله البرزاوي": which son of Barzeh?
-    marked = ((own | other) & ~(kunya_l.eq(True) | kunya_r.eq(True))
-              & ~pairs[col].isin([*AGREE, SLIP_LEVEL]) & pairs[col].notna() & pairs[col].ne("")).to_numpy()
+    apart = (~(kunya_l.eq(True) | kunya_r.eq(True))
+             & ~pairs[col].isin([*AGREE, SLIP_LEVEL]) & pairs[col].notna() & pairs[col].ne("")).to_numpy()
+    other = _nisba_of_other_town(pairs, facts, apart & ~own)
+    marked = (own | other) & apart
     delta = _family_not_compared(pairs, marked & own, PLACE_FAMILY_LEVEL)
     delta += _family_not_compared(pairs, marked & ~own, OTHER_TOWN_LEVEL)
     return shift_weights(pairs.assign(place_family=marked, place_family_bits=delta), delta)
 
 
-def _nisba_of_other_town(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.Series:
-    """Pairs of which one report states no town and its family name is the nisba of the other's town
-    or birth place (prepare.town_skeletons): "ياسر الداراني" of a witness, who names no town, and Yasir
-    of Daraya (twenty-third session; a report of its own town is read by ``family_place``)."""
+def _nisba_of_other_town(pairs: pd.DataFrame, facts: dict[str, ReportFacts], among: np.ndarray) -> np.ndarray:
+    """Of the pairs ``among`` (family names apart), those of which one report states no town and its
+    family name is the nisba of the other's town or birth place (prepare.town_skeletons): "ياسر الداراني"
+    of a witness, who names no town, and Yasir of Daraya (twenty-third session; a report of its own town
+    is read by ``family_place``). Only those pairs are read: a run at a million reports scores millions."""
     def read(uid: str) -> ReportFacts | None:  # a second reading's row has its own names
         return facts.get(uid) or facts.get(base_id(uid))
-    return pd.Series([_nisba_of_town(read(a), read(b)) or _nisba_of_town(read(b), read(a))
-                      for a, b in zip(pairs["unique_id_l"], pairs["unique_id_r"])], index=pairs.index, dtype=bool)
+    out = np.zeros(len(pairs), dtype=bool)
+    rows = np.flatnonzero(among)
+    ids = pairs[["unique_id_l", "unique_id_r"]].to_numpy()[rows]
+    for i, (a, b) in zip(rows, ids):
+        fa, fb = read(a), read(b)
+        out[i] = _nisba_of_town(fa, fb) or _nisba_of_town(fb, fa)
+    return out
 
 
 def _nisba_of_town(named: ReportFacts | None, other: ReportFacts | None) -> bool:
