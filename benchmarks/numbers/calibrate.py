@@ -3,8 +3,21 @@ shipped calibrator (``models/calibrator.json``) was made, and the measurements t
 (docs/numbers.md "Figures"). P(reading right) from a reading's evidence, a logistic regression
 fitted on photos drawn like dev's, its threshold chosen on dev.
 
-Twenty-second session (shipped): the twenty-first session's calibrator rebuilt by its own commands,
-written as JSON, and copied into the product:
+Twenty-fourth session (shipped): the line recogniser's own readings are candidates with their own
+evidence (``calibration.LINE_FEATURES``); the lines it reads (``--line-from``: those whose best glyph
+reading is at least that sure, −1 every line) are chosen on dev and stored in the calibrator. ``fit``
+and ``threshold`` take evidence gathered on more lines and ``restrict`` it (a preview: the line
+recogniser's batches pad crops to the widest, so a line's reading depends a little on the lines read
+with it; the shipped calibrator was fitted on evidence gathered with its own ``--line-from``):
+
+    for s in 2950 2951 2952; do nice -n 10 python benchmarks/numbers/calibrate.py data /tmp/n24/cal0/dev$s.json --photos 600 --style dev --seed $s --line-from 0; done
+    nice -n 10 python benchmarks/numbers/calibrate.py fit /tmp/n24/cal0/dev295?.json --l2 0.1 --line-from 0 --out /tmp/n24/cal0/calibrator.json
+    nice -n 10 python benchmarks/numbers/calibrate.py read /tmp/athar-numbers/dev /tmp/n24/cal0/dev.json --line-from 0
+    nice -n 10 python benchmarks/numbers/calibrate.py threshold /tmp/n24/cal0/dev.json --model /tmp/n24/cal0/calibrator.json --right 96 --write
+    cp /tmp/n24/cal0/calibrator.json athar/matching/numbers/models/calibrator.json
+
+Twenty-second session: the twenty-first session's calibrator rebuilt by its own commands,
+written as JSON, and copied into the product (algorithm ``numbers-calibration-1``, glyph readings only):
 
     for s in 2950 2951 2952; do nice -n 10 python benchmarks/numbers/calibrate.py data /tmp/cal2/dev$s.json --photos 600 --style dev --seed $s; done
     nice -n 10 python benchmarks/numbers/calibrate.py fit /tmp/cal2/dev295?.json --l2 0.1 --out /tmp/cal2/calibrator.json
@@ -30,7 +43,8 @@ Twenty-first session (measured, not shipped): the three-digit rules (``--three``
 twenty-second writes the product's JSON with the same numbers.)
 
 The evidence is the product's (``NumberReader.evidence``: every glyph reading of each ink mask
-with its ``calibration.Evidence``, read without a calibrator, so it does not depend on one), and
+and the line recogniser's own readings, each with its ``calibration.Evidence``, read without a
+calibrator, so it does not depend on one; ``--line-from`` the lines the line recogniser reads), and
 so are the features (``calibration.calibration_features``) and the model (``Calibration``).
 ``data``: photos of ``synthetic.TRAINING`` (its fonts and damage; seeds 29800 + part: never the
 dev sets' 2901–2903, nor the glyph network's (29100–29123) or the line network's (29500–29530
@@ -54,14 +68,22 @@ import json
 import sys
 import time
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from PIL import Image
 
-from athar.matching.numbers.calibration import FEATURES, Calibration, Evidence, calibration_features, sha256_of
+from athar.matching.numbers.calibration import (
+    EVERY_LINE,
+    FEATURES,
+    LINE,
+    Calibration,
+    Evidence,
+    calibration_features,
+    sha256_of,
+)
 from athar.matching.numbers.evaluation import overlap, score
 from athar.matching.numbers.reader import MODEL_PATH, NumberReader, one_per_place
 from athar.matching.numbers.synthetic import BRANCHES, DEV, TRAINING, make_image
@@ -79,6 +101,23 @@ def evidence_reader() -> NumberReader:
 # which writes every branch number of the sets: restricting to them is partly circular).
 KNOWN_BRANCHES = frozenset({"215", "216", "220", "227", "235", "248", "251", "290", "318"} | set(BRANCHES))
 THREE = ("all", "word", "list")
+
+
+def restrict(found: list[Evidence], line_from: float) -> list[Evidence]:
+    """The evidence the reader would gather reading only the lines whose best glyph reading is at
+    least ``line_from`` sure, from evidence gathered reading more of them (``data --line-from`` lower):
+    the line recogniser's readings of the other lines go, and their glyph readings were not checked."""
+    out = []
+    for e in found:
+        if e.line_glyph >= line_from:
+            out.append(e)
+        elif e.source != LINE:
+            out.append(replace(e, checked=False, line=0.0, partial=False, other=0.0, other_text=""))
+    return out
+
+
+def photo_evidence(row: dict[str, Any], line_from: float) -> list[Evidence]:
+    return restrict([Evidence(**e) for e in row["evidence"]], line_from)
 
 
 def three_allowed(text: str, kind: str | None, rule: str) -> bool:
@@ -106,7 +145,8 @@ def right(e: dict[str, Any], truth: list[dict[str, Any]]) -> bool:
     return any(t["text"] == e["text"] and overlap(e["box"], t["box"]) >= 0.5 for t in truth)
 
 
-def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | None = None) -> None:
+def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | None = None,
+         line_from: float = EVERY_LINE) -> None:
     """Evidence of ``photos`` synthetic photos. ``style`` TRAINING (seed 29800 + part, 700 or 1000 px)
     or DEV (twenty-first session: dev's own generator, 1000 px, saved and read back as JPEG quality 92
     as ``synthetic.write_set`` writes dev; ``seed`` must be none of the sets' 2901–2903)."""
@@ -128,37 +168,37 @@ def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | N
             image = Image.open(io.BytesIO(buffer.getvalue()))
         truth = [t.as_dict() for t in sample.numbers]
         rows.append({"path": f"{style}-{seed}-{i:05d}", "numbers": truth,
-                     "evidence": [asdict(e) for e in reader.evidence(image)]})
+                     "evidence": [asdict(e) for e in reader.evidence(image, line_from)]})
         if i % 100 == 0:
             print(f"{i + 1}/{photos}", file=sys.stderr, flush=True)
-    out.write_text(json.dumps({"seed": seed, "style": style, "photos": rows}))
+    out.write_text(json.dumps({"seed": seed, "style": style, "line_from": line_from, "photos": rows}))
     n = sum(len(r["evidence"]) for r in rows)
     k = sum(right(e, r["numbers"]) for r in rows for e in r["evidence"])
     print(f"{photos} photos, {n} readings, {k} right -> {out}")
 
 
-def read(folder: Path, out: Path) -> None:
+def read(folder: Path, out: Path, line_from: float = EVERY_LINE) -> None:
     reader = evidence_reader()
     truth = json.loads((folder / "truth.json").read_text())
     rows = []
     for row in truth["images"]:
         with Image.open(folder / row["path"]) as image:
             rows.append({"path": row["path"], "numbers": row["numbers"],
-                         "evidence": [asdict(e) for e in reader.evidence(image)]})
-    out.write_text(json.dumps({"folder": str(folder), "photos": rows}))
+                         "evidence": [asdict(e) for e in reader.evidence(image, line_from)]})
+    out.write_text(json.dumps({"folder": str(folder), "line_from": line_from, "photos": rows}))
     print(f"{len(rows)} photos -> {out}")
 
 
-def table(sources: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features, labels and photo numbers of every reading of these files."""
+def table(sources: list[Path], line_from: float = EVERY_LINE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features, labels and photo numbers of every reading of these files (``restrict``-ed)."""
     xs, ys, photo = [], [], []
     count = 0
     for source in sources:
         for row in json.loads(source.read_text())["photos"]:
-            found = [Evidence(**e) for e in row["evidence"]]
+            found = photo_evidence(row, line_from)
             if found:
                 xs.append(calibration_features(found))
-                ys.append([right(e, row["numbers"]) for e in row["evidence"]])
+                ys.append([right(asdict(e), row["numbers"]) for e in found])
                 photo.append(np.full(len(found), count))
             count += 1
     return np.concatenate(xs), np.concatenate(ys).astype(float), np.concatenate(photo)
@@ -193,12 +233,14 @@ def loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
 
 
-def fit(sources: list[Path], out: Path, l2: float) -> None:
-    x, y, photo = table(sources)
+def fit(sources: list[Path], out: Path, l2: float, line_from: float = EVERY_LINE) -> None:
+    x, y, photo = table(sources, line_from)
     rng = np.random.default_rng(0)
     held_photos = rng.permutation(int(photo.max()) + 1)[: (int(photo.max()) + 1) // 5]
     held = np.isin(photo, held_photos)
     print(f"{len(y)} readings ({int(y.sum())} right) from {int(photo.max()) + 1} photos; {int(held.sum())} held out")
+    line = x[:, FEATURES.index("line_only")] == 1
+    print(f"the line recogniser's own: {int(line.sum())} readings, {int(y[line].sum())} right")
     for lam in sorted({0.1, 1.0, 10.0, l2}):
         w = logistic(x[~held], y[~held], lam)
         p = 1 / (1 + np.exp(-(x[held] @ w)))
@@ -207,13 +249,14 @@ def fit(sources: list[Path], out: Path, l2: float) -> None:
     w = logistic(x, y, l2)
     for name, v in zip(FEATURES, w, strict=True):
         print(f"  {name:18} {v:+.3f}")
-    Calibration(w, FEATURES, weights_sha256=sha256_of(MODEL_PATH)).save(out)
+    Calibration(w, FEATURES, weights_sha256=sha256_of(MODEL_PATH), line_from=line_from).save(out)
     print(f"wrote {out}")
 
 
 def candidates(rows: list[dict[str, Any]], calibration: Calibration, three: str = "all") -> list[list[dict[str, Any]]]:
-    """Each photo's readings, one per place by calibrated confidence (``NumberReader.read_all``)."""
-    return [candidates_of([Evidence(**e) for e in row["evidence"]], calibration, three) for row in rows]
+    """Each photo's readings, one per place by calibrated confidence (``NumberReader.read_all``),
+    from the lines the calibrator has the line recogniser read (``restrict``)."""
+    return [candidates_of(photo_evidence(row, calibration.line_from), calibration, three) for row in rows]
 
 
 def load(model: Path) -> tuple[Calibration, float]:
@@ -308,13 +351,17 @@ def main() -> None:
     d.add_argument("--part", type=int, default=0)
     d.add_argument("--style", default=TRAINING, choices=[TRAINING, DEV])
     d.add_argument("--seed", type=int, default=None)
+    d.add_argument("--line-from", type=float, default=EVERY_LINE)
     r = sub.add_parser("read")
     r.add_argument("folder", type=Path)
     r.add_argument("out", type=Path)
+    r.add_argument("--line-from", type=float, default=EVERY_LINE)
     f = sub.add_parser("fit")
     f.add_argument("sources", type=Path, nargs="+")
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--l2", type=float, default=1.0)
+    f.add_argument("--line-from", type=float, default=EVERY_LINE,
+                   help="fit on the evidence of the lines whose best glyph reading is at least this sure (-1: all)")
     t = sub.add_parser("threshold")
     t.add_argument("source", type=Path)
     t.add_argument("--model", type=Path, required=True)
@@ -329,11 +376,11 @@ def main() -> None:
     c.add_argument("--also", nargs="*", default=[])
     args = parser.parse_args()
     if args.step == "data":
-        data(args.out, args.photos, args.part, args.style, args.seed)
+        data(args.out, args.photos, args.part, args.style, args.seed, args.line_from)
     elif args.step == "read":
-        read(args.folder, args.out)
+        read(args.folder, args.out, args.line_from)
     elif args.step == "fit":
-        fit(args.sources, args.out, args.l2)
+        fit(args.sources, args.out, args.l2, args.line_from)
     elif args.step == "threshold":
         threshold(args.source, args.model, args.right, args.write, args.three)
     else:

@@ -96,6 +96,14 @@ def read_frames(
     gray: np.ndarray, found: list[L.Frame], weights: dict[str, np.ndarray]
 ) -> list[tuple[str, float, list[int], str | None]]:
     """The candidate numbers of these lines of the photo, each read both ways (``read_lines``)."""
+    return [c for each in read_each(gray, found, weights) for c in each]
+
+
+def read_each(
+    gray: np.ndarray, found: list[L.Frame], weights: dict[str, np.ndarray]
+) -> list[list[tuple[str, float, list[int], str | None]]]:
+    """``read_frames`` line by line: the candidate numbers of each of these lines, read in one
+    batch (the reader's evidence reads every line of an ink mask at once)."""
     crops = [c for f in found for c in _both_ways(gray, f)]
     candidates = []
     for i, logp in enumerate(_forward(crops, weights)):
@@ -103,14 +111,14 @@ def read_frames(
         for text, confidence, first, last, kind in L.numbers_in(L.greedy(logp), logp):
             if i % 2:  # columns of the turned crop, counted in the upright one
                 first, last = len(logp) - 1 - last, len(logp) - 1 - first
-            candidates.append((text, confidence, box_of(found[i // 2], first, last), kind, frame))
+            candidates.append((text, confidence, box_of(found[i // 2], first, last), kind, frame, i // 2))
     sure = [c for c in candidates if c[1] >= VERIFY]
     again = iter(_forward([L.crop(gray, _zoom(c[4], z)) for c in sure for z in ZOOMS], weights))
-    out = []
-    for text, confidence, box, kind, _frame in candidates:
+    out: list[list[tuple[str, float, list[int], str | None]]] = [[] for _ in found]
+    for text, confidence, box, kind, _frame, line in candidates:
         if confidence >= VERIFY:  # in the order of ``sure``
             confidence = float(np.mean([confidence, *(_same(next(again), text) for _ in ZOOMS)]))
-        out.append((text, confidence, box, kind))
+        out[line].append((text, confidence, box, kind))
     return out
 
 

@@ -40,13 +40,20 @@ provenance. Steps, each cheap enough for several photos per CPU-second at 1,000 
    is the confidence a reading reports. Each place keeps its most probable reading; those at or
    above the calibrator's threshold (chosen on dev) are suggested. Without a calibrator
    (``calibrator=None``) the reader uses the weights' own rule of steps 6–8.
+10. **The line recogniser's own readings** (twenty-fourth session). The calibrator says which
+   lines the line recogniser reads (``Calibration.line_from``: the shipped one, every line on which
+   the glyph network reads a number at all), and what it reads there that no glyph reading reads
+   alike is a candidate too (``calibration.line_candidates``), weighed with its own evidence: its
+   confidence, what the glyph network reads there instead, ink past it, a longer run of the line
+   cut wider. Handwriting the glyph network misreads by a digit is read whole by the line recogniser.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +62,15 @@ from PIL import Image
 from scipy import ndimage
 from scipy.spatial import cKDTree
 
-from athar.matching.numbers.calibration import CALIBRATOR_PATH, Calibration, Evidence
+from athar.matching.numbers.calibration import (
+    CALIBRATOR_PATH,
+    EVERY_LINE,
+    GLYPH,
+    LINE,
+    Calibration,
+    Evidence,
+    line_candidates,
+)
 
 MODEL_PATH = Path(__file__).with_name("models") / "digits.npz"
 PATCH = 24
@@ -568,41 +583,70 @@ class NumberReader:
             candidates = [(text, c, [round(v / scale) for v in box], kind) for text, c, box, kind in candidates]
         return [Reading(*candidate) for candidate in one_per_place(candidates)]
 
-    def evidence(self, image: Image.Image) -> list[Evidence]:
-        """Every glyph reading of the photo under each ink mask with what the calibrator weighs
-        (boxes in the photo's pixels)."""
+    def evidence(self, image: Image.Image, line_from: float | None = None) -> list[Evidence]:
+        """Every reading of the photo under each ink mask with what the calibrator weighs (boxes in
+        the photo's pixels): the glyph readings and the line recogniser's own. ``line_from``: the
+        lines the line recogniser reads (those whose best glyph reading is at least that sure; −1:
+        every line); by default the calibrator's, without one the weights' ``agree_from``."""
+        if line_from is None:
+            line_from = self.calibration.line_from if self.calibration is not None else self.agree_from
         gray, scale = gray_for_reading(image)
-        found = [e for index, make_mask in enumerate(INK_MASKS) for e in self._evidence(index, make_mask(gray), gray)]
+        found = [e for index, make_mask in enumerate(INK_MASKS)
+                 for e in self._evidence(index, make_mask(gray), gray, line_from)]
         if scale != 1.0:
             for e in found:
                 e.box = [round(v / scale) for v in e.box]
         return found
 
-    def _evidence(self, index: int, mask: np.ndarray, gray: np.ndarray) -> list[Evidence]:
-        """The glyph readings of one ink mask (``INK_MASKS[index]``) with their evidence: the glyph
-        network's probabilities, ink past the run, and — for a line with a reading at least
-        ``agree_from`` sure — the line recogniser's reading of the same place and of the line cut
-        wider (what ``agreed`` multiplies together by hand, kept apart for the calibrator)."""
-        from athar.matching.numbers.line_reader import digit_runs, read_frames
+    def _evidence(self, index: int, mask: np.ndarray, gray: np.ndarray, line_from: float) -> list[Evidence]:
+        """The readings of one ink mask (``INK_MASKS[index]``) with their evidence: for each line,
+        the glyph network's readings with its probabilities and ink past the run, and — for a line
+        whose best glyph reading is at least ``line_from`` sure (−1: every line) — the line
+        recogniser's reading of the same place, of the line cut wider, and its own readings that
+        no glyph reading reads alike (``calibration.line_candidates``): what ``agreed`` multiplies
+        together by hand, kept apart for the calibrator."""
+        from athar.matching.numbers.line_reader import read_each
 
-        out: list[Evidence] = []
+        found = []
         for labels, kept, group, p, boxes in self.line_probabilities(mask, gray):
             runs = decode_runs(p, boxes)
-            if not runs:
+            if runs or line_from <= EVERY_LINE:
+                best = max((r.confidence for r in runs), default=EVERY_LINE)
+                placed = line_frame(labels, kept, group)
+                checked = bool(self.classifier.lines) and placed[1] is not None and best >= line_from
+                found.append((labels, kept, group, runs, best, placed, checked))
+        read = iter(read_each(gray, [f[5][1] for f in found if f[6]], self.classifier.lines) if found else [])
+        out: list[Evidence] = []
+        for labels, kept, group, runs, best, placed, checked in found:
+            line = next(read) if checked else []
+            if not runs and not line:
                 continue
-            placed = line_frame(labels, kept, group)
             frame = placed[1]
-            checked = bool(self.classifier.lines) and frame is not None and \
-                any(r.confidence >= self.agree_from for r in runs)
-            line = read_frames(gray, [frame], self.classifier.lines) if checked else []
-            wide = digit_runs(gray, frame, self.classifier.lines) if checked else []
-            for r in runs:
-                same = max((lc for lt, lc, lb, _ in line if lt == r.text and _overlap(lb, r.box) >= 0.3), default=0.0)
-                partial = any(len(rt) > len(r.text) and r.text in rt and _overlap(rb, r.box) >= 0.3 for rt, rb in wide)
-                height = frame.height if frame is not None else float(min(r.box[2] - r.box[0], r.box[3] - r.box[1]))
-                out.append(Evidence(r.text, r.box, r.kind, index, r.confidence, r.digit_min, r.digit_mean, r.edge,
-                                    r.arabic, ink_past_run(mask, labels, kept, group, r.box, placed),
-                                    checked, float(same), partial, float(height)))
+            wide = self._wide_runs(gray, frame) if checked else []
+            height = frame.height if frame is not None else 0.0
+            past = partial(ink_past_run, mask, labels, kept, group, placed=placed)
+            out.extend(self._glyph_evidence(index, runs, line, wide, height, checked, best, past))
+            out.extend(_line_evidence(index, runs, line, wide, height, best, past))
+        return out
+
+    def _wide_runs(self, gray: np.ndarray, frame: Any) -> list[tuple[str, list[int]]]:
+        from athar.matching.numbers.line_reader import digit_runs
+
+        return digit_runs(gray, frame, self.classifier.lines)
+
+    @staticmethod
+    def _glyph_evidence(index: int, runs: list[Run], line: list[Candidate], wide: list[tuple[str, list[int]]],
+                        height: float, checked: bool, best: float, past: Callable[[list[int]], bool]) -> list[Evidence]:
+        """The glyph readings of one line with their evidence (``_evidence``)."""
+        out = []
+        for r in runs:
+            here = [(lc, lt) for lt, lc, lb, _ in line if _overlap(lb, r.box) >= 0.3]
+            same = max((lc for lc, lt in here if lt == r.text), default=0.0)
+            other, other_text = max(((lc, lt) for lc, lt in here if lt != r.text), default=(0.0, ""))
+            h = height or float(min(r.box[2] - r.box[0], r.box[3] - r.box[1]))
+            out.append(Evidence(r.text, r.box, r.kind, index, r.confidence, r.digit_min, r.digit_mean, r.edge,
+                                r.arabic, past(r.box), checked, float(same), _partial(r.text, r.box, wide),
+                                float(h), GLYPH, float(other), other_text, best))
         return out
 
     def _read_mask(self, mask: np.ndarray, gray: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:
@@ -763,6 +807,23 @@ def agreed(readings: list[Candidate], line: list[Candidate], agree_from: float, 
         out.append((text, g, box, kind))
     if agree_alone > 0:
         out.extend((lt, lc * agree_alone, lb, lk) for lt, lc, lb, lk in line)
+    return out
+
+
+def _partial(text: str, box: list[int], wide: list[tuple[str, list[int]]]) -> bool:
+    """Whether a longer digit run of the line cut wider (``line_reader.digit_runs``) holds this one."""
+    return any(len(rt) > len(text) and text in rt and _overlap(rb, box) >= 0.3 for rt, rb in wide)
+
+
+def _line_evidence(index: int, runs: list[Run], line: list[Candidate], wide: list[tuple[str, list[int]]],
+                   height: float, best: float, past: Callable[[list[int]], bool]) -> list[Evidence]:
+    """The line recogniser's own readings of one line (``calibration.line_candidates``) with their
+    evidence (twenty-fourth session): its confidence, the glyph reading of another text over the
+    place, ink past the reading, a longer run of the line cut wider; the glyph fields are 0."""
+    out = []
+    for text, c, box, kind, g, g_text in line_candidates([(r.text, r.confidence, r.box) for r in runs], line):
+        out.append(Evidence(text, box, kind, index, 0.0, 0.0, 0.0, 0.0, False, past(box), True, float(c),
+                            _partial(text, box, wide), float(height), LINE, float(g), g_text, best))
     return out
 
 

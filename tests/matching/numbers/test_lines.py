@@ -261,6 +261,21 @@ def test_a_number_read_differently_when_the_line_is_cut_larger_or_smaller_is_uns
     assert sizes == [2, 2, 2, 2]  # both ways, then the one candidate at two more sizes
 
 
+def test_lines_read_in_one_batch_keep_their_own_readings(monkeypatch):
+    # Twenty-fourth session: the reader's evidence reads every line of an ink mask at once
+    # (``read_each``) and needs each line's readings apart.
+    from athar.matching.numbers import line_reader
+
+    frames = [L.Frame(100.0, 60.0, 1.0, 0.0, -40.0, 40.0, 0.0, 20.0), L.Frame(100.0, 160.0, 1.0, 0.0, -40.0, 40.0, 0.0, 20.0)]
+    first = [path([0] * 7), path([0] * 7), path([2, 0, 3, 0, 4, 0, 5], 0.2), path([6, 0, 7, 0, 8], 0.2)]
+    sizes = []
+    monkeypatch.setattr(line_reader, "_forward", lambda crops, weights: sizes.append(len(crops)) or first)
+    each = line_reader.read_each(np.ones((220, 200), np.float32), frames, {})
+    assert sizes == [4, 0]  # both lines, both ways, in one call; nothing sure enough to read again
+    assert each[0] == [] and sorted(t for t, *_ in each[1]) == ["1234", "567"]
+    assert line_reader.read_frames(np.ones((220, 200), np.float32), frames, {}) == each[1]
+
+
 def test_a_glyph_reading_the_line_recogniser_reads_alike_is_surer(tmp_path, monkeypatch):
     from athar.matching.numbers import line_reader
     from athar.matching.numbers.reader import AGREE_DOUBT, MODEL_PATH, NumberReader
