@@ -34,6 +34,12 @@ def test_hajj_or_sheikh_before_a_name_is_not_the_fathers_name(full: str, father:
     assert parts["family"] == family
 
 
+def test_hajj_typed_short_is_hajj() -> None:
+    """حج for حاج ("حج حسين", a family name a roster writes first: field lists, twenty-third session)."""
+    assert _parts(full_name="عبد الرزاق احمد حج حسين") == {"first": "abd al-razzaq", "father": "ahmad",
+                                                          "grandfather": None, "family": "husayn"}
+
+
 def test_the_family_al_hajj_itself_stays_a_name() -> None:
     assert _parts(full_name="محمد أحمد الحاج")["family"] == "hajj"
     assert _parts(family_name="الحاج", first_name="محمد")["family"] == "hajj"
