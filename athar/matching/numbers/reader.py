@@ -321,18 +321,8 @@ def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group:
         cov = np.cov((basis - mean).T) if len(basis) >= 2 else np.eye(2)
     values, vectors = np.linalg.eigh(cov)
     ux, uy = vectors[:, int(np.argmax(values))]
-    # Project every member on the line (u) and across it (v): all members' pixels at once, each
-    # member's extent a reduction over its own slice (min and max are exact in any order).
-    xs_all = np.concatenate([x for x, _ in pts])
-    ys_all = np.concatenate([y for _, y in pts])
-    starts = np.cumsum([0] + [len(x) for x, _ in pts[:-1]])
-    u_all = (xs_all - mean[0]) * ux + (ys_all - mean[1]) * uy
-    v_all = -(xs_all - mean[0]) * uy + (ys_all - mean[1]) * ux
-    us = np.split(u_all, starts[1:])
-    ext = np.stack([np.minimum.reduceat(u_all, starts), np.maximum.reduceat(u_all, starts),
-                    np.minimum.reduceat(v_all, starts), np.maximum.reduceat(v_all, starts)], axis=1)
-    member_box = np.stack([np.minimum.reduceat(xs_all, starts), np.minimum.reduceat(ys_all, starts),
-                           np.maximum.reduceat(xs_all, starts) + 1, np.maximum.reduceat(ys_all, starts) + 1], axis=1)
+    # Project every member on the line (u) and across it (v).
+    ext, us, member_box = member_extents(pts, mean, ux, uy)
     heights = ext[:, 3] - ext[:, 2]
     height = float(np.median(heights[big])) if big.any() else float(np.median(heights))
     if height < 4:
@@ -394,6 +384,25 @@ def glyphs(labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group:
     n = len(upright)
     flipped = upright.reshape(n, 2, PATCH, PATCH)[::-1, :, ::-1, ::-1].reshape(n, -1)
     return Glyphs(upright, np.ascontiguousarray(flipped), np.array(boxes), comps, pixels, wide, pieces)
+
+
+def member_extents(pts: list[tuple[np.ndarray, np.ndarray]], mean: np.ndarray, ux: float,
+                   uy: float) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+    """Each member's pixels (xs, ys) projected along a line through ``mean`` with direction
+    (``ux``, ``uy``): its extent (u min, u max, v min, v max: u along, v across), each pixel's u,
+    and its box in the photo (x0, y0, x1, y1). All members' pixels at once, each member's extent a
+    reduction over its own slice (min and max are exact in any order: the same numbers as one
+    member at a time, in a fraction of the time)."""
+    xs = np.concatenate([x for x, _ in pts])
+    ys = np.concatenate([y for _, y in pts])
+    starts = np.cumsum([0] + [len(x) for x, _ in pts[:-1]])
+    u = (xs - mean[0]) * ux + (ys - mean[1]) * uy
+    v = -(xs - mean[0]) * uy + (ys - mean[1]) * ux
+    ext = np.stack([np.minimum.reduceat(u, starts), np.maximum.reduceat(u, starts),
+                    np.minimum.reduceat(v, starts), np.maximum.reduceat(v, starts)], axis=1)
+    box = np.stack([np.minimum.reduceat(xs, starts), np.minimum.reduceat(ys, starts),
+                    np.maximum.reduceat(xs, starts) + 1, np.maximum.reduceat(ys, starts) + 1], axis=1)
+    return ext, np.split(u, starts[1:]), box
 
 
 HOG_CELLS, HOG_BINS = 5, 8

@@ -108,3 +108,18 @@ def test_the_reader_reads_the_card_as_before() -> None:
                   for e in reader._evidence(index, make(gray), gray, line_from)]
     assert repr(found) == repr(one_by_one)
     assert any(e.text == "40581" for e in found)
+
+
+def test_member_extents_are_each_members_own() -> None:
+    """``member_extents`` (``glyphs`` and ``lines.frame_of``) gives each member's extent along and
+    across the line, its pixels' u and its box, as one member at a time would."""
+    rng = np.random.default_rng(4)
+    pts = [(rng.integers(0, 500, n), rng.integers(0, 300, n)) for n in (1, 7, 40, 3)]
+    mean, ux, uy = np.array([250.5, 140.25]), 0.8, -0.6
+    ext, us, box = R.member_extents(pts, mean, ux, uy)
+    for (x, y), e, u, b in zip(pts, ext, us, box, strict=True):
+        along = (x - mean[0]) * ux + (y - mean[1]) * uy
+        across = -(x - mean[0]) * uy + (y - mean[1]) * ux
+        assert list(e) == [along.min(), along.max(), across.min(), across.max()]
+        assert np.array_equal(u, along)
+        assert list(b) == [x.min(), y.min(), x.max() + 1, y.max() + 1]
