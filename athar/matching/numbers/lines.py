@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from athar.matching.numbers.reader import sample_smoothed  # the glyph reader's sampling, one way
+from athar.matching.numbers.reader import member_extents, sample_smoothed  # the glyph reader's, one way
 
 HEIGHT = 32  # crop height in pixels
 SPAN = 1.6  # the crop covers this many character heights across the line
@@ -74,12 +74,7 @@ def frame_of(points: list[tuple[np.ndarray, np.ndarray]]) -> Frame | None:
         cov = np.cov((basis - mean).T) if len(basis) >= 2 else np.eye(2)
     values, vectors = np.linalg.eigh(cov)
     ux, uy = (float(c) for c in vectors[:, int(np.argmax(values))])
-    ext = []
-    for x, y in points:
-        u = (x - mean[0]) * ux + (y - mean[1]) * uy
-        v = -(x - mean[0]) * uy + (y - mean[1]) * ux
-        ext.append((float(u.min()), float(u.max()), float(v.min()), float(v.max())))
-    e = np.array(ext)
+    e, _us, _box = member_extents(points, mean, ux, uy)
     heights = e[:, 3] - e[:, 2] + 1
     height = float(np.median(heights[big]))
     if len(points) == 1:  # a blob of merged characters: its thickness across the line
