@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -348,8 +349,9 @@ MONTHS_APART_MIN = 3
 
 def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """What the run and the worker (incremental.py) weigh after the model, in this order: slips,
-    kunyas, a family name that is the other's father's name, a family name that is the place's nisba,
-    Latin vowels, arrest months apart, the places counted once, the second readings' cost."""
+    kunyas, a family name that is the other's father's name, a woman's two family names, a family name
+    that is a place's nisba, Latin vowels, arrest months apart, the places counted once, the second
+    readings' cost."""
     pairs = weigh_father_as_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts)
     pairs = weigh_place_family(weigh_married_name(pairs, facts), facts)
     return penalise(one_place(weigh_months_apart(latin_vowels_apart(pairs, facts), facts), facts))
@@ -381,19 +383,29 @@ def weigh_father_as_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -
     col = "level_family_name"
     if pairs.empty or col not in pairs.columns or "mw_family_name" not in pairs.columns:
         return pairs
-    different = pairs[col].eq("different").to_numpy()
-    marked = np.zeros(len(pairs), dtype=bool)
-    ids = pairs.loc[different, ["unique_id_l", "unique_id_r"]].astype(str).to_numpy()
-    for i, (left_id, right_id) in zip(np.flatnonzero(different), ids):  # a second reading's row: its own names
-        left = facts.get(left_id) or facts.get(base_id(left_id))
-        right = facts.get(right_id) or facts.get(base_id(right_id))
-        marked[i] = _father_is_family(left, right) or _father_is_family(right, left)
+    marked = _marked_by_facts(pairs, facts, pairs[col].eq("different").to_numpy(),
+                              lambda a, b: _father_is_family(a, b) or _father_is_family(b, a))
     return shift_weights(pairs, _family_not_compared(pairs, marked, FATHER_AS_FAMILY_LEVEL))
 
 
+def _marked_by_facts(pairs: pd.DataFrame, facts: dict[str, ReportFacts], among: np.ndarray,
+                     test: Callable[[ReportFacts | None, ReportFacts | None], bool]) -> np.ndarray:
+    """Of the pairs ``among``, those whose two reports' facts pass ``test`` (left, right). A second
+    reading's row is read with its own names (its facts), else its report's. Only those pairs are
+    read, one by one: a run at a million reports scores millions."""
+    out = np.zeros(len(pairs), dtype=bool)
+    rows = np.flatnonzero(among)
+    ids = pairs[["unique_id_l", "unique_id_r"]].astype(str).to_numpy()[rows]
+    for i, (left_id, right_id) in zip(rows, ids):
+        out[i] = test(facts.get(left_id) or facts.get(base_id(left_id)),
+                      facts.get(right_id) or facts.get(base_id(right_id)))
+    return out
+
+
 # (twenty-third session) A woman is written under her father's family and, in some lists, her
-# husband's: OFAC lists "AL-ASSAD, Asma" and "AKHRAS, Asma" (born 1975 in Acton), "AL-ASSAD, Manal" and
-# "AL-AHMAD, Manal" (born 1970 in Damascus). Two reports of one woman's given name, born the very same
+# husband's: OFAC lists "AL-ASSAD, Asma" and "AKHRAS, Asma" (born 1975 in Acton). (Its "AL-ASSAD, Manal"
+# and "AL-AHMAD, Manal" stay apart: a Latin name the variants table does not know is not read as a
+# woman's, constraints.womans_name.) Two reports of one woman's given name, born the very same
 # year in one town, whose family names differ: the family names are not compared (their weight goes,
 # the level says so) and the rest of the pair decides. Sisters share the family name and have two given
 # names; two women of one name, one year and one town under two families are what it risks (field lists
@@ -408,13 +420,7 @@ def weigh_married_name(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
     if pairs.empty or col not in pairs.columns or "mw_family_name" not in pairs.columns:
         return pairs
     first = pairs["level_first_name"] if "level_first_name" in pairs.columns else pd.Series("", index=pairs.index)
-    candidates = (pairs[col].eq("different") & first.isin(AGREE)).to_numpy()
-    marked = np.zeros(len(pairs), dtype=bool)
-    ids = pairs.loc[candidates, ["unique_id_l", "unique_id_r"]].astype(str).to_numpy()
-    for i, (left_id, right_id) in zip(np.flatnonzero(candidates), ids):  # a second reading's row: its own names
-        left = facts.get(left_id) or facts.get(base_id(left_id))
-        right = facts.get(right_id) or facts.get(base_id(right_id))
-        marked[i] = _one_woman(left, right)
+    marked = _marked_by_facts(pairs, facts, (pairs[col].eq("different") & first.isin(AGREE)).to_numpy(), _one_woman)
     return shift_weights(pairs, _family_not_compared(pairs, marked, MARRIED_NAME_LEVEL))
 
 
@@ -471,30 +477,17 @@ def weigh_place_family(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
     kunya_l, kunya_r = _pair_facts(pairs, facts, "kunya")  # "أبو عبد الله البرزاوي": which son of Barzeh?
     apart = (~(kunya_l.eq(True) | kunya_r.eq(True))
              & ~pairs[col].isin([*AGREE, SLIP_LEVEL]) & pairs[col].notna() & pairs[col].ne("")).to_numpy()
-    other = _nisba_of_other_town(pairs, facts, apart & ~own)
+    other = _marked_by_facts(pairs, facts, apart & ~own, lambda a, b: _nisba_of_town(a, b) or _nisba_of_town(b, a))
     marked = (own | other) & apart
     delta = _family_not_compared(pairs, marked & own, PLACE_FAMILY_LEVEL)
     delta += _family_not_compared(pairs, marked & ~own, OTHER_TOWN_LEVEL)
     return shift_weights(pairs.assign(place_family=marked, place_family_bits=delta), delta)
 
 
-def _nisba_of_other_town(pairs: pd.DataFrame, facts: dict[str, ReportFacts], among: np.ndarray) -> np.ndarray:
-    """Of the pairs ``among`` (family names apart), those of which one report states no town and its
-    family name is the nisba of the other's town or birth place (prepare.town_skeletons): "ياسر الداراني"
-    of a witness, who names no town, and Yasir of Daraya (twenty-third session; a report of its own town
-    is read by ``family_place``). Only those pairs are read: a run at a million reports scores millions."""
-    def read(uid: str) -> ReportFacts | None:  # a second reading's row has its own names
-        return facts.get(uid) or facts.get(base_id(uid))
-    out = np.zeros(len(pairs), dtype=bool)
-    rows = np.flatnonzero(among)
-    ids = pairs[["unique_id_l", "unique_id_r"]].to_numpy()[rows]
-    for i, (a, b) in zip(rows, ids):
-        fa, fb = read(a), read(b)
-        out[i] = _nisba_of_town(fa, fb) or _nisba_of_town(fb, fa)
-    return out
-
-
 def _nisba_of_town(named: ReportFacts | None, other: ReportFacts | None) -> bool:
+    """``named`` states no town and its family name is the nisba of ``other``'s town or birth place
+    (prepare.town_skeletons): "ياسر الداراني" of a witness, who names no town, and Yasir of Daraya
+    (twenty-third session; a report of its own town is read by ``family_place``)."""
     if named is None or other is None or named.city is not None or named.family is None or not other.towns:
         return False
     return nisba_of(named.family.skeleton, named.family.text, other.towns)
