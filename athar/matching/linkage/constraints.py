@@ -796,8 +796,6 @@ def _int_or_none(value: Any) -> int | None:
 def _womens_name_ids() -> frozenset[str]:
     """The name ids (prepare.name_id: the variants table's name, else the key) of the women's given
     names of given_names.yaml."""
-    from athar.matching.names.resources import load_table
-
     return frozenset(i for n in load_table("given_names")["female"] if (i := name_id(str(n))))
 
 

@@ -430,9 +430,14 @@ def town_block(city_key: str | None, family_skeleton: str | None, family_id: str
         return city_key
     if not isinstance(family_skeleton, str) or len(family_skeleton) < 2 or not isinstance(family_id, str):
         return None
-    if family_id.endswith(("ani", "any")) and len(family_skeleton) >= 3 and family_skeleton.endswith("n"):
+    if _ends_ani(family_id) and len(family_skeleton) >= 3 and family_skeleton.endswith("n"):
         return family_skeleton[:-1]
     return family_skeleton if family_id.endswith(("i", "y")) else None
+
+
+def _ends_ani(family_id: str | None) -> bool:
+    """A nisba ending اني / -ani (الداراني, AL-DARANI), whose skeleton holds an n its place's has not."""
+    return isinstance(family_id, str) and family_id.endswith(("ani", "any"))
 
 
 def nisba_of(family_skeleton: str | None, family_id: str | None, skeletons: list[str] | tuple[str, ...]) -> bool:
@@ -441,7 +446,7 @@ def nisba_of(family_skeleton: str | None, family_id: str | None, skeletons: list
     or more."""
     if not isinstance(family_skeleton, str) or len(family_skeleton) < 2:
         return False
-    ani = isinstance(family_id, str) and family_id.endswith(("ani", "any"))
+    ani = _ends_ani(family_id)
     return any(family_skeleton == k or (ani and family_skeleton == k + "n") for k in skeletons)
 
 

@@ -103,7 +103,7 @@ def arabic_skeleton(token: str) -> str:
 
 # A German spelling: ch before t is خ (Ichtijar, Muchtar: اختيار، مختار; OFAC's German alias of IKHTIYAR),
 # and a name so written writes ي as j. Only before t: before another consonant ch is as often the
-# French ش (Achraf, Ichraq: أشرف، إشراق; the phenomena set lost a pair when any consonant counted).
+# French ش (Achraf, Ichraq: أشرف، إشراق; the phenomena set lost four pairs when any consonant counted).
 _GERMAN_CH = re.compile(r"(?<!s)ch(?=t)")
 
 

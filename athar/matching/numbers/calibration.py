@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from rapidfuzz.distance import Hamming
 
 from athar.matching.numbers.evaluation import overlap
 
@@ -48,6 +49,7 @@ LINE_FEATURES = ("line_only", "lo_logit_line", "lo_logit_line_glyph", "lo_glyph_
                  "lo_longer", "lo_shorter", "lo_one_digit", "lo_partial", "lo_past", "lo_three", "lo_four",
                  "lo_six_or_more", "lo_masks_same", "lo_masks_other", "lo_log_height", "lo_branch")
 FEATURES = ("bias", *GLYPH_FEATURES, *LINE_FEATURES)
+_COLUMN = {name: i for i, name in enumerate(FEATURES)}  # a feature's column in the inputs
 
 
 @dataclass
@@ -113,12 +115,12 @@ def line_candidates(runs: Sequence[tuple[str, float, list[int]]], line: Sequence
 
 
 def _one_digit_apart(a: str, b: str) -> bool:
-    return len(a) == len(b) and sum(x != y for x, y in zip(a, b, strict=True)) == 1
+    return len(a) == len(b) and Hamming.distance(a, b) == 1
 
 
 def _line_block(x: np.ndarray, found: Sequence[Evidence], same: np.ndarray, other: np.ndarray) -> None:
     """The line recogniser's readings' features (``LINE_FEATURES``), in place (0 on glyph readings)."""
-    col = {name: i for i, name in enumerate(FEATURES)}
+    col = _COLUMN
     on = np.array([e.source == LINE for e in found], float)
     digits = np.array([len(e.text) for e in found])
     has_other = np.array([e.other_text != "" for e in found], float)
@@ -148,7 +150,7 @@ def calibration_features(found: Sequence[Evidence]) -> np.ndarray:
     x = np.zeros((len(found), len(FEATURES)))
     if not found:
         return x
-    col = {name: i for i, name in enumerate(FEATURES)}
+    col = _COLUMN
     same, other = _masks_agreeing(found)
     _line_block(x, found, same, other)
     digits = np.array([len(e.text) for e in found])

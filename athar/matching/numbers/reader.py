@@ -71,6 +71,7 @@ from athar.matching.numbers.calibration import (
     Evidence,
     line_candidates,
 )
+from athar.matching.numbers.evaluation import overlap
 
 MODEL_PATH = Path(__file__).with_name("models") / "digits.npz"
 PATCH = 24
@@ -693,7 +694,7 @@ class NumberReader:
         """The glyph readings of one line with their evidence (``_evidence``)."""
         out = []
         for r in runs:
-            here = [(lc, lt) for lt, lc, lb, _ in line if _overlap(lb, r.box) >= 0.3]
+            here = [(lc, lt) for lt, lc, lb, _ in line if overlap(lb, r.box) >= 0.3]
             same = max((lc for lc, lt in here if lt == r.text), default=0.0)
             other, other_text = max(((lc, lt) for lc, lt in here if lt != r.text), default=(0.0, ""))
             h = height or float(min(r.box[2] - r.box[0], r.box[3] - r.box[1]))
@@ -851,10 +852,10 @@ def agreed(readings: list[Candidate], line: list[Candidate], agree_from: float, 
     the shipped file, with the perceptron, stores 0.9, chosen on dev by ``rules.py``)."""
     out = []
     for text, g, box, kind in readings:
-        if runs and any(len(rt) > len(text) and text in rt and _overlap(rb, box) >= 0.3 for rt, rb in runs):
+        if runs and any(len(rt) > len(text) and text in rt and overlap(rb, box) >= 0.3 for rt, rb in runs):
             out.append((text, g * agree_partial, box, kind))
             continue
-        c = max((lc for lt, lc, lb, _ in line if lt == text and _overlap(lb, box) >= 0.3), default=0.0)
+        c = max((lc for lt, lc, lb, _ in line if lt == text and overlap(lb, box) >= 0.3), default=0.0)
         if g >= agree_from:
             g = 1 - (1 - g) * (1 - c) * agree_doubt if c > 0 else g * unconfirmed
         out.append((text, g, box, kind))
@@ -865,7 +866,7 @@ def agreed(readings: list[Candidate], line: list[Candidate], agree_from: float, 
 
 def _partial(text: str, box: list[int], wide: list[tuple[str, list[int]]]) -> bool:
     """Whether a longer digit run of the line cut wider (``line_reader.digit_runs``) holds this one."""
-    return any(len(rt) > len(text) and text in rt and _overlap(rb, box) >= 0.3 for rt, rb in wide)
+    return any(len(rt) > len(text) and text in rt and overlap(rb, box) >= 0.3 for rt, rb in wide)
 
 
 def _line_evidence(index: int, runs: list[Run], line: list[Candidate], wide: list[tuple[str, list[int]]],
@@ -885,14 +886,7 @@ def one_per_place(candidates: list[Candidate]) -> list[Candidate]:
     the two ink masks and the line recogniser read the same number more than once."""
     kept: list[Candidate] = []
     for candidate in sorted(candidates, key=lambda c: -c[1]):
-        if not any(_overlap(candidate[2], other[2]) >= 0.5 for other in kept):
+        if not any(overlap(candidate[2], other[2]) >= 0.5 for other in kept):
             kept.append(candidate)
     return kept
 
-
-def _overlap(a: list[int], b: list[int]) -> float:
-    """Intersection over the smaller box's area."""
-    ix = max(0, min(a[2], b[2]) - max(a[0], b[0]))
-    iy = max(0, min(a[3], b[3]) - max(a[1], b[1]))
-    smaller = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return ix * iy / smaller if smaller > 0 else 0.0
