@@ -244,10 +244,20 @@ def _space_lost(word: str) -> tuple[str, ...]:
         glued_kunya = head in _KUNYA_GLUED and len(rest) >= 3 and _known(rest)
         named = len(head) >= 3 and rest != "الله" and (
             (rest.startswith("ال") and len(rest) >= 4 and _real_name(head))
-            or (len(rest) >= 2 and _known(head) and _known(rest)))
+            or (len(rest) >= 2 and _known(head) and _known(rest))
+            or _two_long_names(head, rest))
         if glued_kunya or named:
             return (head, rest)
     return (word,)
+
+
+def _two_long_names(head: str, rest: str) -> bool:
+    """Two names of four letters or more, one of the variants table and the other of it or of the
+    list of given names: "محمدنايف", "فاروقمحمد" (a given and a father's name typed as one word; نايف
+    and فاروق are names the list knows and the table does not group). Four letters each: "املحمد"
+    is المحمد mistyped, not أمل حمد."""
+    return (len(head) >= 4 and len(rest) >= 4 and not rest.startswith("ال") and (_known(head) or _known(rest))
+            and _real_name(head) and _real_name(rest))
 
 
 def _abd_glued(words: list[str]) -> list[str]:

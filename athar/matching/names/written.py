@@ -137,12 +137,34 @@ def _mother_named(text: str, rules: list[str], note: bool = False) -> tuple[str,
     a note "(ابن زينب)" (``note``) — a man named by his mother, as people who know the family do
     (field_lists.py's activist lists). ابن / بن before a man's name is the father's, as always; only a
     woman's given name of the table (``given_names.yaml``) after it is read as the mother's."""
-    words = text.split()
+    words = _son_of_unglued(text.split())
     for at in range(0 if note else 1, len(words) - 1):
         if _key(words[at]) in _SON_OF and _key(words[at + 1]) in _female_given_names():
             rules.append("the mother's name after ابن / بنت set apart")
             return " ".join(words[:at] + words[at + 2:]), words[at + 1]
     return text, ""
+
+
+def _son_of_unglued(words: list[str]) -> list[str]:
+    """The words with ابن / بنت typed without its space before a woman's given name of the table: a
+    list typed on a phone loses spaces ("عبد الرحمن ابنآمنة", "احمدابن يسرى", "عبد الغنيابن فوزيه"),
+    and the mother's name, the one fact such a report adds, was lost with them."""
+    if not any(m in w for w in words for m in ("ابن", "بنت")):
+        return words
+    women = _female_given_names()
+    out: list[str] = []
+    for i, word in enumerate(words):
+        after = _key(words[i + 1]) if i + 1 < len(words) else ""
+        for marker in ("ابن", "بنت"):
+            if word.startswith(marker) and len(word) > len(marker) + 2 and _key(word[len(marker):]) in women:
+                out += [marker, word[len(marker):]]
+                break
+            if word.endswith(marker) and len(word) > len(marker) + 1 and after in women:
+                out += [word[:-len(marker)], marker]
+                break
+        else:
+            out.append(word)
+    return out
 
 
 def _mother_in_notes(notes: list[str], rules: list[str]) -> tuple[str, list[str]]:
@@ -459,8 +481,8 @@ def _is_nisba_family(words: list[str]) -> bool:
     """"فاعوري مصطفى حسين": a first word ending in ي that is no known given name, followed by
     given names the variants table knows (the last one too)."""
     first = _key(words[0])
-    if not (first.endswith("ي") and len(first) >= 5):
-        return False
+    if not (first.endswith("ي") and len(first) >= 5) or first.startswith("عبدال"):
+        return False  # عبد and the article glued open a given name (عبدالهادي، عبدالعلي), never a nisba
     tokens = name_tokens(words[0])
     return len(tokens) == 1 and tokens[0].canonical is None and _known_given(words[1]) and _known_given(words[-1])
 

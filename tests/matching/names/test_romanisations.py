@@ -188,6 +188,9 @@ def test_the_chat_alphabet_is_read_once() -> None:
     ("يوسفالأحمد", ["يوسف", "احمد"]),
     ("أبوإبراهيم السباعي", ["ابو ابراهيم", "سباعي"]),  # a kunya typed as one word
     ("صهيبالسيد", ["صهيب", "سيد"]),  # a given name of given_names.yaml the variants table does not group
+    # two names of four letters or more, one of them the variants table's (twenty-fourth session)
+    ("محمدنايف الشيخ", ["محمد", "نايف", "شيخ"]),
+    ("فاروقمحمد الحسين", ["فاروق", "محمد", "حسين"]),
     ("عبدالرحمنالخطيب", [t.text for t in name_tokens("عبدالرحمن الخطيب")]),  # a compound of عبد, then the family
 ])
 def test_two_names_typed_without_the_space_between_them_are_two(typed: str, words: list[str]) -> None:

@@ -130,6 +130,15 @@ def test_given_names_first_stay_as_written(written: str) -> None:
     assert read.name == written and not read.family_first
 
 
+@pytest.mark.parametrize("written", ["عبدالهادي محمود إبراهيم", "عبدالعلي محمد حسن", "عبدالباقي احمد خليل"])
+def test_a_glued_compound_of_abd_is_a_given_name_not_a_nisba(written: str) -> None:
+    """عبد and the article glued (عبدالهادي) open a theophoric given name; read as an unknown nisba
+    written first, "عبدالهادي محمود إبراهيم" became Mahmoud son of Ibrahim of the family Abd al-Hadi
+    and met no other report of him (issue 28, field lists)."""
+    read = read_written_name(written)
+    assert read.name == written and not read.family_first
+
+
 @pytest.mark.parametrize(("written", "first"), [
     ("Mhd Ali Hassan", "muhammad"), ("Moh'd Khair Suleiman", "muhammad"), ("M. Ali Hassan", "muhammad"),
     ("Mohd. Nour Kassem", "muhammad"),
@@ -425,6 +434,15 @@ def test_a_field_with_the_name_in_both_scripts_reads_the_first(written: str, nam
     ("رشيد قريطم (ابن زينب)", "رشيد قريطم", "زينب"),
     ("محمد بن احمد", "محمد بن احمد", ""),   # a man's name after ابن: the father's, as always
     ("ابن مريم", "ابن مريم", ""),            # no name of his own: kept as written
+    # a woman's name of the mothers' generation (given_names.yaml, twenty-fourth session)
+    ("محمد ابن سعدية", "محمد", "سعدية"),
+    ("ياسر ابن حليمه", "ياسر", "حليمه"),
+    # ابن typed without its space (a list typed on a phone)
+    ("عبد الرحمن ابنآمنة", "عبد الرحمن", "آمنة"),
+    ("احمدابن يسرى", "احمد", "يسرى"),
+    ("عبد الغنيابن فوزيه", "عبد الغني", "فوزيه"),
+    ("احمدابن علي", "احمدابن علي", ""),     # a man's name after it: not the mother's, nothing cut
+    ("خالد بنتاجي", "خالد بنتاجي", ""),      # a family name that begins with the letters of بنت
 ])
 def test_a_man_named_by_his_mother(written: str, name: str, mother: str) -> None:
     """"Ahmad son of Maryam": people who know the family name a man by his mother (field_lists.py)."""
