@@ -86,7 +86,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v27"  # v27: a nisba meets its town (prepare.town_block), a one-word name cut (a store runs in full again)
+CONSTRAINTS_VERSION = "incompatible-reports v28"  # v28: names read anew (عبدالهادي not a nisba, ابن glued, two names glued): a store runs in full again
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -799,9 +799,26 @@ def _womens_name_ids() -> frozenset[str]:
     return frozenset(i for n in load_table("given_names")["female"] if (i := name_id(str(n))))
 
 
+@lru_cache(maxsize=1)
+def _womens_only_blocks() -> frozenset[str]:
+    """The cross-script consonant keys of the women's names of given_names.yaml that no man's name of
+    it shares (منال: mnl; not أسماء's sm, which is عاصم's too), of three consonants or more, and not of
+    a name ending in ة: the letters of لطيفة، حليمة are those of the men's names Latif, Halim."""
+    table = load_table("given_names")
+    def blocks(names: list[Any]) -> set[str]:
+        return {k for n in names if len(k := name_keys(str(n)).block) >= 3}
+    women = [n for n in table["female"] if not normalize_name(str(n)).endswith(("ة", "ه"))]
+    return frozenset(blocks(women) - blocks(table["male"]))
+
+
 def womans_name(key: NameKey) -> bool:
-    """Is this given name one of the lists' women's names (either script, through the variants table)?"""
-    return key.text in _womens_name_ids()
+    """Is this given name one of the lists' women's names (either script, through the variants table)?
+    A Latin spelling the variants table does not know ("Manal") is one when its consonants are those
+    of a woman's name of the list and of no man's name of it (twenty-fourth session: OFAC's "AL-ASSAD,
+    Manal" and "AL-AHMAD, Manal", born 1970 in Damascus, the father's and the husband's family)."""
+    if key.text in _womens_name_ids():
+        return True
+    return not key.known and not key.rasm and key.block in _womens_only_blocks()
 
 
 def feminine_form(a: NameKey | None, b: NameKey | None) -> bool:
