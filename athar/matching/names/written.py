@@ -272,21 +272,36 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
         rules.append("kunya after a dash set apart")
         return text[:glued.start()].strip(), [text[glued.start() + 1:].strip()]
     words = text.split()
-    if (len(words) >= 5 and _key(words[-2]) in _words("kunya_words") and _has_article(words[-3])
-            and _key(words[-3]) not in _marker_heads()):  # "… الملقب أبو علي": a nickname, read next
-        # "محمد أحمد الحلبي أبو خالد": after a family name with its article, "Abu X" is a kunya (after
-        # a name without one it may be the family name: "محمد أحمد علي أبو زيد")
+    if (len(words) >= 4 and _key(words[-2]) in _words("kunya_words") and _has_article(words[-3])
+            and _key(words[-3]) not in _marker_heads()  # "… الملقب أبو علي": a nickname, read next
+            and _key(words[-4]) != "عبد"):  # "عبد الرزاق ابو حسين": the article of a compound's name
+        # "محمد أحمد الحلبي أبو خالد", "محمد الخطيب ابو خالد" (twenty-fourth session: two words of name
+        # before it too): after a family name with its article, "Abu X" is a kunya (after a name
+        # without one it may be the family name: "محمد أحمد علي أبو زيد")
         rules.append("kunya after the family name set apart")
         return " ".join(words[:-2]), [" ".join(words[-2:])]
+    size = 3 if len(words) > 1 and _key(words[1]) in _ABD_WORDS else 2  # أبو عبد الله: a kunya of three words
+    if (len(words) >= size + 3 and _key(words[0]) in _words("kunya_words") and _has_article(words[-1])
+            and not any(_has_article(w) for w in words[size:-1]) and not _has_dash(text)
+            and not _given_name_of_table(" ".join(words[:2]))):
+        # (not a given name that begins as a kunya does: أبو بكر; with a dash, the rules above decide)
+        # "أبو خالد محمد أحمد الخطيب" (twenty-fourth session): a kunya before three words of name that
+        # end in a family name with its article; read as written, Abu Khalid was the given name (a
+        # family name أبو زيد written first is followed by given names, none of them with the article)
+        rules.append("kunya before the name set apart")
+        return " ".join(words[size:]), [" ".join(words[:size])]
     return text, []
 
 
-_GLUED_KUNYA = re.compile(r"[-–—]\s*([^\s\-–—]+)\s+[^\s\-–—]+\s*$")
+_ABD_WORDS = frozenset({"عبد", "abd", "abdul", "abdel", "abdal", "abed"})
+# a dash or a slash typed against the kunya after the name ("محمد أحمد الحلبي-أبو خالد", "…الخطيب/أبو خالد")
+_GLUED_KUNYA = re.compile(r"[-–—/]\s*([^\s\-–—/]+)\s+[^\s\-–—/]+\s*$")
 
 
 def _has_dash(text: str) -> bool:
-    """A dash _GLUED_KUNYA needs (searching for it in every name cost more than the rest of the step)."""
-    return "-" in text or "–" in text or "—" in text
+    """A dash or slash _GLUED_KUNYA needs (searching for it in every name cost more than the rest of the
+    step)."""
+    return "-" in text or "–" in text or "—" in text or "/" in text
 
 
 def _place(text: str, rules: list[str]) -> tuple[str, str]:

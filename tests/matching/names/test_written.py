@@ -202,13 +202,19 @@ def test_the_genitive_abi_joins_a_name_only_after_bin(written: str, texts: list[
     ("Ahmad Ali al-Halabi-Abu Omar", "Ahmad Ali al-Halabi", ("Abu Omar",)),
     ("محمد أحمد الحلبي أبو خالد", "محمد أحمد الحلبي", ("أبو خالد",)),
     ("Mohamed Ahmed al-Halabi Abu Khaled", "Mohamed Ahmed al-Halabi", ("Abu Khaled",)),
+    # twenty-fourth session: two words of name before it, and a slash typed against it
+    ("محمد الخطيب ابو خالد", "محمد الخطيب", ("ابو خالد",)),
+    ("محمد أحمد الخطيب/أبو خالد", "محمد أحمد الخطيب", ("أبو خالد",)),
 ])
 def test_a_kunya_after_a_dash_is_a_kunya_not_a_place(written: str, name: str, kunya: tuple[str, ...]) -> None:
     read = read_written_name(written)
     assert (read.name, read.kunya, read.place) == (name, kunya, "")
 
 
-@pytest.mark.parametrize("written", ["محمد أحمد علي أبو زيد", "محمد أحمد أبو زيد", "Ali Ahmad Abu-Zeid Hasan"])
+@pytest.mark.parametrize("written", ["محمد أحمد علي أبو زيد", "محمد أحمد أبو زيد", "Ali Ahmad Abu-Zeid Hasan",
+                                     "أبو زيد محمد أحمد",  # a family name أبو زيد written first
+                                     "عبد الرزاق ابو حسين",  # the article of a compound's name
+                                     "أبو بكر أحمد محمد الفاعوري"])  # a given name that begins as a kunya
 def test_abu_x_after_a_name_without_article_stays_the_family_name(written: str) -> None:
     assert read_written_name(written).kunya == ()
 
@@ -263,6 +269,8 @@ def test_common_syrian_given_names_are_in_the_table(latin: str, arabic: str) -> 
     ("أبو إبراهيم - عبد الغني حسن الكردي", "عبد الغني حسن الكردي", ("أبو إبراهيم",)),
     ("Abu Mohammad - Hassan Mohamed Ayoubi", "Hassan Mohamed Ayoubi", ("Abu Mohammad",)),
     ("أم خالد - فاطمة علي السالم", "فاطمة علي السالم", ("أم خالد",)),
+    # twenty-fourth session: no dash, three words of name after it, the last with its article
+    ("أبو خالد محمد أحمد الخطيب", "محمد أحمد الخطيب", ("أبو خالد",)),
 ])
 def test_a_kunya_before_a_dash_is_a_kunya(written: str, name: str, kunya: tuple[str, ...]) -> None:
     read = read_written_name(written)
