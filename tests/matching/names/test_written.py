@@ -19,6 +19,9 @@ from athar.matching.names.written import read_written_name, written_extras
     ("Mr. Khalil Maatouk", "Khalil Maatouk", ("Mr.",)),
     ("Eng. Samer Khaled al-Homsi", "Samer Khaled al-Homsi", ("Eng.",)),
     ("el hadj Mohamed Salah Benali", "Mohamed Salah Benali", ("el hadj",)),
+    # twenty-fourth session: a staff officer's rank, the political detainee (read as a family name first)
+    ("العقيد الركن خالد عمر", "خالد عمر", ("العقيد الركن",)),
+    ("المعتقل السياسي محمد علي حسن", "محمد علي حسن", ("المعتقل السياسي",)),
 ])
 def test_titles_and_descriptors_are_set_apart(written: str, name: str, titles: tuple[str, ...]) -> None:
     read = read_written_name(written)
