@@ -195,8 +195,9 @@ def _fused_article(word: str, p: dict) -> bool:
 def _maghrebi_fused_article(word: str) -> tuple[str, bool]:
     """Maghrebi spellings fuse the article's l to a name that starts with a vowel (Lassaad =
     الأسعد, El-Lassaad): the l is an article when the word is no listed name and the rest is
-    (Latifa, Layla stay as they are)."""
-    if len(word) < 6 or word[0] != "l" or word[1] not in "aeiou":
+    (Latifa, Layla stay as they are). Before an h too (twenty-fourth session): Lhoussine = الحسين,
+    Lhadi = الهادي."""
+    if len(word) < 6 or word[0] != "l" or word[1] not in "aeiouh":
         return word, False
     index = variant_index()
     if index.listed("la:" + latin_key(word)) or not index.listed("la:" + latin_key(word[1:])):

@@ -46,12 +46,13 @@ def test_a_latin_vowel_left_out_is_still_a_typo(typo: str, name: str) -> None:
 @pytest.mark.parametrize(("latin", "arabic"), [
     ("Ousmane", "عثمان"), ("Othmane", "عثمان"), ("Imane", "إيمان"), ("Hanane", "حنان"),  # mute final e
     ("Lassaad", "الأسعد"), ("El-Lassaad", "الأسعد"),  # the article's l fused to the name
+    ("Lhoussine", "الحسين"), ("Lhassan", "الحسن"),  # and before an h (twenty-fourth session)
 ])
 def test_french_and_maghrebi_spellings_meet_the_arabic(latin: str, arabic: str) -> None:
     assert name_tokens(latin)[0].block_key == name_tokens(arabic)[0].block_key
 
 
-@pytest.mark.parametrize("name", ["Latifa", "Layla", "Lamees", "Lubna"])
+@pytest.mark.parametrize("name", ["Latifa", "Layla", "Lamees", "Lubna", "Lhouari"])
 def test_a_name_that_begins_with_l_keeps_it(name: str) -> None:
     token = name_tokens(name)[0]
     assert token.text == name.lower() and not token.article
