@@ -245,6 +245,51 @@ def harsh_damage(layer: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.asarray(Image.open(io.BytesIO(buffer.getvalue())).convert("L"), np.float32) / 255.0
 
 
+def _wave(rng: np.random.Generator, w: int, sigma: float) -> np.ndarray:
+    """A smooth random curve along a line's width, unit standard deviation."""
+    wave = ndimage.gaussian_filter1d(rng.standard_normal(w + int(6 * sigma)), sigma)[int(3 * sigma):][:w]
+    return wave / max(float(wave.std()), 1e-6)
+
+
+def pen_warp(layer: np.ndarray, ids: np.ndarray, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A rendered line written again by another hand (``render --pen``; drawn from nothing of the
+    independent generator's): slanted either way (shear −0.3…0.45), its baseline wavering and its
+    glyphs' height and spacing uneven along the line (smooth random curves a character or so long),
+    then the strokes either redrawn by a round pen of any width (the ink's ridge, thickened by a
+    radius that varies along the line: a monoline hand from any font), made bolder (a marker) or
+    thinner, or left as drawn. ``ids`` (the glyph of each pixel) follows the geometry, not the stroke."""
+    h, w = layer.shape
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    cy = h / 2.0
+    slant = float(rng.uniform(-0.3, 0.45))
+    sigma = size * float(rng.uniform(0.6, 1.5))
+    dy = _wave(rng, w, sigma) * size * float(rng.uniform(0.0, 0.12))
+    dx = _wave(rng, w, sigma) * size * float(rng.uniform(0.0, 0.2))
+    sy = 1.0 + _wave(rng, w, sigma) * float(rng.uniform(0.0, 0.12))
+    src_y = cy + (yy - cy) * sy[None, :] + dy[None, :]
+    src_x = xx + slant * (yy - cy) + dx[None, :]
+    layer = ndimage.map_coordinates(layer, [src_y, src_x], order=1, mode="constant")
+    ids = ndimage.map_coordinates(ids, [src_y, src_x], order=0, mode="constant").astype(ids.dtype)
+    roll = rng.random()
+    if roll < 0.4:  # a round pen along the strokes' ridge
+        ink = layer > 0.5
+        if ink.any():
+            inside = ndimage.distance_transform_edt(ink)
+            ridge = ink & (inside >= ndimage.maximum_filter(inside, 3) - 1e-6)
+            away = ndimage.distance_transform_edt(~ridge)
+            radius = float(rng.uniform(0.6, max(1.0, size / 8))) * np.clip(
+                1.0 + 0.3 * _wave(rng, w, sigma)[None, :] * float(rng.uniform(0, 1)), 0.5, 1.5)
+            layer = np.clip(radius + 0.5 - away, 0.0, 1.0).astype(np.float32)
+    elif roll < 0.65:  # a marker
+        k = int(rng.integers(2, max(3, size // 8) + 1))
+        layer = ndimage.grey_dilation(layer, size=(k, k))
+    elif roll < 0.8:  # a fine pen, unless it would wear the strokes away
+        thinner = ndimage.grey_erosion(layer, size=(2, 2))
+        if thinner.sum() > 0.45 * layer.sum():
+            layer = thinner
+    return layer.astype(np.float32), ids
+
+
 LEGIBLE = 0.4  # least correlation of a damaged crop with its undamaged ink for a line to be kept
 
 
@@ -258,22 +303,30 @@ def shows(damaged: np.ndarray, clean: np.ndarray) -> float:
 
 
 def rendered(
-    rng: np.random.Generator, harsh: bool = False, legible: float | None = LEGIBLE
+    rng: np.random.Generator, harsh: bool = False, legible: float | None = LEGIBLE, pen: float = 0.0,
+    hand_share: float = 0.5,
 ) -> tuple[np.ndarray, list[int]] | None:
     """One line drawn, damaged (``harsh_damage`` with ``harsh``, else ``plain_damage``) and cut like a
-    photo's line; None when the line has text the damage hid (``shows`` below ``legible``; None: kept)."""
+    photo's line; None when the line has text the damage hid (``shows`` below ``legible``; None: kept).
+    ``pen``: the share of handwritten lines written again by ``pen_warp`` (0: the draws of before)."""
     script = "arabic" if rng.random() < 0.45 else "western"
-    hand = bool(rng.random() < 0.5)
+    hand = bool(rng.random() < hand_share)
     text = _text(rng, script)
-    fonts = fonts_for(TRAINING, hand, text)
+    warp = hand and pen > 0 and bool(rng.random() < pen)
+    fonts = fonts_for(TRAINING, hand and not (warp and rng.random() < 0.25), text)
     if not fonts:
         return None
     path = font_file(str(rng.choice(fonts)))
     size = int(rng.uniform(16, 24) if rng.random() < 0.3 else rng.uniform(20, 44))  # the crop is 32 px high
-    layer, _extents, ids, labels = render_line(text, path, size, rng, hand)
+    if warp:
+        layer, _extents, ids, labels = render_line(text, path, size, rng, hand, spacing=float(rng.uniform(-0.08, 0.1)))
+    else:
+        layer, _extents, ids, labels = render_line(text, path, size, rng, hand)
     pad = size
     layer = np.pad(layer, pad)
     ids = np.pad(ids, pad)
+    if warp:
+        layer, ids = pen_warp(layer, ids, size, rng)
     angle = float(rng.normal(0, 3))
     layer = ndimage.rotate(layer, angle, reshape=False, order=1)
     ids = ndimage.rotate(ids, angle, reshape=False, order=0)
@@ -356,6 +409,8 @@ def main() -> None:
         default=LEGIBLE,
         help="drop rendered lines with text whose damaged crop correlates less with the undamaged ink (0: keep all)",
     )
+    parser.add_argument("--pen", type=float, default=0.0, help="share of handwritten lines written again by pen_warp")
+    parser.add_argument("--hand", type=float, default=0.5, help="share of rendered lines handwritten")
     args = parser.parse_args()
     items: list[tuple[np.ndarray, list[int]]] = []
     if args.kind == "photos":
@@ -370,9 +425,10 @@ def main() -> None:
         while len(items) < args.lines:
             legible = args.legible if args.legible > 0 else None
             item = (
-                rendered(rng, harsh=bool(rng.random() < args.harsh), legible=legible)
+                rendered(rng, harsh=bool(rng.random() < args.harsh), legible=legible, pen=args.pen,
+                         hand_share=args.hand)
                 if args.harsh
-                else rendered(rng, legible=legible)
+                else rendered(rng, legible=legible, pen=args.pen, hand_share=args.hand)
             )
             if item is not None and item[0].shape[1] >= 8:
                 items.append(item)

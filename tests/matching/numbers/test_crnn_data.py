@@ -59,3 +59,38 @@ def test_training_and_dev_fonts_share_no_family_with_the_independent_set():
             assert font not in independent
             assert font.split("/")[1] not in families, font
             assert not font.split("/")[-1].startswith(theirs), font
+
+
+def test_another_hand_keeps_the_old_draws_when_off_and_labels_its_lines_when_on():
+    # Twenty-sixth session: ``render --pen`` writes handwritten lines again (pen_warp). Off (pen 0),
+    # the draws and so the data of earlier sessions' seeds are unchanged.
+    rng_old, rng_new = np.random.default_rng(7), np.random.default_rng(7)
+    old = [crnn_data.rendered(rng_old) for _ in range(8)]
+    new = [crnn_data.rendered(rng_new, pen=0.0, hand_share=0.5) for _ in range(8)]
+    for a, b in zip(old, new, strict=True):
+        assert (a is None) == (b is None)
+        if a is not None and b is not None:
+            assert np.array_equal(a[0], b[0]) and a[1] == b[1]
+    rng = np.random.default_rng(3)
+    items = [crnn_data.rendered(rng, legible=None, pen=1.0, hand_share=1.0) for _ in range(30)]
+    items = [item for item in items if item is not None]
+    assert len(items) > 20
+    assert all(tokens for _crop, tokens in items)
+    assert all(crop.shape[0] == 32 and crop.shape[1] >= 8 for crop, _ in items)
+
+
+def test_pen_warp_moves_each_glyph_with_its_ink():
+    rng = np.random.default_rng(0)
+    layer = np.zeros((60, 120), np.float32)
+    ids = np.zeros((60, 120), np.int16)
+    layer[20:40, 20:26] = 1.0  # a stroke for glyph 1, another for glyph 2
+    ids[20:40, 20:26] = 1
+    layer[20:40, 80:86] = 1.0
+    ids[20:40, 80:86] = 2
+    for _ in range(10):
+        warped, warped_ids = crnn_data.pen_warp(layer, ids, 24, rng)
+        assert warped.shape == layer.shape and warped.dtype == np.float32
+        xs1 = np.nonzero(warped_ids == 1)[1]
+        xs2 = np.nonzero(warped_ids == 2)[1]
+        assert len(xs1) and len(xs2) and xs1.mean() < xs2.mean()  # the order along the line stays
+        assert warped[warped_ids > 0].mean() > 0.3  # the glyphs' pixels still hold ink
