@@ -318,10 +318,8 @@ def rendered(
         return None
     path = font_file(str(rng.choice(fonts)))
     size = int(rng.uniform(16, 24) if rng.random() < 0.3 else rng.uniform(20, 44))  # the crop is 32 px high
-    if warp:
-        layer, _extents, ids, labels = render_line(text, path, size, rng, hand, spacing=float(rng.uniform(-0.08, 0.1)))
-    else:
-        layer, _extents, ids, labels = render_line(text, path, size, rng, hand)
+    spacing = {"spacing": float(rng.uniform(-0.08, 0.1))} if warp else {}  # glyphs closer or touching
+    layer, _extents, ids, labels = render_line(text, path, size, rng, hand, **spacing)
     pad = size
     layer = np.pad(layer, pad)
     ids = np.pad(ids, pad)

@@ -403,13 +403,13 @@ def _marked_by_facts(pairs: pd.DataFrame, facts: dict[str, ReportFacts], among: 
 
 
 # (twenty-third session) A woman is written under her father's family and, in some lists, her
-# husband's: OFAC lists "AL-ASSAD, Asma" and "AKHRAS, Asma" (born 1975 in Acton). (Its "AL-ASSAD, Manal"
-# and "AL-AHMAD, Manal" stay apart: a Latin name the variants table does not know is not read as a
-# woman's, constraints.womans_name.) Two reports of one woman's given name, born the very same
-# year in one town, whose family names differ: the family names are not compared (their weight goes,
-# the level says so) and the rest of the pair decides. Sisters share the family name and have two given
-# names; two women of one name, one year and one town under two families are what it risks (field lists
-# P 0.9818 -> 0.9810 when the year and the town were not asked).
+# husband's: OFAC lists "AL-ASSAD, Asma" and "AKHRAS, Asma" (born 1975 in Acton), and (since the
+# twenty-fourth session, constraints.womans_name reading Manal as a woman's name by its consonants)
+# "AL-ASSAD, Manal" and "AL-AHMAD, Manal" (born 1970 in Damascus). Two reports of one woman's given
+# name, born the very same year in one town, whose family names differ: the family names are not
+# compared (their weight goes, the level says so) and the rest of the pair decides. Sisters share the
+# family name and have two given names; two women of one name, one year and one town under two families
+# are what it risks (field lists P 0.9818 -> 0.9810 when the year and the town were not asked).
 MARRIED_NAME_LEVEL = "a woman's family names (her father's and her husband's may both be written), one given name, year and town: not compared"
 
 

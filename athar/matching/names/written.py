@@ -280,7 +280,7 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
         # without one it may be the family name: "محمد أحمد علي أبو زيد")
         rules.append("kunya after the family name set apart")
         return " ".join(words[:-2]), [" ".join(words[-2:])]
-    size = 3 if len(words) > 1 and _key(words[1]) in _ABD_WORDS else 2  # أبو عبد الله: a kunya of three words
+    size = 3 if len(words) > 1 and _key(words[1]) in _abd_words() else 2  # أبو عبد الله: a kunya of three words
     if (len(words) >= size + 3 and _key(words[0]) in _words("kunya_words") and _has_article(words[-1])
             and not any(_has_article(w) for w in words[size:-1]) and not _has_dash(text)
             and not _given_name_of_table(" ".join(words[:2]))):
@@ -293,7 +293,13 @@ def _dashed_kunya(text: str, rules: list[str]) -> tuple[str, list[str]]:
     return text, []
 
 
-_ABD_WORDS = frozenset({"عبد", "abd", "abdul", "abdel", "abdal", "abed"})
+@lru_cache(maxsize=1)
+def _abd_words() -> frozenset[str]:
+    """عبد and its Latin forms, the first half of a compound (particles.yaml's compound_prefixes)."""
+    forms = load_table("particles")["compound_prefixes"]["abd"]
+    return frozenset(_key(str(w)) for script in ("arabic", "latin") for w in forms[script])
+
+
 # a dash or a slash typed against the kunya after the name ("محمد أحمد الحلبي-أبو خالد", "…الخطيب/أبو خالد")
 _GLUED_KUNYA = re.compile(r"[-–—/]\s*([^\s\-–—/]+)\s+[^\s\-–—/]+\s*$")
 
