@@ -23,6 +23,7 @@ from athar.matching.linkage.constraints import (
     ReportFacts,
     contradictions,
     garbled_name,
+    nickname_of,
     one_given_name,
     one_slip,
     skipped_generation,
@@ -300,6 +301,11 @@ def _tidy_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
 # copy of the other's: a string no list knows, one letter dropped or two swapped from a name of the
 # variants table (عي / علي, constraints.garbled_name); two real names stay "different".
 SLIP_LEVEL = "slipped copy (cut short or mistyped): not counted"
+# (twenty-seventh session) A pet name against a name it may stand for (حمودة / محمد, علوش / علي:
+# names/data/nicknames.yaml) says nothing either way: حمودة may be Muhammad, Mahmud or Ahmad, so it
+# weighs as absent — neither the consonants it shares with one of them nor "different" — and the
+# rest of the pair decides (constraints.nickname_of).
+NICKNAME_LEVEL = "a pet name of the other's given name (حمودة for محمد): not compared"
 SLIP_PARTS = {"father_name": 1, "mother_name": 2}
 SLIP_MARGIN_BITS = 7.0  # the largest weight a slip neutralises (father's name "different": −6.4)
 
@@ -631,10 +637,11 @@ def weigh_slips(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
             slip = (one_given_name(fa.names[0], fb.names[0]) if index < 0
                     else garbled_name(fa.names[0], fb.names[0], keyboard=pairs.at[i, col] == "different") if index == 0
                     else slipped_copy(fa.names[index], fb.names[index]))
-            if slip:
+            nickname = index == 0 and not slip and nickname_of(fa.names[0], fb.names[0])
+            if slip or nickname:
                 delta[i] -= float(pairs.at[i, f"mw_{comp}"])
                 pairs.at[i, f"mw_{comp}"] = 0.0
-                pairs.at[i, col] = SLIP_LEVEL
+                pairs.at[i, col] = NICKNAME_LEVEL if nickname else SLIP_LEVEL
     _excuse_one_slip(pairs, facts)
     _skipped_generations(pairs, facts, delta)
     return shift_weights(pairs, delta)
@@ -721,6 +728,9 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     kunya = _marked(pairs, "kunya") & (guard == "")
     guard[kunya] = KUNYA_NOTE
     pairs.loc[kunya, "match_probability"] = pairs.loc[kunya, "match_probability"].clip(upper=cap)
+    pet = _pet_name_only(pairs) & (guard == "")
+    guard[pet] = NICKNAME_NOTE
+    pairs.loc[pet, "match_probability"] = pairs.loc[pet, "match_probability"].clip(upper=cap)
     pairs["guard"] = guard
     return pairs
 
@@ -742,6 +752,11 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
 # pair is offered for review, never linked (weigh_kunya; linked, they merged brothers on field_lists:
 # sibling merges 7 -> 11). Two reports of one kunya meet on it as on a name.
 KUNYA_NOTE = "a kunya and a family name, no given name (which son of the family?): to review"
+# (twenty-seventh session) A pet name is as vague as a kunya about which man of the family it is
+# (حمادة may be a Muhammad or an Ahmad; his brother may be the other): against a given name it may
+# stand for, the pair is linked only when a father's, grandfather's or mother's name agrees too, and
+# is otherwise offered for review (field lists seed 31: "حمادة الجابري" of Atarib, of two men).
+NICKNAME_NOTE = "a pet name and a family name, no father's or mother's name agreeing (which man of the family?): to review"
 TOWNSFOLK_NOTE = "given and family name and a place only, the man's own facts apart (namesakes of one town?): to review"
 OTHER_NAMES = ("level_father_name", "level_grandfather_name", "level_ancestor_name", "level_mother_name",
                "level_mother_family_name")
@@ -781,6 +796,18 @@ FUZZY_GIVEN = ("one consonant apart", "similar consonants (g/j/k, d/t/z, h dropp
 AGREE = ("same name", SAME_CONSONANTS)
 SIBLING_NOTE = "own given names only alike, father and mother the same (siblings?): to review"
 SIBLING_CAP = 0.89  # below the link threshold, above the review floor
+
+
+def _pet_name_only(pairs: pd.DataFrame) -> pd.Series:
+    """Pairs whose given names are a pet name and a name it may stand for (NICKNAME_LEVEL) and whose
+    father's, grandfather's and mother's names do not agree (absent, or apart)."""
+    if "level_first_name" not in pairs.columns:
+        return pd.Series(False, index=pairs.index)
+    hit = pairs["level_first_name"].eq(NICKNAME_LEVEL)
+    for col in OTHER_NAMES:
+        if col in pairs.columns:
+            hit &= ~pairs[col].isin([*AGREE, SLIP_LEVEL, ONE_SLIP_LEVEL, SKIPPED_LEVEL])
+    return hit
 
 
 def _marked(pairs: pd.DataFrame, column: str) -> pd.Series:

@@ -679,9 +679,11 @@ def given_and_father(first: str, father: str, grandfather: str) -> tuple[str, st
     Dib", "ABD EL KARIM AHMAD", "محمود ديب" (a clerk who reads "first name" as the names before
     the family name; field_lists.py's tracing requests, 15 %) — read as the given name and the
     father's (and the grandfather's, with three names and that column empty); the last item says
-    whether the column was "Muhammad X", which is as often the compound the man is called by (محمد
-    خير, Mhd Amer) as Muhammad son of X: read so, such a report gets the compound as its second
-    reading (``second_reading``: COMPOUND), as a full name beginning with Muhammad does. Compounds
+    whether the column was "Muhammad X" (or "Muhammad X Y": twenty-seventh session, "Muhammad Said
+    Mahmoud" is as often the compound "Muhammad Said" son of Mahmoud), which is as often the compound
+    the man is called by (محمد خير, Mhd Amer) as Muhammad son of X: read so, such a report gets the
+    compound as its second reading (``second_reading``: COMPOUND), as a full name beginning with
+    Muhammad does. Compounds
     stay one name (عبد الرحمن, Abd el Karim, Nour al-Din, Abu Bakr: one token each). Nothing else
     changes: the report keeps what was written."""
     if father or not first:
@@ -689,7 +691,7 @@ def given_and_father(first: str, father: str, grandfather: str) -> tuple[str, st
     names = without_inner_titles(name_tokens(read_written_name(first).name))
     if not 2 <= len(names) <= 3 or (len(names) == 3 and grandfather):
         return first, father, grandfather, False
-    compound = len(names) == 2 and names[0].canonical == MUHAMMAD and names[1].canonical != MUHAMMAD
+    compound = names[0].canonical == MUHAMMAD and names[1].canonical != MUHAMMAD
     return names[0].text, names[1].text, names[2].text if len(names) == 3 else grandfather, compound
 
 

@@ -40,7 +40,7 @@ def test_a_family_name_written_two_ways_without_a_place_is_compared_in_a_small_s
 
 def test_the_small_store_rules_are_limited_to_small_stores() -> None:
     populated = {"first_blk", "father_blk", "family_blk", "birth_year", "birth_place_key", "city_key",
-                 "first_dblk", "father_dblk", "family_dblk", "arrest_year", "town_blk"}
+                 "first_dblk", "father_dblk", "family_dblk", "arrest_year", "town_blk", "mother_blk"}
     assert ("first_blk", "birth_year") in SMALL_TABLE_RULES
     for rule, limit in SMALL_TABLE_RULES.items():
         assert rule in rule_columns(populated, n_rows=limit)

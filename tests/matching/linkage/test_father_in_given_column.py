@@ -70,3 +70,22 @@ def test_a_tracing_request_with_the_father_in_the_given_name_meets_the_familys_r
     cluster = dict(zip(reports["unique_id"], result.cluster_ids(reports["unique_id"])))
     assert cluster["a"] == cluster["b"]
     assert cluster["c"] != cluster["a"]  # his brother: another given name, the same father and mother
+
+
+def test_muhammad_x_and_the_fathers_name_in_the_given_name_column_has_the_compound_as_second_reading() -> None:
+    """"Muhammad Said Mahmoud" in the given-name column (twenty-seventh session, field_lists.py): Muhammad
+    son of Said son of Mahmoud, or the compound "Muhammad Said" son of Mahmoud — as the family's report
+    writes him, "محمد سعيد" son of محمود. Read one way only, the two were kept apart as given names that
+    differ."""
+    assert given_and_father("Muhammad Said Mahmoud", "", "") == ("muhammad", "said", "mahmoud", True)
+    assert given_and_father("Ahmad Said Mahmoud", "", "") == ("ahmad", "said", "mahmoud", False)
+    reports = pd.DataFrame([
+        {"unique_id": "a", "first_name": "Muhammad Said Mahmoud", "family_name": "al-Hariri", "mother_name": "Halima",
+         "sex": "M", "birth_year": "1977", "birth_place": "Inkhil", "governorate": "Dara'a", "city": "Nawa"},
+        {"unique_id": "b", "first_name": "محمد سعيد", "father_name": "محمود", "family_name": "الحريري",
+         "mother_name": "حليمة", "sex": "ذكر", "birth_year": "1977", "governorate": "درعا", "city": "نوى",
+         "arrest_date": "5-8-2014"},
+    ])
+    result = link_reports(reports)
+    cluster = dict(zip(reports["unique_id"], result.cluster_ids(reports["unique_id"])))
+    assert cluster["a"] == cluster["b"]
