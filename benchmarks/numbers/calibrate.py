@@ -16,6 +16,10 @@ with it; the shipped calibrator was fitted on evidence gathered with its own ``-
     nice -n 10 python benchmarks/numbers/calibrate.py threshold /tmp/n24/cal0/dev.json --model /tmp/n24/cal0/calibrator.json --right 96 --write
     cp /tmp/n24/cal0/calibrator.json athar/matching/numbers/models/calibrator.json
 
+Twenty-seventh session (measured, not shipped): ``data`` and ``read`` with ``--fit`` keep each glyph
+reading's ``lines.text_fit`` (``NumberReader.evidence(fit=True)``), which ``fit_features.py`` weighs
+with four more features (docs/numbers.md, twenty-seventh session).
+
 Twenty-second session: the twenty-first session's calibrator rebuilt by its own commands,
 written as JSON, and copied into the product (algorithm ``numbers-calibration-1``, glyph readings only):
 
@@ -146,7 +150,7 @@ def right(e: dict[str, Any], truth: list[dict[str, Any]]) -> bool:
 
 
 def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | None = None,
-         line_from: float = EVERY_LINE) -> None:
+         line_from: float = EVERY_LINE, fit: bool = False) -> None:
     """Evidence of ``photos`` synthetic photos. ``style`` TRAINING (seed 29800 + part, 700 or 1000 px)
     or DEV (twenty-first session: dev's own generator, 1000 px, saved and read back as JPEG quality 92
     as ``synthetic.write_set`` writes dev; ``seed`` must be none of the sets' 2901–2903)."""
@@ -168,7 +172,7 @@ def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | N
             image = Image.open(io.BytesIO(buffer.getvalue()))
         truth = [t.as_dict() for t in sample.numbers]
         rows.append({"path": f"{style}-{seed}-{i:05d}", "numbers": truth,
-                     "evidence": [asdict(e) for e in reader.evidence(image, line_from)]})
+                     "evidence": [asdict(e) for e in reader.evidence(image, line_from, fit)]})
         if i % 100 == 0:
             print(f"{i + 1}/{photos}", file=sys.stderr, flush=True)
     out.write_text(json.dumps({"seed": seed, "style": style, "line_from": line_from, "photos": rows}))
@@ -177,14 +181,14 @@ def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | N
     print(f"{photos} photos, {n} readings, {k} right -> {out}")
 
 
-def read(folder: Path, out: Path, line_from: float = EVERY_LINE) -> None:
+def read(folder: Path, out: Path, line_from: float = EVERY_LINE, fit: bool = False) -> None:
     reader = evidence_reader()
     truth = json.loads((folder / "truth.json").read_text())
     rows = []
     for row in truth["images"]:
         with Image.open(folder / row["path"]) as image:
             rows.append({"path": row["path"], "numbers": row["numbers"],
-                         "evidence": [asdict(e) for e in reader.evidence(image, line_from)]})
+                         "evidence": [asdict(e) for e in reader.evidence(image, line_from, fit)]})
     out.write_text(json.dumps({"folder": str(folder), "line_from": line_from, "photos": rows}))
     print(f"{len(rows)} photos -> {out}")
 
@@ -249,7 +253,7 @@ def fit(sources: list[Path], out: Path, l2: float, line_from: float = EVERY_LINE
     w = logistic(x, y, l2)
     for name, v in zip(FEATURES, w, strict=True):
         print(f"  {name:18} {v:+.3f}")
-    Calibration(w, FEATURES, weights_sha256=sha256_of(MODEL_PATH), line_from=line_from).save(out)
+    Calibration(w.tolist(), FEATURES, weights_sha256=sha256_of(MODEL_PATH), line_from=line_from).save(out)
     print(f"wrote {out}")
 
 
@@ -352,10 +356,12 @@ def main() -> None:
     d.add_argument("--style", default=TRAINING, choices=[TRAINING, DEV])
     d.add_argument("--seed", type=int, default=None)
     d.add_argument("--line-from", type=float, default=EVERY_LINE)
+    d.add_argument("--fit", action="store_true", help="keep each glyph reading's lines.text_fit (fit_features.py)")
     r = sub.add_parser("read")
     r.add_argument("folder", type=Path)
     r.add_argument("out", type=Path)
     r.add_argument("--line-from", type=float, default=EVERY_LINE)
+    r.add_argument("--fit", action="store_true", help="keep each glyph reading's lines.text_fit (fit_features.py)")
     f = sub.add_parser("fit")
     f.add_argument("sources", type=Path, nargs="+")
     f.add_argument("--out", type=Path, required=True)
@@ -376,9 +382,9 @@ def main() -> None:
     c.add_argument("--also", nargs="*", default=[])
     args = parser.parse_args()
     if args.step == "data":
-        data(args.out, args.photos, args.part, args.style, args.seed, args.line_from)
+        data(args.out, args.photos, args.part, args.style, args.seed, args.line_from, args.fit)
     elif args.step == "read":
-        read(args.folder, args.out, args.line_from)
+        read(args.folder, args.out, args.line_from, args.fit)
     elif args.step == "fit":
         fit(args.sources, args.out, args.l2, args.line_from)
     elif args.step == "threshold":

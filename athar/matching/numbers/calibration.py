@@ -38,6 +38,7 @@ CALIBRATOR_PATH = Path(__file__).with_name("models") / "calibrator.json"
 ALGORITHM = "numbers-calibration-2"  # the features below and their meaning; a change is a new version
 GLYPH, LINE = "glyph", "line"  # who proposed a reading (``Evidence.source``)
 EVERY_LINE = -1.0  # ``line_from`` that has the line recogniser read every line, with a glyph reading or not
+NO_FIT = -20.0  # ``lines.text_fit`` of a text the line does not hold at all (its floor), or not weighed
 
 # What the calibrator weighs, in the order of its coefficients (the calibrator file stores the names).
 # The glyph readings' block (each 0 on the line recogniser's readings), then "line_only" and the
@@ -75,6 +76,8 @@ class Evidence:
     other: float = 0.0  # the other reader's best confidence in another text over this place (0: none)
     other_text: str = ""  # that text
     line_glyph: float = EVERY_LINE  # the best glyph reading's confidence on the line (−1: none)
+    fit: float = NO_FIT  # a glyph reading's text against the line recogniser's columns (``lines.text_fit``),
+    # gathered only when asked (``NumberReader.evidence(fit=True)``; twenty-seventh session, not weighed)
 
 
 def _logit(x: np.ndarray) -> np.ndarray:

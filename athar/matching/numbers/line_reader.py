@@ -100,13 +100,19 @@ def read_frames(
 
 
 def read_each(
-    gray: np.ndarray, found: list[L.Frame], weights: dict[str, np.ndarray]
+    gray: np.ndarray, found: list[L.Frame], weights: dict[str, np.ndarray],
+    paths: list[tuple[np.ndarray, np.ndarray]] | None = None,
 ) -> list[list[tuple[str, float, list[int], str | None]]]:
     """``read_frames`` line by line: the candidate numbers of each of these lines, read in one
-    batch (the reader's evidence reads every line of an ink mask at once)."""
+    batch (the reader's evidence reads every line of an ink mask at once). ``paths``, when given,
+    receives each line's log-probabilities read upright and turned round (``lines.text_fit``
+    weighs another reader's text against them: twenty-seventh session)."""
     crops = [c for f in found for c in _both_ways(gray, f)]
     candidates = []
-    for i, logp in enumerate(_forward(crops, weights)):
+    outputs = _forward(crops, weights)
+    if paths is not None:
+        paths.extend(zip(outputs[0::2], outputs[1::2], strict=True))
+    for i, logp in enumerate(outputs):
         frame = found[i // 2] if i % 2 == 0 else found[i // 2].flipped()
         for text, confidence, first, last, kind in L.numbers_in(L.greedy(logp), logp):
             if i % 2:  # columns of the turned crop, counted in the upright one

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from athar.matching.numbers.calibration import NO_FIT
 from athar.matching.numbers.reader import member_extents, sample_smoothed  # the glyph reader's, one way
 
 HEIGHT = 32  # crop height in pixels
@@ -235,3 +236,44 @@ def _one_script(run: list[tuple[int, int, int, float]]) -> bool:
     western = sum(t in WESTERN and t != 2 for t, *_ in run)
     arabic = sum(t in ARABIC and t != 12 for t, *_ in run)
     return western == 0 or arabic == 0
+
+
+def text_fit(logp: np.ndarray, text: str) -> float:
+    """How far short of the line recogniser's best path a digit string falls on a line (twenty-
+    seventh session): the best alignment of ``text`` (Western digits; either script's token counts
+    for a digit) to any stretch of the line's columns (CTC: each digit on one or more columns, a
+    blank allowed between digits and required between two alike), scored by each column's
+    log-probability of its token less the column's best token's (about 0: the best path reads
+    ``text`` there — a little above where a digit's two scripts share a column; the more negative,
+    the more the line recogniser reads otherwise). The glyph network's readings were weighed only
+    by what the best path happens to read over their place; a sure glyph reading the best path
+    reads no number over was as unsure as one it contradicts."""
+    if not text or len(logp) == 0:
+        return NO_FIT
+    probs = np.exp(logp)
+    digits = np.log(probs[:, 1:11] + probs[:, 11:21] + 1e-12)  # (T, 10): either script
+    gap_digits = digits - logp.max(axis=1, keepdims=True)
+    gap_blank = logp[:, BLANK] - logp.max(axis=1)
+    labels = [int(c) for c in text]
+    n = len(labels)
+    # States 0, 2, …, 2n−2: the digits; 1, 3, …: the blank after each (between digits).
+    emit = np.empty((len(logp), 2 * n - 1))
+    emit[:, 0::2] = gap_digits[:, labels]
+    emit[:, 1::2] = gap_blank[:, None]
+    skip = [k % 2 == 0 and k >= 2 and labels[k // 2] != labels[k // 2 - 1] for k in range(2 * n - 1)]
+    best = -math.inf
+    score = [-math.inf] * (2 * n - 1)
+    for row in emit.tolist():  # plain floats: a few states over a few dozen columns
+        new = [0.0] * len(score)
+        for k, e in enumerate(row):
+            s = score[k]
+            if k == 0:
+                s = max(s, 0.0)  # the first digit may start at any column
+            else:
+                s = max(s, score[k - 1])
+                if skip[k]:
+                    s = max(s, score[k - 2])
+            new[k] = s + e
+        score = new
+        best = max(best, score[-1])  # the last digit may end at any column
+    return max(best, NO_FIT)

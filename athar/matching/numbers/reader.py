@@ -67,6 +67,7 @@ from athar.matching.numbers.calibration import (
     EVERY_LINE,
     GLYPH,
     LINE,
+    NO_FIT,
     Calibration,
     Evidence,
     line_candidates,
@@ -637,22 +638,25 @@ class NumberReader:
             candidates = [(text, c, [round(v / scale) for v in box], kind) for text, c, box, kind in candidates]
         return [Reading(*candidate) for candidate in one_per_place(candidates)]
 
-    def evidence(self, image: Image.Image, line_from: float | None = None) -> list[Evidence]:
+    def evidence(self, image: Image.Image, line_from: float | None = None, fit: bool = False) -> list[Evidence]:
         """Every reading of the photo under each ink mask with what the calibrator weighs (boxes in
         the photo's pixels): the glyph readings and the line recogniser's own. ``line_from``: the
         lines the line recogniser reads (those whose best glyph reading is at least that sure; −1:
-        every line); by default the calibrator's, without one the weights' ``agree_from``."""
+        every line); by default the calibrator's, without one the weights' ``agree_from``. With
+        ``fit`` each glyph reading of a line the line recogniser read also keeps ``Evidence.fit``
+        (``lines.text_fit``; twenty-seventh session: measured, not weighed by the shipped calibrator)."""
         if line_from is None:
             line_from = self.calibration.line_from if self.calibration is not None else self.agree_from
         gray, scale = gray_for_reading(image)
         found = [e for index, mask in enumerate(ink_masks(gray))
-                 for e in self._evidence(index, mask, gray, line_from)]
+                 for e in self._evidence(index, mask, gray, line_from, fit)]
         if scale != 1.0:
             for e in found:
                 e.box = [round(v / scale) for v in e.box]
         return found
 
-    def _evidence(self, index: int, mask: np.ndarray, gray: np.ndarray, line_from: float) -> list[Evidence]:
+    def _evidence(self, index: int, mask: np.ndarray, gray: np.ndarray, line_from: float,
+                  fit: bool = False) -> list[Evidence]:
         """The readings of one ink mask (``INK_MASKS[index]``) with their evidence: for each line,
         the glyph network's readings with its probabilities and ink past the run, and — for a line
         whose best glyph reading is at least ``line_from`` sure (−1: every line) — the line
@@ -669,17 +673,24 @@ class NumberReader:
                 placed = line_frame(labels, kept, group)
                 checked = bool(self.classifier.lines) and placed[1] is not None and best >= line_from
                 found.append((labels, kept, group, runs, best, placed, checked))
-        read = iter(read_each(gray, [f[5][1] for f in found if f[6]], self.classifier.lines) if found else [])
+        paths: list[tuple[np.ndarray, np.ndarray]] = []
+        frames = [f[5][1] for f in found if f[6]]
+        if fit:
+            read = iter(read_each(gray, frames, self.classifier.lines, paths=paths) if found else [])
+        else:
+            read = iter(read_each(gray, frames, self.classifier.lines) if found else [])
+        fits = iter(paths if len(paths) == len(frames) else [None] * len(frames))  # filled only when asked
         out: list[Evidence] = []
         for labels, kept, group, runs, best, placed, checked in found:
             line = next(read) if checked else []
+            path = next(fits) if checked else None
             if not runs and not line:
                 continue
             frame = placed[1]
             wide = self._wide_runs(gray, frame) if checked else []
             height = frame.height if frame is not None else 0.0
             past = partial(ink_past_run, mask, labels, kept, group, placed=placed)
-            out.extend(self._glyph_evidence(index, runs, line, wide, height, checked, best, past))
+            out.extend(self._glyph_evidence(index, runs, line, wide, height, checked, best, past, path))
             out.extend(_line_evidence(index, runs, line, wide, height, best, past))
         return out
 
@@ -690,17 +701,22 @@ class NumberReader:
 
     @staticmethod
     def _glyph_evidence(index: int, runs: list[Run], line: list[Candidate], wide: list[tuple[str, list[int]]],
-                        height: float, checked: bool, best: float, past: Callable[[list[int]], bool]) -> list[Evidence]:
-        """The glyph readings of one line with their evidence (``_evidence``)."""
+                        height: float, checked: bool, best: float, past: Callable[[list[int]], bool],
+                        path: tuple[np.ndarray, np.ndarray] | None = None) -> list[Evidence]:
+        """The glyph readings of one line with their evidence (``_evidence``); ``path``: the line
+        recogniser's log-probabilities of the line, upright and turned round (``text_fit``)."""
+        from athar.matching.numbers.lines import text_fit
+
         out = []
         for r in runs:
+            fit = max(text_fit(path[0], r.text), text_fit(path[1], r.text)) if path is not None else NO_FIT
             here = [(lc, lt) for lt, lc, lb, _ in line if overlap(lb, r.box) >= 0.3]
             same = max((lc for lc, lt in here if lt == r.text), default=0.0)
             other, other_text = max(((lc, lt) for lc, lt in here if lt != r.text), default=(0.0, ""))
             h = height or float(min(r.box[2] - r.box[0], r.box[3] - r.box[1]))
             out.append(Evidence(r.text, r.box, r.kind, index, r.confidence, r.digit_min, r.digit_mean, r.edge,
                                 r.arabic, past(r.box), checked, float(same), _partial(r.text, r.box, wide),
-                                float(h), GLYPH, float(other), other_text, best))
+                                float(h), GLYPH, float(other), other_text, best, float(fit)))
         return out
 
     def _read_mask(self, mask: np.ndarray, gray: np.ndarray) -> list[tuple[str, float, list[int], str | None]]:

@@ -385,3 +385,39 @@ def test_the_digit_runs_of_a_line_cut_wider_are_read_both_ways(monkeypatch):
     wide = L.Frame(100.0, 60.0, 1.0, 0.0, -40.0 - 30.0, 40.0 + 30.0, 0.0, 20.0)
     assert runs[1][1] == line_reader.box_of(wide, 6, 12)
     assert runs[2][1] == line_reader.box_of(wide, 5 - 1 - 3, 5 - 1 - 2)  # turned columns, counted upright
+
+
+def test_a_text_the_best_path_reads_fits_the_line_and_another_falls_short():
+    # Twenty-seventh session (``lines.text_fit``): the glyph network's text weighed against the line
+    # recogniser's columns, wherever on the line it lies. Best path: _ 3 _ 5 5 _ 5 _ فرع (digit d is d + 1).
+    logp = path([0, 4, 0, 6, 6, 0, 6, 0, L.WORD], 0.99)
+    for text in ("355", "55", "35"):  # the path reads it over some stretch
+        assert L.text_fit(logp, text) == pytest.approx(0.0, abs=0.01), text
+    wrong_digit = L.text_fit(logp, "356")
+    assert -8.0 < wrong_digit < -5.0  # one column's best token traded for a very unlikely one
+    assert L.text_fit(logp, "3555") < -5.0  # a fourth 5 needs a column the path spends on a blank or فرع
+    assert L.text_fit(logp, "4") < -5.0
+    assert L.text_fit(logp, "") == L.NO_FIT and L.text_fit(logp[:0], "355") == L.NO_FIT
+
+
+def test_two_alike_digits_need_a_blank_between_them_to_fit():
+    one_five = path([0, 6, 6, 6, 0], 0.99)  # "5" held over three columns: CTC reads one 5
+    assert L.text_fit(one_five, "55") < -5.0
+    assert L.text_fit(path([0, 6, 0, 6, 0], 0.99), "55") == pytest.approx(0.0, abs=0.01)
+
+
+def test_either_scripts_digit_fits_a_western_text():
+    arabic = path([0, 14, 0, 16, 0], 0.99)  # ٣ ٥ (Arabic-Indic d is d + 11)
+    assert L.text_fit(arabic, "35") == pytest.approx(0.0, abs=0.01)
+
+
+def test_lines_read_in_one_batch_hand_back_their_paths_both_ways(monkeypatch):
+    from athar.matching.numbers import line_reader
+
+    frames = [L.Frame(100.0, 60.0, 1.0, 0.0, -40.0, 40.0, 0.0, 20.0), L.Frame(100.0, 160.0, 1.0, 0.0, -40.0, 40.0, 0.0, 20.0)]
+    first = [path([0] * 7), path([1] * 7), path([2, 0, 3, 0, 4, 0, 5], 0.2), path([6, 0, 7, 0, 8], 0.2)]
+    monkeypatch.setattr(line_reader, "_forward", lambda crops, weights: first)
+    paths: list[tuple[np.ndarray, np.ndarray]] = []
+    each = line_reader.read_each(np.ones((220, 200), np.float32), frames, {}, paths=paths)
+    assert each == line_reader.read_each(np.ones((220, 200), np.float32), frames, {})  # the same readings
+    assert len(paths) == 2 and all(a is b for pair, want in zip(paths, [first[0:2], first[2:4]]) for a, b in zip(pair, want))
