@@ -17,9 +17,12 @@ A number reaches a stage when any of the reader's ink masks carries it there:
 - ``threshold``: a candidate has the right text but below the threshold;
 - ``read``: returned, right.
 
-A number with a right candidate counts as ``threshold`` or ``read`` whatever its components (the
-reader cuts a component wider than a character into character-wide windows, so a number whose
-digits blur merged can still be read); only numbers without one are put in the first lost stage.
+A number with a right candidate counts as ``threshold`` or ``read`` whatever its components (a
+reader may read a number whose digits blur merged: the line recogniser reads whole lines, and a
+convolutional glyph network's reader cuts a member wider than a character that reads as none into
+character-wide windows; the shipped perceptron's reader cuts nothing, twenty-eighth session); only
+numbers without one are put in the first lost stage. ``--cut-read`` reads with
+``NumberReader.cut_read`` (measured, off in the product).
 """
 
 from __future__ import annotations
@@ -100,8 +103,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=80)
     parser.add_argument("--sets", nargs="*", default=[DEV, INDEPENDENT])
+    parser.add_argument("--cut-read", choices=["digit", "wide"], default=None,
+                        help="also read wide members cut: read as a digit, or all but فرع (NumberReader.cut_read; off)")
     args = parser.parse_args()
-    reader = NumberReader()
+    reader = NumberReader(cut_read=args.cut_read)
     for style in args.sets:
         rng = np.random.default_rng(SEEDS[style])
         stages: Counter[str] = Counter()

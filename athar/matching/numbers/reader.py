@@ -79,6 +79,7 @@ PATCH = 24
 CLASSES = [f"W{d}" for d in range(10)] + [f"A{d}" for d in range(10)] + ["WORD", "NOISE"]
 WORD = CLASSES.index("WORD")
 NOISE = CLASSES.index("NOISE")
+CUT_READ = (None, "digit", "wide")  # NumberReader's cut_read (twenty-eighth session; None in the product)
 AGREE_FROM = 0.3  # glyph readings at least this sure are checked by the line recogniser, if the weights hold one
 AGREE_DOUBT = 0.3  # chosen on the dev set among 1, 0.5, 0.3, 0.1, 0.03 (the largest with the most found)
 AGREE_ALONE = 0.0  # the line recogniser's own readings of a checked line are candidates at this factor (0: none)
@@ -590,8 +591,13 @@ class NumberReader:
     its threshold): for weights no calibrator was fitted on (the benchmarks that search them)."""
 
     def __init__(self, model_path: Path = MODEL_PATH, threshold: float | None = None,
-                 calibrator: Path | None = CALIBRATOR_PATH) -> None:
+                 calibrator: Path | None = CALIBRATOR_PATH, cut_read: str | None = None) -> None:
         self.classifier = Classifier(model_path)
+        # Twenty-eighth session, measured and off in the product: wide members also read cut
+        # (``_cut_version``; "digit": those read as a digit, "wide": all but the word فرع).
+        if cut_read not in CUT_READ:
+            raise ValueError(f"cut_read is one of {CUT_READ}")
+        self.cut_read = cut_read
         self.calibration = Calibration.load(calibrator, model_path) if calibrator is not None else None
         if self.calibration is not None and not self.classifier.glyphs:
             raise ValueError("a calibrator weighs glyph readings: these weights hold no glyph network")
@@ -666,8 +672,8 @@ class NumberReader:
         from athar.matching.numbers.line_reader import read_each
 
         found = []
-        for labels, kept, group, p, boxes in self.line_probabilities(mask, gray):
-            runs = decode_runs(p, boxes)
+        for labels, kept, group, versions in self.line_versions(mask, gray):
+            runs = _version_runs(versions)
             if runs or line_from <= EVERY_LINE:
                 best = max((r.confidence for r in runs), default=EVERY_LINE)
                 placed = line_frame(labels, kept, group)
@@ -738,6 +744,15 @@ class NumberReader:
         """Each line of one ink mask — its labels, kept components and members — with its glyphs'
         class probabilities and boxes in reading order (the direction that reads better); what
         ``_read_mask`` decodes, and what ``benchmarks/numbers/calibrate.py`` records."""
+        for labels, kept, group, versions in self.line_versions(mask, gray):
+            p, boxes = versions[0]
+            yield labels, kept, group, p, boxes
+
+    def line_versions(self, mask: np.ndarray, gray: np.ndarray) -> Iterator[
+            tuple[np.ndarray, list[tuple[int, slice, slice, int]], list[int], list[tuple[np.ndarray, np.ndarray]]]]:
+        """Each line of one ink mask with its readings' (probabilities, boxes): first as
+        ``line_probabilities`` reads it, then — with ``cut_read`` — the line with its wide members
+        cut into character-wide windows too (``_cut_version``), for the readings to compete."""
         labels, kept = components(mask)
         grouped = lines(kept)
         # The grey channel, lone blobs and cut windows only for the convolutional network (trained
@@ -758,10 +773,35 @@ class NumberReader:
                 if cut is not None:
                     line = cut
                     upright, flipped = self._both(line)
-            if _direction_score(flipped) > _direction_score(upright):
-                yield labels, kept, group, flipped, line.boxes[::-1]
-            else:
-                yield labels, kept, group, upright, line.boxes
+            versions = [_oriented(line, upright, flipped)]
+            if self.cut_read:
+                versions.extend(self._cut_version(labels, kept, group, gray if grey else None, line, upright,
+                                                  flipped, merged))
+            yield labels, kept, group, versions
+
+    def _cut_version(self, labels: np.ndarray, kept: list[tuple[int, slice, slice, int]], group: list[int],
+                     gray: np.ndarray | None, line: Glyphs, upright: np.ndarray, flipped: np.ndarray,
+                     merged: set[int]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """The line read again with members wider than a character (``Glyphs.wide``: more than 1.35
+        line heights) not yet cut, cut into character-wide windows (twenty-eighth session): with
+        ``cut_read`` "digit" those read as a digit (two printed digits blur merged read as one are
+        never cut), with "wide" all but those read as the word فرع (the shipped perceptron's members
+        are never cut at all: the cut of members read as no character is the convolutional
+        network's). Both readings are kept; the calibrator and ``one_per_place`` keep the more
+        probable. ``gray``: None for the perceptron, which reads the mask channel alone."""
+        n = len(upright)
+        up, down = upright.argmax(axis=1), flipped[::-1].argmax(axis=1)
+        if self.cut_read == "digit":
+            chosen = (up < WORD) | (down < WORD)
+        else:
+            chosen = (up != WORD) & (down != WORD)
+        one = {line.components[i] for i in range(n) if line.wide[i] and line.pieces[i] == 1 and chosen[i]}
+        if not one:
+            return []
+        cut = glyphs(labels, kept, group, gray, split=merged | one)
+        if cut is None:
+            return []
+        return [_oriented(cut, *self._both(cut))]
 
     def _agree(
         self,
@@ -880,6 +920,16 @@ def agreed(readings: list[Candidate], line: list[Candidate], agree_from: float, 
     return out
 
 
+def _version_runs(versions: list[tuple[np.ndarray, np.ndarray]]) -> list[Run]:
+    """The digit runs of a line's first reading, and those of its other readings (``line_versions``)
+    that it does not read alike at the same place (the same text over half the box or more)."""
+    runs = decode_runs(*versions[0])
+    for p, boxes in versions[1:]:
+        runs += [r for r in decode_runs(p, boxes)
+                 if not any(o.text == r.text and overlap(o.box, r.box) >= 0.5 for o in runs)]
+    return runs
+
+
 def _partial(text: str, box: list[int], wide: list[tuple[str, list[int]]]) -> bool:
     """Whether a longer digit run of the line cut wider (``line_reader.digit_runs``) holds this one."""
     return any(len(rt) > len(text) and text in rt and overlap(rb, box) >= 0.3 for rt, rb in wide)
@@ -895,6 +945,13 @@ def _line_evidence(index: int, runs: list[Run], line: list[Candidate], wide: lis
         out.append(Evidence(text, box, kind, index, 0.0, 0.0, 0.0, 0.0, False, past(box), True, float(c),
                             _partial(text, box, wide), float(height), LINE, float(g), g_text, best))
     return out
+
+
+def _oriented(line: Glyphs, upright: np.ndarray, flipped: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A line's class probabilities and boxes in the reading direction that reads better."""
+    if _direction_score(flipped) > _direction_score(upright):
+        return flipped, line.boxes[::-1]
+    return upright, line.boxes
 
 
 def one_per_place(candidates: list[Candidate]) -> list[Candidate]:

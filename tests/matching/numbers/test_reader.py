@@ -321,3 +321,66 @@ def test_training_sets_subnormal_values_to_zero_and_keeps_the_others():
     flush_subnormal([weights, moments])
     np.testing.assert_array_equal(weights, np.array([0, 0, 2e-38, 1e-30, 0.5, -2.0], np.float32))
     np.testing.assert_array_equal(moments, [0.0, 1e-300, 0.0])
+
+
+def _three_digits_and_a_merged_pair() -> np.ndarray:
+    """A mask of three 22×36 ring-shaped "digits" and one 54 px wide member: two of them merged
+    (wider than 1.35 line heights)."""
+    mask = np.zeros((200, 500), bool)
+    for x in (60, 100, 140):
+        mask[80:116, x:x + 22] = True
+        mask[86:110, x + 5:x + 17] = False
+    mask[80:116, 180:234] = True
+    mask[86:110, 185:202] = False
+    mask[86:110, 212:229] = False
+    return mask
+
+
+@pytest.mark.parametrize(("cut_read", "wide_reads", "windows", "texts"), [
+    (None, "W3", [4], ["3333"]),                       # the product: nothing cut (the perceptron)
+    ("digit", "W3", [4, 5], ["3333", "33333"]),        # read as one digit: also read cut
+    ("wide", "W3", [4, 5], ["3333", "33333"]),
+    ("digit", "NOISE", [4], ["333"]),                  # read as no character: only "wide" cuts it
+    ("wide", "NOISE", [4, 5], ["333", "33333"]),
+    ("wide", "WORD", [4], ["333"]),                     # the word فرع is never cut
+])
+def test_a_wide_member_is_also_read_cut_when_asked(cut_read, wide_reads, windows, texts, monkeypatch):
+    """Twenty-eighth session: two printed digits blur merged are one wide member, read as one
+    digit or as no character, and the shipped perceptron never cuts a member. With ``cut_read``
+    the line is also read with such members cut into character-wide windows, and both readings
+    compete (``_version_runs``)."""
+    from athar.matching.numbers.reader import CLASSES, _version_runs
+
+    reader = NumberReader(cut_read=cut_read)
+
+    def threes_and_the_wide_member(line):
+        p = np.full((len(line.patches), len(CLASSES)), 0.005, np.float32)
+        wide = (line.boxes[:, 2] - line.boxes[:, 0]) > 40
+        p[~wide, CLASSES.index("W3")] = 0.9
+        p[wide, CLASSES.index(wide_reads)] = 0.9
+        return p, p[::-1].copy()
+
+    monkeypatch.setattr(reader, "_both", threes_and_the_wide_member)
+    mask = _three_digits_and_a_merged_pair()
+    gray = np.where(mask, 0.1, 0.9).astype(np.float32)
+    versions = [v for *_, v in reader.line_versions(mask, gray)]
+    assert len(versions) == 1
+    assert [len(p) for p, _ in versions[0]] == windows
+    assert sorted(r.text for r in _version_runs(versions[0])) == texts
+    # line_probabilities (what calibrate.py records and the hand-made rule reads) is the first reading
+    assert [len(p) for *_, p, _ in reader.line_probabilities(mask, gray)] == [4]
+
+
+def test_cut_read_is_one_of_the_measured_variants():
+    with pytest.raises(ValueError, match="cut_read"):
+        NumberReader(cut_read="all")
+
+
+def test_a_cut_reading_the_line_already_reads_alike_is_not_kept_twice():
+    from athar.matching.numbers.reader import CLASSES, _version_runs
+
+    p = np.full((4, len(CLASSES)), 0.005, np.float32)
+    p[:, CLASSES.index("W7")] = 0.9
+    boxes = np.array([[10 + 30 * k, 0, 35 + 30 * k, 40] for k in range(4)])
+    runs = _version_runs([(p, boxes), (p.copy(), boxes.copy())])
+    assert [r.text for r in runs] == ["7777"]
