@@ -71,7 +71,7 @@ import io
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -193,15 +193,18 @@ def read(folder: Path, out: Path, line_from: float = EVERY_LINE, fit: bool = Fal
     print(f"{len(rows)} photos -> {out}")
 
 
-def table(sources: list[Path], line_from: float = EVERY_LINE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Features, labels and photo numbers of every reading of these files (``restrict``-ed)."""
+def table(sources: list[Path], line_from: float = EVERY_LINE,
+          featurize: Callable[[list[Evidence]], np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Features (``featurize``, the calibrator's by default), labels and photo numbers of every reading
+    of these files (``restrict``-ed)."""
+    featurize = featurize or calibration_features
     xs, ys, photo = [], [], []
     count = 0
     for source in sources:
         for row in json.loads(source.read_text())["photos"]:
             found = photo_evidence(row, line_from)
             if found:
-                xs.append(calibration_features(found))
+                xs.append(featurize(found))
                 ys.append([right(asdict(e), row["numbers"]) for e in found])
                 photo.append(np.full(len(found), count))
             count += 1

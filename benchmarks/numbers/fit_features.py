@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +49,8 @@ from athar.matching.numbers.calibration import (
 )
 from athar.matching.numbers.evaluation import overlap, score
 from athar.matching.numbers.reader import MODEL_PATH, NumberReader, one_per_place
-from benchmarks.numbers.calibrate import auc, logistic, loss, photo_evidence, right
+from benchmarks.numbers.calibrate import auc, logistic, loss, photo_evidence
+from benchmarks.numbers.calibrate import table as calibrate_table
 
 FIT_FEATURES = ("fit", "fit_near", "lo_other_fit", "lo_other_near")
 ALL_FEATURES = (*FEATURES, *FIT_FEATURES)
@@ -86,17 +86,7 @@ def features(found: Sequence[Evidence]) -> np.ndarray:
 
 def table(sources: list[Path]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Features, labels and photo numbers of every reading of these evidence files."""
-    xs, ys, photo = [], [], []
-    count = 0
-    for source in sources:
-        for row in json.loads(source.read_text())["photos"]:
-            found = photo_evidence(row, LINE_FROM)
-            if found:
-                xs.append(features(found))
-                ys.append([right(asdict(e), row["numbers"]) for e in found])
-                photo.append(np.full(len(found), count))
-            count += 1
-    return np.concatenate(xs), np.concatenate(ys).astype(float), np.concatenate(photo)
+    return calibrate_table(sources, LINE_FROM, featurize=features)
 
 
 def probabilities(found: Sequence[Evidence], coef: np.ndarray) -> np.ndarray:
