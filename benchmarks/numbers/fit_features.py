@@ -49,7 +49,7 @@ from athar.matching.numbers.calibration import (
 )
 from athar.matching.numbers.evaluation import overlap, score
 from athar.matching.numbers.reader import MODEL_PATH, NumberReader, one_per_place
-from benchmarks.numbers.calibrate import auc, logistic, loss, photo_evidence
+from benchmarks.numbers.calibrate import auc, best_threshold, logistic, loss, photo_evidence
 from benchmarks.numbers.calibrate import table as calibrate_table
 
 FIT_FEATURES = ("fit", "fit_near", "lo_other_fit", "lo_other_near")
@@ -131,16 +131,7 @@ def threshold(source: Path, model: Path, target: float, write: bool) -> None:
     coef, _ = load(model)
     rows = json.loads(source.read_text())["photos"]
     every = [suggestions(photo_evidence(row, LINE_FROM), coef) for row in rows]
-    best = None
-    for t in [*np.arange(0.30, 0.99, 0.01), 0.99, 0.995, 0.998]:
-        rates = score([(r["path"], r["numbers"], [c for c in cs if c["confidence"] >= t])
-                       for r, cs in zip(rows, every, strict=True)]).rates()
-        print(f"threshold {t:.3f}: found {rates['found_pct']} right {rates['returned_right_pct']} "
-              f"false {rates['false_suggestion_pct']} ({rates['returned']} returned)")
-        if rates["returned_right_pct"] >= target and rates["false_suggestion_pct"] <= 5 and (
-                best is None or rates["found_pct"] > best[1]["found_pct"]):
-            best = (float(t), rates)
-    print(f"chosen: {best}")
+    best = best_threshold(rows, every, target)
     if write and best is not None:
         data = json.loads(model.read_text())
         data["threshold"] = round(best[0], 3)

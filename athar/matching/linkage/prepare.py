@@ -683,9 +683,8 @@ def given_and_father(first: str, father: str, grandfather: str) -> tuple[str, st
     Mahmoud" is as often the compound "Muhammad Said" son of Mahmoud), which is as often the compound
     the man is called by (محمد خير, Mhd Amer) as Muhammad son of X: read so, such a report gets the
     compound as its second reading (``second_reading``: COMPOUND), as a full name beginning with
-    Muhammad does. Compounds
-    stay one name (عبد الرحمن, Abd el Karim, Nour al-Din, Abu Bakr: one token each). Nothing else
-    changes: the report keeps what was written."""
+    Muhammad does. Compounds stay one name (عبد الرحمن, Abd el Karim, Nour al-Din, Abu Bakr: one token
+    each). Nothing else changes: the report keeps what was written."""
     if father or not first:
         return first, father, grandfather, False
     names = without_inner_titles(name_tokens(read_written_name(first).name))
