@@ -9,7 +9,7 @@ held-out spellings; 400 persons), real_cross_parts (the same, each name of 2 to 
 held-out spellings that pass an independent attestation rule: ``devset.attested_pairs``), ofac (OFAC Syria name variants), google_cross (the Google
 transliteration eval split composed into three-word names; 2,000 persons), slips (slips.py, 1,300
 persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
-data/written_kinds.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
+data/written_kinds.csv), written_kinds_2 (the same, a second hand: data/written_kinds_2.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
 and sibling families: data/one_slip.csv), independent_syrian (independent_syrian.py: a generator written
 from a fresh description, 2,600 persons, seed 8, households of brothers, cousins and namesakes), fresh_syrian
 (fresh_syrian.py: a second such generator, eleventh session, 2,500 persons, seed 21; fresh_syrian_22 seed 22),
@@ -78,6 +78,14 @@ def written_kinds() -> pd.DataFrame:
     return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds.csv", dtype=str, keep_default_na=False))
 
 
+def written_kinds_2() -> pd.DataFrame:
+    """A second hand-written set (twenty-ninth session, data/written_kinds_2.csv): 53 reports of 29
+    persons written from issue 28's list of kinds before the session changed anything — one slip on
+    one report, a title, a kunya after a dash, the family name first, a shortened name, Maghrebi and
+    Persian spellings, names only across scripts, and brothers of one father and mother."""
+    return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds_2.csv", dtype=str, keep_default_na=False))
+
+
 def one_slip() -> pd.DataFrame:
     """Persons whose reports differ by one slip, and sibling families (data/one_slip.csv, written by
     make_one_slip.py from issue 28's description; the ``slip`` column names the slip)."""
@@ -125,6 +133,7 @@ SETS = {
     "ofac": ofac,
     "google_cross": google_cross,
     "written_kinds": written_kinds,
+    "written_kinds_2": written_kinds_2,
     "one_slip": one_slip,
     "independent_syrian": independent_syrian,
     "independent_syrian_9": lambda: independent_syrian(seed=9),

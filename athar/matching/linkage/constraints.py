@@ -86,7 +86,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v29"  # v29: pet names, a block on given and mother's names, "Muhammad X Y" read twice: a store runs in full again
+CONSTRAINTS_VERSION = "incompatible-reports v30"  # v30: two real names in Arabic letters apart by more than a vowel or a swap are two names: a store runs in full again
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -125,6 +125,8 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
         # two different names of the variants table (Mahmoud, Muhammad: one skeleton), unless one is
         # a spelling of two names and the other one of them (KAMEL: كمال or كامل)
         return one_of_names(a, b)
+    if _two_real_names_in_letters(a, b):
+        return False
     if len(a.rasm) >= 2 and a.rasm == b.rasm:
         return True  # one Arabic name misread by a dot (غلاء / علاء): the skeleton drops ع, not غ
     if _two_slips_of_one_name(a, b):
@@ -154,6 +156,65 @@ def names_agree(a: NameKey | None, b: NameKey | None) -> bool:
     # independent set); a similar spelling is the names' agreement only with a Latin one in the pair
     similar = similar_spelling(a, b) and not (a.rasm and b.rasm)
     return not a.known and not b.known and (similar or _foreign_alike(a, b))
+
+
+# Letters a slip of the pen adds or drops without changing a name's consonants: the long vowels (a
+# name's core writes hamza on its seat and ى as ي: علاء "علا", لؤي "لوي").
+_VOWEL_LETTERS = frozenset("اوي")
+
+
+def _two_real_names_in_letters(a: NameKey, b: NameKey) -> bool:
+    """Two real names (:func:`real_name`) in Arabic letters whose letters, dots included, differ by
+    more than a long vowel added or dropped or two neighbours swapped: سامي / سامح, نائل / وائل,
+    رنا / ربا — a brother's and a brother's, a sister's and a sister's names, that the cross-script key
+    (which drops ح's h, ع and the vowels: "sm") or the letters without dots read as one. عمر / عامر
+    and هشام / هاشم (a vowel, a swap) are left to the slip rules: a copy of one name slips that way
+    too (twenty-ninth session)."""
+    if not (a.rasm and b.rasm and real_name(a) and real_name(b)):
+        return False
+    # only the table's spellings written here (their letters without dots those written): a copy whose
+    # id is a name's though its letters are none of its spellings (اسمة for أسامة has أسماء's id, ناضر
+    # نادر's) is a slip, for the rules below
+    letters_a = [x for x in _arabic_letters(a.text) if arabic_rasm(x) == a.rasm]
+    letters_b = [y for y in _arabic_letters(b.text) if arabic_rasm(y) == b.rasm]
+    if not letters_a or not letters_b:
+        return False
+    return not any(_vowel_or_swap_apart(x, y) for x in letters_a for y in letters_b)
+
+
+@lru_cache(maxsize=1)
+def _given_names_by_id() -> dict[str, tuple[str, ...]]:
+    """The list of given names' spellings by their id (one id may be two names' spellings)."""
+    out: dict[str, list[str]] = {}
+    for names in load_table("given_names").values():
+        for name in names:
+            if (i := name_id(str(name))):
+                out.setdefault(i, []).append(str(name))
+    return {i: tuple(names) for i, names in out.items()}
+
+
+@lru_cache(maxsize=4096)
+def _arabic_letters(text: str) -> tuple[str, ...]:
+    """The Arabic spellings of a real name, as a name's core writes them (dots kept): the variants
+    table's for its names (each of a shared spelling), the list of given names' for its id."""
+    forms = [f for name in text.split(SHARED_SPELLING) for f in variant_index().variants.get(name, []) if not f.isascii()]
+    forms += _given_names_by_id().get(text, ())
+    out: list[str] = []
+    for form in forms:
+        tokens = name_tokens(form)
+        if len(tokens) == 1 and tokens[0].core and tokens[0].core not in out:
+            out.append(tokens[0].core)
+    return tuple(out)
+
+
+def _vowel_or_swap_apart(x: str, y: str) -> bool:
+    """One long vowel letter added or dropped, or two neighbouring letters swapped."""
+    short, long_ = sorted((x, y), key=len)
+    if len(long_) - len(short) == 1:
+        return any(long_[:i] + long_[i + 1:] == short and long_[i] in _VOWEL_LETTERS for i in range(len(long_)))
+    if len(x) == len(y):
+        return any(x[:i] + x[i + 1] + x[i] + x[i + 2:] == y for i in range(len(x) - 1))
+    return False
 
 
 def _two_real_names_across_scripts(a: NameKey, b: NameKey) -> bool:
