@@ -20,6 +20,17 @@ Twenty-seventh session (measured, not shipped): ``data`` and ``read`` with ``--f
 reading's ``lines.text_fit`` (``NumberReader.evidence(fit=True)``), which ``fit_features.py`` weighs
 with four more features (docs/numbers.md, twenty-seventh session).
 
+Twenty-ninth session (measured; docs/numbers.md): ``data``, ``read``, ``fit`` and ``threshold`` take
+``--weights`` (weights other than the shipped ones: here the perceptron retrained with cut pieces),
+``data`` and ``read`` ``--cut-read`` (the evidence of a reader that cuts wide members); each evidence
+file names the weights' sha256 and the cut it was read with, and ``fit`` refuses files read with
+other weights:
+
+    for s in 2950 2951 2952; do nice -n 10 python benchmarks/numbers/calibrate.py data /tmp/nsess/cal/dev$s.json --photos 600 --style dev --seed $s --line-from 0 --weights /tmp/nsess/new29.npz --cut-read wide; done
+    nice -n 10 python benchmarks/numbers/calibrate.py read /tmp/athar-numbers/dev /tmp/nsess/cal/dev.json --line-from 0 --weights /tmp/nsess/new29.npz --cut-read wide
+    nice -n 10 python benchmarks/numbers/calibrate.py fit /tmp/nsess/cal/dev295?.json --l2 0.1 --line-from 0 --weights /tmp/nsess/new29.npz --out /tmp/nsess/cal/calibrator.json
+    nice -n 10 python benchmarks/numbers/calibrate.py threshold /tmp/nsess/cal/dev.json --model /tmp/nsess/cal/calibrator.json --right 96 --write --weights /tmp/nsess/new29.npz
+
 Twenty-second session: the twenty-first session's calibrator rebuilt by its own commands,
 written as JSON, and copied into the product (algorithm ``numbers-calibration-1``, glyph readings only):
 
@@ -95,9 +106,16 @@ from athar.matching.numbers.synthetic import BRANCHES, DEV, TRAINING, make_image
 SEED = 29800
 
 
-def evidence_reader() -> NumberReader:
-    """The shipped weights read without a calibrator: the evidence does not depend on one."""
-    return NumberReader(MODEL_PATH, calibrator=None)
+def evidence_reader(weights: Path = MODEL_PATH, cut_read: str | None = None) -> NumberReader:
+    """The weights (the shipped ones by default) read without a calibrator: the evidence does not
+    depend on one. ``cut_read``: wide members also read cut (``NumberReader.cut_read``, twenty-ninth
+    session: the evidence of a reader that cuts)."""
+    return NumberReader(weights, calibrator=None, cut_read=cut_read)
+
+
+def provenance(weights: Path, cut_read: str | None) -> dict[str, Any]:
+    """What an evidence file was read with, stored in it (``fit`` checks the weights)."""
+    return {"weights_sha256": sha256_of(weights), "cut_read": cut_read}
 
 
 # Branch numbers known (twenty-first session, a design figure only): those ../shared/DOMAIN.md names
@@ -150,7 +168,8 @@ def right(e: dict[str, Any], truth: list[dict[str, Any]]) -> bool:
 
 
 def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | None = None,
-         line_from: float = EVERY_LINE, fit: bool = False) -> None:
+         line_from: float = EVERY_LINE, fit: bool = False, weights: Path = MODEL_PATH,
+         cut_read: str | None = None) -> None:
     """Evidence of ``photos`` synthetic photos. ``style`` TRAINING (seed 29800 + part, 700 or 1000 px)
     or DEV (twenty-first session: dev's own generator, 1000 px, saved and read back as JPEG quality 92
     as ``synthetic.write_set`` writes dev; ``seed`` must be none of the sets' 2901–2903)."""
@@ -158,7 +177,7 @@ def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | N
         seed = SEED + part
     if seed in (2901, 2902, 2903):
         raise ValueError(f"seed {seed} made a scored set")
-    reader = evidence_reader()
+    reader = evidence_reader(weights, cut_read)
     rng = np.random.default_rng(seed)
     rows: list[dict[str, Any]] = []
     for i in range(photos):
@@ -175,21 +194,24 @@ def data(out: Path, photos: int, part: int, style: str = TRAINING, seed: int | N
                      "evidence": [asdict(e) for e in reader.evidence(image, line_from, fit)]})
         if i % 100 == 0:
             print(f"{i + 1}/{photos}", file=sys.stderr, flush=True)
-    out.write_text(json.dumps({"seed": seed, "style": style, "line_from": line_from, "photos": rows}))
+    out.write_text(json.dumps({"seed": seed, "style": style, "line_from": line_from, **provenance(weights, cut_read),
+                               "photos": rows}))
     n = sum(len(r["evidence"]) for r in rows)
     k = sum(right(e, r["numbers"]) for r in rows for e in r["evidence"])
     print(f"{photos} photos, {n} readings, {k} right -> {out}")
 
 
-def read(folder: Path, out: Path, line_from: float = EVERY_LINE, fit: bool = False) -> None:
-    reader = evidence_reader()
+def read(folder: Path, out: Path, line_from: float = EVERY_LINE, fit: bool = False, weights: Path = MODEL_PATH,
+         cut_read: str | None = None) -> None:
+    reader = evidence_reader(weights, cut_read)
     truth = json.loads((folder / "truth.json").read_text())
     rows = []
     for row in truth["images"]:
         with Image.open(folder / row["path"]) as image:
             rows.append({"path": row["path"], "numbers": row["numbers"],
                          "evidence": [asdict(e) for e in reader.evidence(image, line_from, fit)]})
-    out.write_text(json.dumps({"folder": str(folder), "line_from": line_from, "photos": rows}))
+    out.write_text(json.dumps({"folder": str(folder), "line_from": line_from, **provenance(weights, cut_read),
+                               "photos": rows}))
     print(f"{len(rows)} photos -> {out}")
 
 
@@ -240,7 +262,12 @@ def loss(p: np.ndarray, y: np.ndarray) -> float:
     return float(-(y * np.log(p) + (1 - y) * np.log(1 - p)).mean())
 
 
-def fit(sources: list[Path], out: Path, l2: float, line_from: float = EVERY_LINE) -> None:
+def fit(sources: list[Path], out: Path, l2: float, line_from: float = EVERY_LINE, weights: Path = MODEL_PATH) -> None:
+    digest = sha256_of(weights)
+    for source in sources:
+        recorded = json.loads(source.read_text()).get("weights_sha256", digest)  # files before the 29th session: unchecked
+        if recorded != digest:
+            raise SystemExit(f"{source} was read with other weights than {weights}")
     x, y, photo = table(sources, line_from)
     rng = np.random.default_rng(0)
     held_photos = rng.permutation(int(photo.max()) + 1)[: (int(photo.max()) + 1) // 5]
@@ -256,7 +283,7 @@ def fit(sources: list[Path], out: Path, l2: float, line_from: float = EVERY_LINE
     w = logistic(x, y, l2)
     for name, v in zip(FEATURES, w, strict=True):
         print(f"  {name:18} {v:+.3f}")
-    Calibration(w.tolist(), FEATURES, weights_sha256=sha256_of(MODEL_PATH), line_from=line_from).save(out)
+    Calibration(w.tolist(), FEATURES, weights_sha256=digest, line_from=line_from).save(out)
     print(f"wrote {out}")
 
 
@@ -266,9 +293,10 @@ def candidates(rows: list[dict[str, Any]], calibration: Calibration, three: str 
     return [candidates_of(photo_evidence(row, calibration.line_from), calibration, three) for row in rows]
 
 
-def load(model: Path) -> tuple[Calibration, float]:
-    """A calibrator file (``calibration.Calibration``) and its threshold (0 before ``threshold --write``)."""
-    calibration = Calibration.load(model, MODEL_PATH)
+def load(model: Path, weights: Path = MODEL_PATH) -> tuple[Calibration, float]:
+    """A calibrator file (``calibration.Calibration``) fitted on ``weights`` and its threshold (0
+    before ``threshold --write``)."""
+    calibration = Calibration.load(model, weights)
     return calibration, calibration.threshold
 
 
@@ -290,9 +318,10 @@ def best_threshold(rows: list[dict[str, Any]], every: list[list[dict[str, Any]]]
     return best
 
 
-def threshold(source: Path, model: Path, target: float, write: bool, three: str = "all") -> None:
+def threshold(source: Path, model: Path, target: float, write: bool, three: str = "all",
+              weights: Path = MODEL_PATH) -> None:
     rows = json.loads(source.read_text())["photos"]
-    calibration, _ = load(model)
+    calibration, _ = load(model, weights)
     every = candidates(rows, calibration, three)
     best = best_threshold(rows, every, target)
     if write and best is not None:
@@ -369,23 +398,31 @@ def main() -> None:
     d.add_argument("--seed", type=int, default=None)
     d.add_argument("--line-from", type=float, default=EVERY_LINE)
     d.add_argument("--fit", action="store_true", help="keep each glyph reading's lines.text_fit (fit_features.py)")
+    d.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
+    d.add_argument("--cut-read", choices=["digit", "wide"], default=None,
+                   help="also read wide members cut (NumberReader.cut_read; off in the product)")
     r = sub.add_parser("read")
     r.add_argument("folder", type=Path)
     r.add_argument("out", type=Path)
     r.add_argument("--line-from", type=float, default=EVERY_LINE)
     r.add_argument("--fit", action="store_true", help="keep each glyph reading's lines.text_fit (fit_features.py)")
+    r.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
+    r.add_argument("--cut-read", choices=["digit", "wide"], default=None,
+                   help="also read wide members cut (NumberReader.cut_read; off in the product)")
     f = sub.add_parser("fit")
     f.add_argument("sources", type=Path, nargs="+")
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--l2", type=float, default=1.0)
     f.add_argument("--line-from", type=float, default=EVERY_LINE,
                    help="fit on the evidence of the lines whose best glyph reading is at least this sure (-1: all)")
+    f.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
     t = sub.add_parser("threshold")
     t.add_argument("source", type=Path)
     t.add_argument("--model", type=Path, required=True)
     t.add_argument("--right", type=float, default=96.0)
     t.add_argument("--write", action="store_true")
     t.add_argument("--three", default="all", choices=THREE)
+    t.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
     c = sub.add_parser("compare")
     c.add_argument("root", type=Path)
     c.add_argument("--model", type=Path, required=True)
@@ -394,13 +431,14 @@ def main() -> None:
     c.add_argument("--also", nargs="*", default=[])
     args = parser.parse_args()
     if args.step == "data":
-        data(args.out, args.photos, args.part, args.style, args.seed, args.line_from, args.fit)
+        data(args.out, args.photos, args.part, args.style, args.seed, args.line_from, args.fit, args.weights,
+             args.cut_read)
     elif args.step == "read":
-        read(args.folder, args.out, args.line_from, args.fit)
+        read(args.folder, args.out, args.line_from, args.fit, args.weights, args.cut_read)
     elif args.step == "fit":
-        fit(args.sources, args.out, args.l2, args.line_from)
+        fit(args.sources, args.out, args.l2, args.line_from, args.weights)
     elif args.step == "threshold":
-        threshold(args.source, args.model, args.right, args.write, args.three)
+        threshold(args.source, args.model, args.right, args.write, args.three, args.weights)
     else:
         compare(args.root, args.model, args.sets, args.three, args.also)
 

@@ -30,15 +30,23 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
-def reader(name: str, model: Path | None = None, cut_read: str | None = None) -> Reader:
+def reader(name: str, model: Path | None = None, cut_read: str | None = None,
+           calibrator: Path | None = None) -> Reader:
     """The reader called ``name``: ``athar`` (the product's) or ``tesseract`` (the plain baseline);
-    ``cut_read``: wide members also read cut (``NumberReader.cut_read``: measured, off in the product)."""
+    ``cut_read``: wide members also read cut (``NumberReader.cut_read``: measured, off in the product);
+    ``calibrator``: other weights' own calibrator (fitted on them: ``calibrate.py fit --weights``)."""
     if name == "tesseract":
         from benchmarks.numbers.tesseract_baseline import read as tesseract_read
         return tesseract_read
     from athar.matching.numbers.reader import NumberReader
-    # Other weights read with their own hand-made rule: the calibrator was fitted on the shipped ones.
-    product = NumberReader(model, calibrator=None, cut_read=cut_read) if model else NumberReader(cut_read=cut_read)
+    # Other weights read with their own calibrator, or without one by their hand-made rule (the
+    # shipped calibrator was fitted on the shipped weights, and refuses others).
+    if model:
+        product = NumberReader(model, calibrator=calibrator, cut_read=cut_read)
+    elif calibrator:
+        product = NumberReader(calibrator=calibrator, cut_read=cut_read)
+    else:
+        product = NumberReader(cut_read=cut_read)
     return lambda path: [r.as_dict() for r in product.read_path(path)]
 
 
@@ -64,12 +72,14 @@ def main() -> None:
     parser.add_argument("--model", type=Path, default=None, help="weights other than the product's")
     parser.add_argument("--cut-read", choices=["digit", "wide"], default=None,
                         help="also read wide members cut: read as a digit, or all but فرع (NumberReader.cut_read; off)")
+    parser.add_argument("--calibrator", type=Path, default=None,
+                        help="a calibrator fitted on --model's weights (without: their hand-made rule)")
     parser.add_argument("--details", action="store_true", help="print some misses and wrong readings")
     args = parser.parse_args()
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     table = []
     for name in args.readers:
-        read = reader(name, args.model, args.cut_read)
+        read = reader(name, args.model, args.cut_read, args.calibrator)
         for style in args.sets:
             result = run_set(args.root / style, read, args.limit)
             table.append({"reader": name, "set": style, **result})

@@ -58,76 +58,82 @@ def _label(sample: Sample, xs: np.ndarray, ys: np.ndarray, sizes: np.ndarray, pi
     return CLASSES.index(name), glyph
 
 
-def harvest(sample: Sample) -> tuple[np.ndarray, np.ndarray]:
-    """Patches and class indices of every window the reader would classify in the sample: each
-    line's members whole, and the wide ones also cut into character-wide pieces."""
+def harvest(sample: Sample) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Patches, class indices and piece flags of every window the reader would classify in the
+    sample: each line's members whole (flag False), and the wide ones also cut into character-wide
+    pieces (flag True: the windows ``glyphs(split=…)`` cuts, which the reader's ``cut_read`` reads)."""
     assert sample.glyphs is not None
     gray = np.asarray(sample.image.convert("L"), np.float32) / 255.0
     sizes = np.bincount(sample.glyphs.ravel(), minlength=len(sample.glyph_labels) + 1)
     xs: list[np.ndarray] = []
     ys: list[np.ndarray] = []
+    pieces: list[np.ndarray] = []
     for mask in INK_MASKS:
-        _harvest_mask(sample, gray, mask(gray), sizes, xs, ys)
+        _harvest_mask(sample, gray, mask(gray), sizes, xs, ys, pieces)
     if not xs:
-        return np.zeros((0, 2 * PATCH * PATCH), np.float32), np.zeros(0, int)
-    return np.concatenate(xs), np.concatenate(ys)
+        return np.zeros((0, 2 * PATCH * PATCH), np.float32), np.zeros(0, int), np.zeros(0, bool)
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(pieces)
 
 
 def _harvest_mask(sample: Sample, gray: np.ndarray, mask: np.ndarray, sizes: np.ndarray, xs: list[np.ndarray],
-                  ys: list[np.ndarray]) -> None:
-    """The labelled patches of one ink mask, appended to ``xs`` and ``ys``."""
+                  ys: list[np.ndarray], pieces: list[np.ndarray]) -> None:
+    """The labelled patches of one ink mask, appended to ``xs`` and ``ys`` (their piece flags to ``pieces``)."""
     labels, kept = components(mask)
     grouped = lines(kept)
     for group in grouped + blobs(labels, kept, grouped):
         line = glyphs(labels, kept, group, gray)
         if line is None:
             continue
-        _append(sample, line, sizes, xs, ys, pieces_only=False)
+        _append(sample, line, sizes, xs, ys, pieces, pieces_only=False)
         wide = {c for c, w in zip(line.components, line.wide, strict=True) if w}
         if wide:
             cut = glyphs(labels, kept, group, gray, split=wide)
             if cut is not None:
-                _append(sample, cut, sizes, xs, ys, pieces_only=True)
+                _append(sample, cut, sizes, xs, ys, pieces, pieces_only=True)
 
 
 def _append(sample: Sample, line: Glyphs, sizes: np.ndarray, xs: list[np.ndarray], ys: list[np.ndarray],
-            pieces_only: bool) -> None:
+            pieces: list[np.ndarray], pieces_only: bool) -> None:
     """A line's labelled windows, read in the direction the glyphs were written."""
     found = [_label(sample, px, py, sizes, count > 1) for (px, py), count in zip(line.pixels, line.pieces, strict=True)]
     classes = np.array([f[0] for f in found])
     ids = [f[1] for f in found if f[1] > 0]
     steps = np.sign(np.diff(ids)).sum() if len(ids) >= 2 else 0
-    keep = np.array([count > 1 for count in line.pieces]) if pieces_only else np.ones(len(classes), bool)
+    piece = np.array([count > 1 for count in line.pieces], bool)
+    keep = piece if pieces_only else np.ones(len(classes), bool)
     if steps < 0:  # glyphs were written in the other direction: the flipped reading is upright
         xs.append(line.flipped[keep[::-1]])
         ys.append(classes[::-1][keep[::-1]])
+        pieces.append(piece[::-1][keep[::-1]])
     else:
         xs.append(line.patches[keep])
         ys.append(classes[keep])
+        pieces.append(piece[keep])
 
 
 def make_training_set(count: int, seed: int, width: int = 700, noise_ratio: float = 1.5,
-                      progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Patches and classes from ``count`` training photos (85 % of them carry numbers, in 1–4
-    groups); per photo at most ``noise_ratio`` "not a character" patches per character patch (at
-    least 20), drawn at random (the low-contrast mask finds many specks)."""
+                      progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Patches, classes and piece flags (``harvest``) from ``count`` training photos (85 % of them
+    carry numbers, in 1–4 groups); per photo at most ``noise_ratio`` "not a character" patches per
+    character patch (at least 20), drawn at random (the low-contrast mask finds many specks)."""
     rng = np.random.default_rng(seed)
-    xs, ys = [], []
+    xs, ys, ps = [], [], []
     for i in range(count):
         with_numbers = bool(rng.random() < 0.85)
         sample = make_image(rng, TRAINING, width, with_numbers=with_numbers,
                             groups=int(rng.integers(1, 5)) if with_numbers else None)
-        x, y = harvest(sample)
+        x, y, piece = harvest(sample)
         noise = np.flatnonzero(y == NOISE)
         keep = max(20, int(noise_ratio * (len(y) - len(noise))))
         if len(noise) > keep:
             drop = rng.choice(noise, len(noise) - keep, replace=False)
-            x, y = np.delete(x, drop, axis=0), np.delete(y, drop)
+            x, y, piece = np.delete(x, drop, axis=0), np.delete(y, drop), np.delete(piece, drop)
         xs.append(x)
         ys.append(y)
+        ps.append(piece)
         if progress:
             progress(i)
-    return np.concatenate(xs), np.concatenate(ys)
+    return np.concatenate(xs), np.concatenate(ys), np.concatenate(ps)
 
 
 def train(x: np.ndarray, y: np.ndarray, seed: int = 0, epochs: int = 30, hidden: tuple[int, ...] = (384, 192),
