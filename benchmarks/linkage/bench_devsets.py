@@ -9,7 +9,7 @@ held-out spellings; 400 persons), real_cross_parts (the same, each name of 2 to 
 held-out spellings that pass an independent attestation rule: ``devset.attested_pairs``), ofac (OFAC Syria name variants), google_cross (the Google
 transliteration eval split composed into three-word names; 2,000 persons), slips (slips.py, 1,300
 persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
-data/written_kinds.csv), written_kinds_2 (the same, a second hand: data/written_kinds_2.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
+data/written_kinds.csv), written_kinds_2 and written_kinds_3 (the same, a second and a third hand: data/written_kinds_2.csv, data/written_kinds_3.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
 and sibling families: data/one_slip.csv), independent_syrian (independent_syrian.py: a generator written
 from a fresh description, 2,600 persons, seed 8, households of brothers, cousins and namesakes), fresh_syrian
 (fresh_syrian.py: a second such generator, eleventh session, 2,500 persons, seed 21; fresh_syrian_22 seed 22),
@@ -86,6 +86,16 @@ def written_kinds_2() -> pd.DataFrame:
     return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds_2.csv", dtype=str, keep_default_na=False))
 
 
+def written_kinds_3() -> pd.DataFrame:
+    """A third hand-written set (twenty-ninth session, data/written_kinds_3.csv): 70 reports of 41
+    persons written after rules v30 — a father and his son of one name chain, namesakes of one town
+    years apart, brothers of one father and arrest date (ماهر / مازن, عمار / عامر, سامح / سامي, تامر /
+    ثامر, مؤيد / معاذ), sisters, Maghrebi and French spellings (Abdelkader Ben Youssef, Chadi, Djihad,
+    Koussay), 'ayn written as an apostrophe (Sa'id 'Umar), Turkish Mehmet, a title, a kunya in brackets,
+    a father's name cut to "عبد", a sex or a birth year slipped, names only across scripts."""
+    return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds_3.csv", dtype=str, keep_default_na=False))
+
+
 def one_slip() -> pd.DataFrame:
     """Persons whose reports differ by one slip, and sibling families (data/one_slip.csv, written by
     make_one_slip.py from issue 28's description; the ``slip`` column names the slip)."""
@@ -134,6 +144,7 @@ SETS = {
     "google_cross": google_cross,
     "written_kinds": written_kinds,
     "written_kinds_2": written_kinds_2,
+    "written_kinds_3": written_kinds_3,
     "one_slip": one_slip,
     "independent_syrian": independent_syrian,
     "independent_syrian_9": lambda: independent_syrian(seed=9),
