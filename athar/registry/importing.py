@@ -184,6 +184,9 @@ def import_reports(path: Path, source: str = "", actor: str = "system",
             writer.write([p for p in parsed if p.number > resumed_after], last, done, len(result.rejected))
             if progress:
                 progress(done, table.total, done / max(time.monotonic() - started, 1e-6))
+    # a formula kept as written says why its value could not be read: no second warning on that cell
+    formulas = {(w.row, w.value) for w in table.cell_warnings}
+    result.value_warnings = [w for w in result.value_warnings if (w["row"], w["value"]) not in formulas]
     result.value_warnings.extend(
         {"row": w.row, "column": w.column, "value": w.value, "reason": w.reason} for w in table.cell_warnings)
     result.value_warnings.sort(key=lambda w: w["row"])

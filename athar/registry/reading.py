@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from athar.core.csvio import CsvError, CsvRow, open_csv_stream, repair_mojibake
 from athar.registry.columns import is_descriptive_row, is_sdf_header
 
@@ -248,7 +250,6 @@ def _xlsx_rows(path: Path, header: list[str], cell_warnings: list[CellWarning]) 
             continue
         for index in kept:
             column = header[index] if index < len(header) and header[index] else f"column {index + 1}"
-            cell_warnings.append(CellWarning(number, column, cells[index],
-                                             "a formula without a saved value (the file was not recalculated and "
-                                             "saved in Excel): kept as written"))
+            cell_warnings.append(CellWarning(number, column, cells[index], _(
+                "a formula without a saved value (the file was not recalculated and saved in Excel)")))
         yield _repaired_row(_xlsx_row(number, header, cells))

@@ -171,6 +171,9 @@ def test_an_xlsx_formula_without_a_saved_value_is_kept_as_written(tmp_path: Path
     assert [(w["row"], w["column"], w["value"]) for w in formulas] == [
         (2, "city", '=CONCATENATE("دو","ما")'), (3, "birth_year", "=1980+5")]
     assert any("formula" in line for line in result["warnings"])
+    # one warning a cell: the formula's says why its value was not read (not also "not a year")
+    assert [w["reason"] for w in result["value_warnings"] if w["row"] == 3] == [formulas[1]["reason"]]
+    assert not any("kept as written — kept as written" in line for line in result["warnings"])
 
 
 @pytest.mark.django_db
