@@ -75,7 +75,12 @@ def google_cross() -> pd.DataFrame:
 
 def written_kinds() -> pd.DataFrame:
     """The hand-written set of the kinds issue 28 saw missed (data/written_kinds.csv)."""
-    return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds.csv", dtype=str, keep_default_na=False))
+    return _hand_written("written_kinds.csv")
+
+
+def _hand_written(file: str) -> pd.DataFrame:
+    """A set written by hand, in the import template with a ``person_id`` column (data/)."""
+    return _template(pd.read_csv(Path(__file__).parent / "data" / file, dtype=str, keep_default_na=False))
 
 
 def written_kinds_2() -> pd.DataFrame:
@@ -83,7 +88,7 @@ def written_kinds_2() -> pd.DataFrame:
     persons written from issue 28's list of kinds before the session changed anything — one slip on
     one report, a title, a kunya after a dash, the family name first, a shortened name, Maghrebi and
     Persian spellings, names only across scripts, and brothers of one father and mother."""
-    return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds_2.csv", dtype=str, keep_default_na=False))
+    return _hand_written("written_kinds_2.csv")
 
 
 def written_kinds_3() -> pd.DataFrame:
@@ -93,7 +98,7 @@ def written_kinds_3() -> pd.DataFrame:
     ثامر, مؤيد / معاذ), sisters, Maghrebi and French spellings (Abdelkader Ben Youssef, Chadi, Djihad,
     Koussay), 'ayn written as an apostrophe (Sa'id 'Umar), Turkish Mehmet, a title, a kunya in brackets,
     a father's name cut to "عبد", a sex or a birth year slipped, names only across scripts."""
-    return _template(pd.read_csv(Path(__file__).parent / "data" / "written_kinds_3.csv", dtype=str, keep_default_na=False))
+    return _hand_written("written_kinds_3.csv")
 
 
 def one_slip() -> pd.DataFrame:

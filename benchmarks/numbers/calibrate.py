@@ -387,6 +387,14 @@ def compare(root: Path, model: Path, sets: list[str], three: str = "all", also: 
               f"{rates['false_suggestion_pct']:9} {speed:11.2f}   ({rates['returned']} returned)")
 
 
+def _reading_options(step: argparse.ArgumentParser, cut: bool = True) -> None:
+    """``--weights`` (and ``--cut-read``): what the evidence of a step is, or was, read with."""
+    step.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
+    if cut:
+        step.add_argument("--cut-read", choices=["digit", "wide"], default=None,
+                          help="also read wide members cut (NumberReader.cut_read; off in the product)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="step", required=True)
@@ -398,31 +406,27 @@ def main() -> None:
     d.add_argument("--seed", type=int, default=None)
     d.add_argument("--line-from", type=float, default=EVERY_LINE)
     d.add_argument("--fit", action="store_true", help="keep each glyph reading's lines.text_fit (fit_features.py)")
-    d.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
-    d.add_argument("--cut-read", choices=["digit", "wide"], default=None,
-                   help="also read wide members cut (NumberReader.cut_read; off in the product)")
+    _reading_options(d)
     r = sub.add_parser("read")
     r.add_argument("folder", type=Path)
     r.add_argument("out", type=Path)
     r.add_argument("--line-from", type=float, default=EVERY_LINE)
     r.add_argument("--fit", action="store_true", help="keep each glyph reading's lines.text_fit (fit_features.py)")
-    r.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
-    r.add_argument("--cut-read", choices=["digit", "wide"], default=None,
-                   help="also read wide members cut (NumberReader.cut_read; off in the product)")
+    _reading_options(r)
     f = sub.add_parser("fit")
     f.add_argument("sources", type=Path, nargs="+")
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--l2", type=float, default=1.0)
     f.add_argument("--line-from", type=float, default=EVERY_LINE,
                    help="fit on the evidence of the lines whose best glyph reading is at least this sure (-1: all)")
-    f.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
+    _reading_options(f, cut=False)
     t = sub.add_parser("threshold")
     t.add_argument("source", type=Path)
     t.add_argument("--model", type=Path, required=True)
     t.add_argument("--right", type=float, default=96.0)
     t.add_argument("--write", action="store_true")
     t.add_argument("--three", default="all", choices=THREE)
-    t.add_argument("--weights", type=Path, default=MODEL_PATH, help="glyph and line weights other than the shipped")
+    _reading_options(t, cut=False)
     c = sub.add_parser("compare")
     c.add_argument("root", type=Path)
     c.add_argument("--model", type=Path, required=True)

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from athar.matching.numbers.evaluation import score
-from athar.matching.numbers.reader import MODEL_PATH, NOISE, PATCH, WORD, NumberReader, forward
+from athar.matching.numbers.reader import MODEL_PATH, NOISE, PATCH, WORD, Classifier, NumberReader, forward
 from athar.matching.numbers.training import accuracy, make_training_set, train
 
 
@@ -90,10 +90,8 @@ def report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray, piece: 
 
 def held_out(sources: list[Path], model: Path) -> None:
     """``report`` for a weights file's perceptron (``w0 …``) on ``data``'s files, split as ``fit`` splits them."""
-    with np.load(model) as d:
-        weights = {k: d[k] for k in d.files if k[0] in "wb" or k in ("mean", "std")}
     x, y, piece, _used, held = load_parts(sources)
-    report(weights, x, y, piece, held)
+    report(Classifier(model).mlp, x, y, piece, held)
 
 
 def piece_report(weights: dict[str, np.ndarray], x: np.ndarray, y: np.ndarray) -> str:

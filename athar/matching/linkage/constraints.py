@@ -175,8 +175,8 @@ def _two_real_names_in_letters(a: NameKey, b: NameKey) -> bool:
     # only the table's spellings written here (their letters without dots those written): a copy whose
     # id is a name's though its letters are none of its spellings (اسمة for أسامة has أسماء's id, ناضر
     # نادر's) is a slip, for the rules below
-    letters_a = [x for x in _arabic_letters(a.text) if arabic_rasm(x) == a.rasm]
-    letters_b = [y for y in _arabic_letters(b.text) if arabic_rasm(y) == b.rasm]
+    letters_a = [core for core, rasm in _arabic_letters(a.text) if rasm == a.rasm]
+    letters_b = [core for core, rasm in _arabic_letters(b.text) if rasm == b.rasm]
     if not letters_a or not letters_b:
         return False
     return not any(_vowel_or_swap_apart(x, y) for x in letters_a for y in letters_b)
@@ -194,16 +194,17 @@ def _given_names_by_id() -> dict[str, tuple[str, ...]]:
 
 
 @lru_cache(maxsize=4096)
-def _arabic_letters(text: str) -> tuple[str, ...]:
-    """The Arabic spellings of a real name, as a name's core writes them (dots kept): the variants
-    table's for its names (each of a shared spelling), the list of given names' for its id."""
+def _arabic_letters(text: str) -> tuple[tuple[str, str], ...]:
+    """The Arabic spellings of a real name, as a name's core writes them (dots kept), each with its
+    letters without dots: the variants table's for its names (each of a shared spelling), the list of
+    given names' for its id."""
     forms = [f for name in text.split(SHARED_SPELLING) for f in variant_index().variants.get(name, []) if not f.isascii()]
     forms += _given_names_by_id().get(text, ())
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     for form in forms:
         tokens = name_tokens(form)
-        if len(tokens) == 1 and tokens[0].core and tokens[0].core not in out:
-            out.append(tokens[0].core)
+        if len(tokens) == 1 and tokens[0].core and all(core != tokens[0].core for core, _ in out):
+            out.append((tokens[0].core, arabic_rasm(tokens[0].core)))
     return tuple(out)
 
 
@@ -633,8 +634,7 @@ def garbled_name(a: NameKey | None, b: NameKey | None, keyboard: bool = True) ->
 @lru_cache(maxsize=1)
 def _given_name_ids() -> frozenset[str]:
     """The ids of the given names of ``given_names.yaml`` (real names, not grouped by spelling)."""
-    table = load_table("given_names")
-    return frozenset(i for names in table.values() for name in names if (i := name_id(str(name))))
+    return frozenset(_given_names_by_id())
 
 
 def real_name(key: NameKey) -> bool:
