@@ -57,6 +57,8 @@ VOCABULARY = (
     # (twenty-third session) link.OTHER_TOWN_LEVEL, MARRIED_NAME_LEVEL
     gettext_noop("the family name of a report naming no town is the nisba of the other's town: not compared"),
     gettext_noop("a woman's family names (her father's and her husband's may both be written), one given name, year and town: not compared"),
+    # (thirtieth session) link.REAL_NAMES_NOTE
+    gettext_noop("given names of two different names close in letters, born in different years (brothers?): to review"),
 )
 KNOWN = frozenset(VOCABULARY)
 _PART = re.compile(r"^(?P<name>[^:]+): (?P<level>.+) \((?P<weight>[+-]\d+(?:\.\d+)?)\)$")

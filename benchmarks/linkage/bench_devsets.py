@@ -9,7 +9,8 @@ held-out spellings; 400 persons), real_cross_parts (the same, each name of 2 to 
 held-out spellings that pass an independent attestation rule: ``devset.attested_pairs``), ofac (OFAC Syria name variants), google_cross (the Google
 transliteration eval split composed into three-word names; 2,000 persons), slips (slips.py, 1,300
 persons, seed 28), written_kinds (97 reports written by hand from issue 28's list of missed kinds:
-data/written_kinds.csv), written_kinds_2 and written_kinds_3 (the same, a second and a third hand: data/written_kinds_2.csv, data/written_kinds_3.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
+data/written_kinds.csv), written_kinds_2, written_kinds_3 and written_kinds_4 (the same, a second, a third and a fourth hand:
+data/written_kinds_2.csv … data/written_kinds_4.csv), one_slip (357 reports of 156 persons, each with one slip on one report,
 and sibling families: data/one_slip.csv), independent_syrian (independent_syrian.py: a generator written
 from a fresh description, 2,600 persons, seed 8, households of brothers, cousins and namesakes), fresh_syrian
 (fresh_syrian.py: a second such generator, eleventh session, 2,500 persons, seed 21; fresh_syrian_22 seed 22),
@@ -101,6 +102,17 @@ def written_kinds_3() -> pd.DataFrame:
     return _hand_written("written_kinds_3.csv")
 
 
+def written_kinds_4() -> pd.DataFrame:
+    """A fourth hand-written set (thirtieth session, data/written_kinds_4.csv): 59 reports of 27 persons
+    written after rules v31 — a title (المهندس، الطالب، الدكتور، المحامي, Eng., Dr.), a kunya after a
+    dash or in brackets, the family name first, a name shortened to given and family name, a father's
+    name cut to "عبد" or mistyped ("عدب الله"), "ممد", a sex or a birth year slipped, Maghrebi and
+    French spellings (Youcef, Djamel Laagoub, Chaabane, Anouar, Alep), Persian letters (ک ی), one
+    branch by name and by number, names only across scripts, brothers and a sister of one father and
+    arrest, cousins of one given and family name."""
+    return _hand_written("written_kinds_4.csv")
+
+
 def one_slip() -> pd.DataFrame:
     """Persons whose reports differ by one slip, and sibling families (data/one_slip.csv, written by
     make_one_slip.py from issue 28's description; the ``slip`` column names the slip)."""
@@ -150,6 +162,7 @@ SETS = {
     "written_kinds": written_kinds,
     "written_kinds_2": written_kinds_2,
     "written_kinds_3": written_kinds_3,
+    "written_kinds_4": written_kinds_4,
     "one_slip": one_slip,
     "independent_syrian": independent_syrian,
     "independent_syrian_9": lambda: independent_syrian(seed=9),

@@ -86,7 +86,7 @@ from athar.matching.names.phonetic import arabic_rasm, dotless, latin_key, one_s
 from athar.matching.names.resources import load_table
 from athar.matching.names.variants import variant_index
 
-CONSTRAINTS_VERSION = "incompatible-reports v30"  # v30: two real names in Arabic letters apart by more than a vowel or a swap are two names: a store runs in full again
+CONSTRAINTS_VERSION = "incompatible-reports v31"  # v31: two names of the lists close in letters, born in different years, to review (link.real_names_apart): a store runs in full again
 MAX_YEAR_GAP = 5
 LONG_SKELETON = 4
 MIN_SKELETON = 3
@@ -180,6 +180,25 @@ def _two_real_names_in_letters(a: NameKey, b: NameKey) -> bool:
     if not letters_a or not letters_b:
         return False
     return not any(_vowel_or_swap_apart(x, y) for x in letters_a for y in letters_b)
+
+
+def two_names_of_the_lists(a: NameKey | None, b: NameKey | None) -> bool:
+    """Two given names that are two different names of the lists, whatever rule lets them meet: two
+    real names (:func:`real_name`) in Arabic letters of different ids (عمار / عامر, هشام / هاشم), or a
+    name of the variants table in Latin letters against a real Arabic name that is none of its
+    Arabic spellings (AMMAR / عامر; not Rashid / رشيد, a spelling of it). Two Latin spellings are not
+    read so: a Latin vowel is the writer's (link.latin_vowels_apart)."""
+    if a is None or b is None or not (real_name(a) and real_name(b)):
+        return False
+    if set(a.text.split(SHARED_SPELLING)) & set(b.text.split(SHARED_SPELLING)):
+        return False
+    if a.rasm and b.rasm:
+        return True
+    if not (a.rasm or b.rasm):
+        return False
+    latin, arabic = (a, b) if b.rasm else (b, a)
+    spellings = _arabic_rasms(latin.text) if latin.known else ()
+    return bool(spellings) and arabic.rasm not in spellings
 
 
 @lru_cache(maxsize=1)

@@ -23,11 +23,13 @@ from athar.matching.linkage.constraints import (
     ReportFacts,
     contradictions,
     garbled_name,
+    names_agree,
     nickname_of,
     one_given_name,
     one_slip,
     skipped_generation,
     slipped_copy,
+    two_names_of_the_lists,
     womans_name,
 )
 from athar.matching.linkage.engine import DUCKDB_MEMORY_LIMIT, make_db_api, register
@@ -360,7 +362,8 @@ def weigh_pairs(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFr
     readings' cost."""
     pairs = weigh_father_as_family(weigh_kunya(weigh_slips(pairs, facts), facts), facts)
     pairs = weigh_place_family(weigh_married_name(pairs, facts), facts)
-    return penalise(one_place(weigh_months_apart(latin_vowels_apart(pairs, facts), facts), facts))
+    pairs = real_names_apart(latin_vowels_apart(pairs, facts), facts)
+    return penalise(one_place(weigh_months_apart(pairs, facts), facts))
 
 
 # (twenty-second session) A name of two words is often a given and a father's name, not a given and a
@@ -520,6 +523,40 @@ def latin_vowels_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
             marked[i] = (a is not None and b is not None and not a.rasm and not b.rasm
                          and len(a.skeleton) >= 2 and a.skeleton == b.skeleton)
     return pairs.assign(latin_vowels=marked)
+
+
+# (thirtieth session) Two given names that are two names of the lists (two ids) yet close in letters
+# — a long vowel added or dropped, two neighbours swapped, one skeleton: عمار / عامر, AMMAR / عامر,
+# هشام / هاشم — pass the spelling rules, since a copy of one name slips that way too
+# (constraints._two_real_names_in_letters). Such a slip is one slip; brothers of one household, whose
+# father, family, town and often arrest are one, differ by their names and their births. A pair whose
+# given names are two such names and whose reports both state a birth year, not the same one, is
+# offered for review, not linked: the brothers Ammar (1980) and Amer (1982) Hussein al-Masri, arrested
+# together, were one person on written_kinds_3. Born the same year, or a year not stated, the pair is
+# the model's to weigh.
+REAL_NAMES_NOTE = "given names of two different names close in letters, born in different years (brothers?): to review"
+REAL_NAME_LEVELS = ("same name", SAME_CONSONANTS, "similar spelling", "one consonant apart",
+                    "similar consonants (g/j/k, d/t/z, h dropped)",
+                    "two consonants apart (names not in the variants table)")
+
+
+def _two_names_born_apart(a: ReportFacts | None, b: ReportFacts | None) -> bool:
+    """Both reports state a birth year, not the same, and their given names are two names of the
+    lists (:func:`constraints.two_names_of_the_lists`) that the spelling rules let meet (two names
+    they hold apart, وسيم / باسم, are the constraints' to keep apart, out of the review queue)."""
+    if a is None or b is None or a.birth_year is None or b.birth_year is None or a.birth_year == b.birth_year:
+        return False
+    return two_names_of_the_lists(a.names[0], b.names[0]) and names_agree(a.names[0], b.names[0])
+
+
+def real_names_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
+    """``real_names``: the given names agree (a level of REAL_NAME_LEVELS) though they are two names of
+    the lists, and the births differ (:func:`_two_names_born_apart`); the guard offers them for review."""
+    col = "level_first_name"
+    if pairs.empty or col not in pairs.columns:
+        return pairs.assign(real_names=False)
+    among = pairs[col].isin(REAL_NAME_LEVELS).to_numpy()
+    return pairs.assign(real_names=_marked_by_facts(pairs, facts, among, _two_names_born_apart))
 
 
 KUNYA_LEVEL = "a kunya against a given name: not compared"
@@ -710,6 +747,9 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     guard[vowels] = LATIN_VOWELS_NOTE
     pairs.loc[vowels, "match_probability"] = pairs.loc[vowels, "match_probability"].clip(upper=cap)
     capped = (guard != "") & ~vowels
+    real_names = _marked(pairs, "real_names") & (guard == "")
+    guard[real_names] = REAL_NAMES_NOTE
+    pairs.loc[real_names, "match_probability"] = pairs.loc[real_names, "match_probability"].clip(upper=cap)
     pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor / 2))
     sibling = _sibling_like(pairs) & (guard == "")
     guard[sibling] = SIBLING_NOTE
