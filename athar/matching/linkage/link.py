@@ -543,7 +543,7 @@ REAL_NAME_LEVELS = ("same name", SAME_CONSONANTS, "similar spelling", "one conso
 def _two_names_born_apart(a: ReportFacts | None, b: ReportFacts | None) -> bool:
     """Both reports state a birth year, not the same, and their given names are two names of the
     lists (:func:`constraints.two_names_of_the_lists`) that the spelling rules let meet (two names
-    they hold apart, وسيم / باسم, are the constraints' to keep apart, out of the review queue)."""
+    they hold apart, وسيم / باسم, are the constraints' to keep apart, with the constraints' reason)."""
     if a is None or b is None or a.birth_year is None or b.birth_year is None or a.birth_year == b.birth_year:
         return False
     return two_names_of_the_lists(a.names[0], b.names[0]) and names_agree(a.names[0], b.names[0])
@@ -734,7 +734,9 @@ GUARD_CAP = 0.2
 def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> pd.DataFrame:
     """Cap the probability of pairs whose first or father's names are at the 'different' level
     (at half the review floor, 0.2 at most: kept out of the review queue, where brothers and
-    namesakes would crowd it), and of sibling-like pairs (below the link ``threshold``: to review)."""
+    namesakes would crowd it), and of sibling-like pairs, the marks of the weighing steps (Latin
+    vowels, two names of the lists born apart, townsfolk, a place's nisba, a kunya, a pet name) among
+    them (below the link ``threshold``: to review)."""
     pairs["model_probability"] = pairs["match_probability"]
     guard = pd.Series("", index=pairs.index, dtype=object)
     for comp, note in GUARDS.items():
@@ -747,10 +749,10 @@ def apply_guards(pairs: pd.DataFrame, floor: float, threshold: float = 0.9) -> p
     guard[vowels] = LATIN_VOWELS_NOTE
     pairs.loc[vowels, "match_probability"] = pairs.loc[vowels, "match_probability"].clip(upper=cap)
     capped = (guard != "") & ~vowels
+    pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor / 2))
     real_names = _marked(pairs, "real_names") & (guard == "")
     guard[real_names] = REAL_NAMES_NOTE
     pairs.loc[real_names, "match_probability"] = pairs.loc[real_names, "match_probability"].clip(upper=cap)
-    pairs.loc[capped, "match_probability"] = pairs.loc[capped, "match_probability"].clip(upper=min(GUARD_CAP, floor / 2))
     sibling = _sibling_like(pairs) & (guard == "")
     guard[sibling] = SIBLING_NOTE
     pairs.loc[sibling, "match_probability"] = pairs.loc[sibling, "match_probability"].clip(upper=cap)
