@@ -535,9 +535,7 @@ def latin_vowels_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd
 # together, were one person on written_kinds_3. Born the same year, or a year not stated, the pair is
 # the model's to weigh.
 REAL_NAMES_NOTE = "given names of two different names close in letters, born in different years (brothers?): to review"
-REAL_NAME_LEVELS = ("same name", SAME_CONSONANTS, "similar spelling", "one consonant apart",
-                    "similar consonants (g/j/k, d/t/z, h dropped)",
-                    "two consonants apart (names not in the variants table)")
+BORN_APART = ("one year apart", "two years apart", "more than two years apart")  # the model's birth-year levels
 
 
 def _two_names_born_apart(a: ReportFacts | None, b: ReportFacts | None) -> bool:
@@ -551,12 +549,16 @@ def _two_names_born_apart(a: ReportFacts | None, b: ReportFacts | None) -> bool:
 
 def real_names_apart(pairs: pd.DataFrame, facts: dict[str, ReportFacts]) -> pd.DataFrame:
     """``real_names``: the given names agree (a level of REAL_NAME_LEVELS) though they are two names of
-    the lists, and the births differ (:func:`_two_names_born_apart`); the guard offers them for review."""
+    the lists, and the births differ (:func:`_two_names_born_apart`); the guard offers them for review.
+    Only pairs whose birth-year level is one of BORN_APART are read one by one (a full run scores
+    millions of pairs, most of them born the same year or with a year missing)."""
     col = "level_first_name"
     if pairs.empty or col not in pairs.columns:
         return pairs.assign(real_names=False)
-    among = pairs[col].isin(REAL_NAME_LEVELS).to_numpy()
-    return pairs.assign(real_names=_marked_by_facts(pairs, facts, among, _two_names_born_apart))
+    among = pairs[col].isin(REAL_NAME_LEVELS)
+    if "level_birth_year" in pairs.columns:
+        among &= pairs["level_birth_year"].isin(BORN_APART)
+    return pairs.assign(real_names=_marked_by_facts(pairs, facts, among.to_numpy(), _two_names_born_apart))
 
 
 KUNYA_LEVEL = "a kunya against a given name: not compared"
@@ -900,6 +902,8 @@ NEAR_SPELLING = ("similar spelling", "one consonant apart")
 # أرتشولينا كيربونوس شتوكهاوزن (Google +0.0015). Not the given name: unknown given names two
 # consonants apart under one father's name may be brothers (variant measured: Google +0.0050, kept out).
 FAR_SPELLING = ("two consonants apart (names not in the variants table)", "similar consonants (g/j/k, d/t/z, h dropped)")
+# the given-name levels at which two names of the lists may meet (real_names_apart)
+REAL_NAME_LEVELS = (*AGREE, *NEAR_SPELLING, *FAR_SPELLING)
 ONLY_CANDIDATES_NOTE = "names agree and each report is the other's only candidate in the table: linked"
 FACT_LEVELS = ("birth_year", "sex", "governorate_id", "city_key", "birth_place_key", "arrest_date", "agency_id")
 NAME_LEVELS = ("first_name", "father_name", "grandfather_name", "ancestor_name", "family_name", "mother_name",
